@@ -1,0 +1,821 @@
+//! Typing and compiling expressions into the IR.
+
+use super::Checker;
+use crate::engine::geometry::DirSet;
+use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
+use crate::syntax::ast::{BinaryOp, Expr, ExprKind, Span, UnaryOp};
+
+/// A compiled expression with its type.
+#[derive(Clone, Debug)]
+pub enum Typed {
+    Num(Num),
+    Bool(Cond),
+    Cell(Cell),
+    Set(Set),
+    Player(Player),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    Num,
+    Bool,
+    Cell,
+    Set,
+    Player,
+}
+
+impl Type {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Type::Num => "a number",
+            Type::Bool => "a condition",
+            Type::Cell => "a cell",
+            Type::Set => "a set of cells",
+            Type::Player => "a player",
+        }
+    }
+}
+
+impl Typed {
+    pub fn ty(&self) -> Type {
+        match self {
+            Typed::Num(_) => Type::Num,
+            Typed::Bool(_) => Type::Bool,
+            Typed::Cell(_) => Type::Cell,
+            Typed::Set(_) => Type::Set,
+            Typed::Player(_) => Type::Player,
+        }
+    }
+}
+
+/// What the expression may refer to.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// Only parameters and geometry: board size, regions, setup, attributes.
+    pub consts_only: bool,
+    /// The name of the player bound by `score p`, `tiebreak p` or `for each p`.
+    pub bound_player: Option<String>,
+    /// Turn variables: name, register, is a cell (else a number).
+    pub locals: Vec<(String, u8, bool)>,
+    /// Arguments of the `def` being expanded.
+    pub def_args: Vec<(String, Typed)>,
+    pub def_depth: usize,
+}
+
+const STATE_NAMES: &[&str] = &[
+    "empty", "friend", "opponent", "pieces", "mover", "turn", "passes", "blocked",
+];
+
+const FUNCTIONS: &[&str] = &[
+    "count",
+    "some",
+    "none",
+    "captured",
+    "ends",
+    "neighbours",
+    "adjacent",
+    "between",
+    "group",
+    "liberties",
+    "surrounded",
+    "territory",
+    "holder",
+    "opponent",
+    "at",
+    "cells",
+    "centre",
+    "rows",
+    "cols",
+];
+
+fn boxed<T>(t: T) -> Box<T> {
+    Box::new(t)
+}
+
+impl Checker<'_> {
+    pub(super) fn expr(&mut self, e: &Expr, scope: &Scope) -> Option<Typed> {
+        match &e.kind {
+            ExprKind::Number(n) => Some(Typed::Num(Num::Const(*n))),
+            ExprKind::Bool(b) => Some(Typed::Bool(Cond::Const(*b))),
+            ExprKind::Str(_) => {
+                self.error(e.span, "a string cannot be used as a value")
+                    .label("string here")
+                    .help("strings are for titles, credits, marks and word options")
+                    .emit();
+                None
+            }
+            ExprKind::Name(name) => self.name(name, e.span, scope),
+            ExprKind::Call(name, args) => self.call(&name.node, name.span, args, e.span, scope),
+            ExprKind::Unary(UnaryOp::Not, inner) => {
+                let c = self.expect_bool(inner, scope)?;
+                Some(Typed::Bool(match c {
+                    Cond::Const(b) => Cond::Const(!b),
+                    c => Cond::Not(boxed(c)),
+                }))
+            }
+            ExprKind::Unary(UnaryOp::Neg, inner) => {
+                let n = self.expect_num(inner, scope)?;
+                Some(Typed::Num(match n {
+                    Num::Const(v) => Num::Const(-v),
+                    n => Num::Neg(boxed(n)),
+                }))
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span, scope),
+            ExprKind::If(c, a, b) => {
+                let c = self.expect_bool(c, scope);
+                let a_t = self.expr(a, scope);
+                let b_t = self.expr(b, scope);
+                let (c, a_t, b_t) = (c?, a_t?, b_t?);
+                match (a_t, b_t) {
+                    (Typed::Num(x), Typed::Num(y)) => Some(Typed::Num(match c {
+                        Cond::Const(true) => x,
+                        Cond::Const(false) => y,
+                        c => Num::If(boxed(c), boxed(x), boxed(y)),
+                    })),
+                    (x, y) => {
+                        self.error(e.span, "the branches of this if must both be numbers")
+                            .label(format!(
+                                "then gives {}, else gives {}",
+                                x.ty().describe(),
+                                y.ty().describe()
+                            ))
+                            .help("write the choice as a number, e.g. if C then 1 else 0")
+                            .emit();
+                        None
+                    }
+                }
+            }
+            ExprKind::Attr(target, attr) => {
+                let p = self.expect_player(target, scope)?;
+                match self.attributes.iter().position(|(n, _)| *n == attr.node) {
+                    Some(i) => Some(Typed::Num(match p {
+                        Player::Const(pl) => Num::Const(self.attributes[i].1[pl as usize]),
+                        p => Num::Attr(boxed(p), i),
+                    })),
+                    None => {
+                        let known: Vec<String> =
+                            self.attributes.iter().map(|(n, _)| n.clone()).collect();
+                        self.error(attr.span, format!("players have no attribute `{}`", attr.node))
+                            .label("unknown attribute")
+                            .help(if known.is_empty() {
+                                "declare one with `player NAME 'S' with NAME = VALUE`".to_string()
+                            } else {
+                                format!("the attributes are: {}", known.join(", "))
+                            })
+                            .emit();
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn state_dependent(&mut self, what: &str, span: Span) {
+        self.error(span, format!("`{what}` depends on the position, but this value must be fixed"))
+            .label("changes during the game")
+            .help("board sizes, regions, setup and attributes may use only parameters, numbers and cell names")
+            .emit();
+    }
+
+    fn name(&mut self, name: &str, span: Span, scope: &Scope) -> Option<Typed> {
+        if let Some((_, t)) = scope.def_args.iter().rev().find(|(n, _)| n == name) {
+            return Some(t.clone());
+        }
+        if let Some(&(_, reg, is_cell)) = scope.locals.iter().rev().find(|(n, _, _)| n == name) {
+            return Some(if is_cell {
+                Typed::Cell(Cell::Reg(reg))
+            } else {
+                Typed::Num(Num::Reg(reg))
+            });
+        }
+        if scope.bound_player.as_deref() == Some(name) {
+            return Some(Typed::Player(Player::Bound));
+        }
+        if let Some(v) = self.param_value(name) {
+            return Some(v);
+        }
+        if let Some(bits) = self.regions.get(name) {
+            return Some(Typed::Set(Set::Const(*bits)));
+        }
+        if self.defs.contains_key(name) {
+            return self.expand_def(name, span, &[], scope);
+        }
+        if let Some(p) = self.player_names.iter().position(|n| n == name) {
+            return Some(Typed::Player(Player::Const(p as u8)));
+        }
+        if STATE_NAMES.contains(&name) && scope.consts_only {
+            self.state_dependent(name, span);
+            return None;
+        }
+        let builtin = match name {
+            "empty" => Typed::Set(Set::Empty),
+            "friend" => Typed::Set(Set::Pieces(boxed(Player::Mover))),
+            "opponent" => Typed::Set(Set::Pieces(boxed(Player::Other))),
+            "pieces" => Typed::Set(Set::AllPieces),
+            "mover" => Typed::Player(Player::Mover),
+            "turn" => Typed::Num(Num::Turn),
+            "passes" => Typed::Num(Num::Passes),
+            "blocked" => Typed::Bool(Cond::Blocked),
+            "nobody" => Typed::Player(Player::Const(crate::ir::NOBODY)),
+            "all" | "corners" | "border" => {
+                let g = self.geometry_for(span)?;
+                Typed::Set(Set::Const(match name {
+                    "all" => g.playable,
+                    "corners" => g.corners().inter(&g.playable),
+                    _ => g.border().inter(&g.playable),
+                }))
+            }
+            _ => {
+                if let Some(g) = &self.geometry {
+                    if let Some(cell) = g.parse(name) {
+                        return Some(Typed::Cell(Cell::Const(cell as u16)));
+                    }
+                }
+                let mut candidates: Vec<String> = scope
+                    .locals
+                    .iter()
+                    .map(|(n, _, _)| n.clone())
+                    .chain(self.params.keys().cloned())
+                    .chain(self.regions.keys().cloned())
+                    .chain(self.defs.keys().cloned())
+                    .chain(self.player_names.iter().cloned())
+                    .chain(STATE_NAMES.iter().map(|s| s.to_string()))
+                    .chain(["all", "corners", "border", "nobody"].iter().map(|s| s.to_string()))
+                    .collect();
+                candidates.sort();
+                let help = match closest(name, &candidates) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => "declare it first: param, region, def, player, or a variable bound by choose or let".into(),
+                };
+                let extra = if self.geometry.as_ref().is_some_and(|g| looks_like_cell(name) && g.parse(name).is_none()) {
+                    " (not a cell of this board)"
+                } else {
+                    ""
+                };
+                self.error(span, format!("unknown name `{name}`{extra}"))
+                    .label("not defined")
+                    .help(help)
+                    .emit();
+                return None;
+            }
+        };
+        Some(builtin)
+    }
+
+    fn expand_def(&mut self, name: &str, span: Span, args: &[Expr], scope: &Scope) -> Option<Typed> {
+        let (params, body) = self.defs.get(name).cloned()?;
+        if params.len() != args.len() {
+            self.error(span, format!("`{name}` takes {} argument(s), {} given", params.len(), args.len()))
+                .label("wrong number of arguments")
+                .help(format!("write {name}({})", params.join(", ")))
+                .emit();
+            return None;
+        }
+        if scope.def_depth > 32 {
+            self.error(span, format!("`{name}` expands into itself"))
+                .label("recursive use")
+                .help("a def is expanded where it is used, so it cannot refer to itself")
+                .emit();
+            return None;
+        }
+        let mut inner = Scope {
+            consts_only: scope.consts_only,
+            bound_player: None,
+            locals: Vec::new(),
+            def_args: Vec::new(),
+            def_depth: scope.def_depth + 1,
+        };
+        for (p, a) in params.iter().zip(args) {
+            let t = self.expr(a, scope)?;
+            inner.def_args.push((p.clone(), t));
+        }
+        let saved = self.current_file;
+        self.current_file = body.1;
+        let r = self.expr(&body.0, &inner);
+        self.current_file = saved;
+        r
+    }
+
+    pub(super) fn expect(&mut self, e: &Expr, scope: &Scope, want: Type) -> Option<Typed> {
+        let t = self.expr(e, scope)?;
+        let t = match (t, want) {
+            (Typed::Player(p), Type::Set) => Typed::Set(Set::Pieces(boxed(p))),
+            (Typed::Cell(c), Type::Set) => Typed::Set(Set::Single(boxed(c))),
+            (t, _) => t,
+        };
+        if t.ty() == want {
+            return Some(t);
+        }
+        let help = match (want, t.ty()) {
+            (Type::Bool, Type::Set) => "test a set with some(S) or none(S)",
+            (Type::Bool, Type::Num) => "compare the number, e.g. count(S) > 0",
+            (Type::Num, Type::Set) => "count the cells with count(S)",
+            (Type::Cell, Type::Set) => "a single cell is needed here; choose one with `choose x in S`",
+            _ => "see the table of types and built-ins in docs/LANGUAGE.md",
+        };
+        self.error(e.span, format!("expected {}, found {}", want.describe(), t.ty().describe()))
+            .label(format!("this is {}", t.ty().describe()))
+            .help(help)
+            .emit();
+        None
+    }
+
+    pub(super) fn expect_num(&mut self, e: &Expr, scope: &Scope) -> Option<Num> {
+        match self.expect(e, scope, Type::Num)? {
+            Typed::Num(n) => Some(n),
+            _ => None,
+        }
+    }
+    pub(super) fn expect_bool(&mut self, e: &Expr, scope: &Scope) -> Option<Cond> {
+        match self.expect(e, scope, Type::Bool)? {
+            Typed::Bool(c) => Some(c),
+            _ => None,
+        }
+    }
+    pub(super) fn expect_cell(&mut self, e: &Expr, scope: &Scope) -> Option<Cell> {
+        match self.expect(e, scope, Type::Cell)? {
+            Typed::Cell(c) => Some(c),
+            _ => None,
+        }
+    }
+    pub(super) fn expect_set(&mut self, e: &Expr, scope: &Scope) -> Option<Set> {
+        match self.expect(e, scope, Type::Set)? {
+            Typed::Set(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub(super) fn expect_player(&mut self, e: &Expr, scope: &Scope) -> Option<Player> {
+        match self.expect(e, scope, Type::Player)? {
+            Typed::Player(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// A whole number known now (parameters and arithmetic only).
+    pub(super) fn const_int(&mut self, e: &Expr, scope: &Scope, what: &str) -> Option<i64> {
+        let n = self.expect_num(e, scope)?;
+        match n {
+            Num::Const(v) if v.fract() == 0.0 && v.abs() < 1e9 => Some(v as i64),
+            Num::Const(v) => {
+                self.error(e.span, format!("{what} must be a whole number, this is {v}"))
+                    .label("not whole")
+                    .help("adjust the parameters or the arithmetic so the value is whole")
+                    .emit();
+                None
+            }
+            _ => {
+                self.error(e.span, format!("{what} must be known before the game starts"))
+                    .label("depends on the position")
+                    .help("use parameters and numbers only")
+                    .emit();
+                None
+            }
+        }
+    }
+
+    fn dirs_arg(&mut self, e: &Expr) -> Option<DirSet> {
+        if let ExprKind::Name(n) = &e.kind {
+            if let Some(d) = DirSet::by_name(n) {
+                return Some(d);
+            }
+        }
+        self.error(e.span, "expected a direction set")
+            .label("not a direction set")
+            .help("the direction sets are orthogonal, diagonal and all")
+            .emit();
+        None
+    }
+
+    fn line_arg(&mut self, e: &Expr) -> Option<usize> {
+        if let ExprKind::Name(n) = &e.kind {
+            if let Some(i) = self.lines.iter().position(|l| l.name == *n) {
+                return Some(i);
+            }
+        }
+        let names: Vec<String> = self.lines.iter().map(|l| l.name.clone()).collect();
+        let help = if names.is_empty() {
+            "declare a line pattern first, e.g. `line outflank = opponent+ friend`".to_string()
+        } else {
+            format!("the declared lines are: {}", names.join(", "))
+        };
+        self.error(e.span, "expected the name of a line pattern")
+            .label("not a line")
+            .help(help)
+            .emit();
+        None
+    }
+
+    fn arity(&mut self, name: &str, args: &[Expr], span: Span, allowed: &[usize], usage: &str) -> bool {
+        if allowed.contains(&args.len()) {
+            return true;
+        }
+        self.error(span, format!("`{name}` does not take {} argument(s)", args.len()))
+            .label("wrong number of arguments")
+            .help(format!("write {usage}"))
+            .emit();
+        false
+    }
+
+    fn call(&mut self, name: &str, name_span: Span, args: &[Expr], span: Span, scope: &Scope) -> Option<Typed> {
+        if self.defs.contains_key(name) {
+            return self.expand_def(name, span, args, scope);
+        }
+        match name {
+            "count" | "some" | "none" => {
+                if !self.arity(name, args, span, &[1], &format!("{name}(SET)")) {
+                    return None;
+                }
+                let s = self.expect_set(&args[0], scope)?;
+                Some(match name {
+                    "count" => Typed::Num(match s {
+                        Set::Const(b) => Num::Const(b.count() as f64),
+                        s => Num::Count(boxed(s)),
+                    }),
+                    "some" => Typed::Bool(match s {
+                        Set::Const(b) => Cond::Const(!b.is_empty()),
+                        Set::Captured(l, c) => Cond::AnyLine(l, c),
+                        s => Cond::NonEmpty(boxed(s)),
+                    }),
+                    _ => Typed::Bool(match s {
+                        Set::Const(b) => Cond::Const(b.is_empty()),
+                        Set::Captured(l, c) => Cond::Not(boxed(Cond::AnyLine(l, c))),
+                        s => Cond::Not(boxed(Cond::NonEmpty(boxed(s)))),
+                    }),
+                })
+            }
+            "captured" | "ends" => {
+                if !self.arity(name, args, span, &[2], &format!("{name}(LINE, CELL)")) {
+                    return None;
+                }
+                if scope.consts_only {
+                    self.state_dependent(name, span);
+                    return None;
+                }
+                let l = self.line_arg(&args[0]);
+                let c = self.expect_cell(&args[1], scope);
+                let (l, c) = (l?, boxed(c?));
+                Some(Typed::Set(if name == "captured" {
+                    Set::Captured(l, c)
+                } else {
+                    Set::Ends(l, c)
+                }))
+            }
+            "neighbours" => {
+                if !self.arity(name, args, span, &[1, 2], "neighbours(CELL) or neighbours(CELL, DIRECTIONS)") {
+                    return None;
+                }
+                let c = self.expect_cell(&args[0], scope);
+                let d = match args.get(1) {
+                    Some(a) => self.dirs_arg(a),
+                    None => Some(DirSet::ALL),
+                };
+                let (c, d) = (c?, d?);
+                Some(Typed::Set(self.fold_set(Set::Neighbours(boxed(c), d))))
+            }
+            "adjacent" => {
+                if !self.arity(name, args, span, &[1, 2], "adjacent(SET) or adjacent(SET, DIRECTIONS)") {
+                    return None;
+                }
+                let s = self.expect_set(&args[0], scope);
+                let d = match args.get(1) {
+                    Some(a) => self.dirs_arg(a),
+                    None => Some(DirSet::ALL),
+                };
+                let (s, d) = (s?, d?);
+                Some(Typed::Set(self.fold_set(Set::Adjacent(boxed(s), d))))
+            }
+            "between" => {
+                if !self.arity(name, args, span, &[2], "between(CELL, CELL)") {
+                    return None;
+                }
+                let a = self.expect_cell(&args[0], scope);
+                let b = self.expect_cell(&args[1], scope);
+                let (a, b) = (a?, b?);
+                Some(Typed::Set(self.fold_set(Set::Between(boxed(a), boxed(b)))))
+            }
+            "group" | "liberties" | "surrounded" | "territory" | "holder" => {
+                if !self.arity(name, args, span, &[1], &format!("{name}(...)")) {
+                    return None;
+                }
+                if scope.consts_only {
+                    self.state_dependent(name, span);
+                    return None;
+                }
+                Some(match name {
+                    "group" => Typed::Set(Set::Group(boxed(self.expect_cell(&args[0], scope)?))),
+                    "liberties" => Typed::Set(Set::Liberties(boxed(self.expect_set(&args[0], scope)?))),
+                    "surrounded" => Typed::Set(Set::Surrounded(boxed(self.expect_set(&args[0], scope)?))),
+                    "territory" => Typed::Set(Set::Territory(boxed(self.expect_player(&args[0], scope)?))),
+                    _ => {
+                        let token = match &args[0].kind {
+                            ExprKind::Name(n) => self.tokens.iter().position(|t| t == n),
+                            _ => None,
+                        };
+                        match token {
+                            Some(t) => Typed::Player(Player::Holder(t as u8)),
+                            None => {
+                                self.error(args[0].span, "expected the name of a token")
+                                    .label("not a token")
+                                    .help("declare tokens with `token NAME`")
+                                    .emit();
+                                return None;
+                            }
+                        }
+                    }
+                })
+            }
+            "opponent" => {
+                if !self.arity(name, args, span, &[1], "opponent(PLAYER)") {
+                    return None;
+                }
+                let p = self.expect_player(&args[0], scope)?;
+                Some(Typed::Player(match p {
+                    Player::Const(x) if x < 2 => Player::Const(1 - x),
+                    Player::Mover => Player::Other,
+                    Player::Other => Player::Mover,
+                    p => Player::Opponent(boxed(p)),
+                }))
+            }
+            "at" => {
+                if !self.arity(name, args, span, &[2], "at(COLUMN, ROW) with 1-based numbers") {
+                    return None;
+                }
+                let x = self.const_int(&args[0], scope, "a column");
+                let y = self.const_int(&args[1], scope, "a row");
+                let (x, y) = (x?, y?);
+                let g = self.geometry_for(span)?;
+                match g.at(x, y) {
+                    Some(c) => Some(Typed::Cell(Cell::Const(c as u16))),
+                    None => {
+                        let (w, h) = (g.width, g.height);
+                        self.error(span, format!("at({x}, {y}) is off the board"))
+                            .label(format!("the board is {w} x {h}"))
+                            .help("columns run from 1 to the width, rows from 1 to the height")
+                            .emit();
+                        None
+                    }
+                }
+            }
+            "cells" => {
+                let mut bits = crate::engine::bits::Bits::EMPTY;
+                let mut ok = true;
+                for a in args {
+                    match self.expect_cell(a, scope) {
+                        Some(Cell::Const(c)) => bits.insert(c as usize),
+                        Some(_) => {
+                            self.state_dependent("a variable", a.span);
+                            ok = false;
+                        }
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(Typed::Set(Set::Const(bits)))
+            }
+            "centre" | "rows" | "cols" => {
+                let usage = match name {
+                    "centre" => "centre(WIDTH, HEIGHT)",
+                    "rows" => "rows(FIRST, LAST)",
+                    _ => "cols(FIRST, LAST)",
+                };
+                if !self.arity(name, args, span, &[2], usage) {
+                    return None;
+                }
+                let a = self.const_int(&args[0], scope, "a size");
+                let b = self.const_int(&args[1], scope, "a size");
+                let (a, b) = (a?, b?);
+                let g = self.geometry_for(span)?.clone();
+                let (w, h) = (g.width as i64, g.height as i64);
+                let bits = match name {
+                    "centre" => {
+                        if a < 1 || b < 1 || a > w || b > h || (w - a) % 2 != 0 || (h - b) % 2 != 0 {
+                            self.error(span, format!("centre({a}, {b}) does not sit in the middle of a {w} x {h} board"))
+                                .label("no exact centre block")
+                                .help("the block must fit and leave equal margins: its width has the parity of the board's width, and likewise its height")
+                                .emit();
+                            return None;
+                        }
+                        g.rect(((w - a) / 2 + 1, (w + a) / 2), ((h - b) / 2 + 1, (h + b) / 2))
+                    }
+                    "rows" => g.rect((1, w), (a, b)),
+                    _ => g.rect((a, b), (1, h)),
+                };
+                Some(Typed::Set(Set::Const(bits.inter(&g.playable))))
+            }
+            _ => {
+                let mut candidates: Vec<String> = FUNCTIONS.iter().map(|s| s.to_string()).collect();
+                candidates.extend(self.defs.keys().cloned());
+                let help = match closest(name, &candidates) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => format!("the built-in functions are: {}", FUNCTIONS.join(", ")),
+                };
+                self.error(name_span, format!("unknown function `{name}`"))
+                    .label("not a function")
+                    .help(help)
+                    .emit();
+                None
+            }
+        }
+    }
+
+    /// Folds a set whose inputs are all constants into a constant, using the board's tables.
+    fn fold_set(&self, s: Set) -> Set {
+        let Some(g) = &self.geometry else { return s };
+        match &s {
+            Set::Neighbours(c, d) => {
+                if let Cell::Const(c) = **c {
+                    let mut b = crate::engine::bits::Bits::EMPTY;
+                    for dir in d.iter() {
+                        let n = g.neighbours[c as usize][dir];
+                        if n != crate::engine::geometry::NONE {
+                            b.insert(n as usize);
+                        }
+                    }
+                    return Set::Const(b);
+                }
+                s
+            }
+            Set::Adjacent(inner, d) => {
+                if let Set::Const(src) = **inner {
+                    let mut b = crate::engine::bits::Bits::EMPTY;
+                    for c in src.iter() {
+                        for dir in d.iter() {
+                            let n = g.neighbours[c][dir];
+                            if n != crate::engine::geometry::NONE {
+                                b.insert(n as usize);
+                            }
+                        }
+                    }
+                    return Set::Const(b);
+                }
+                s
+            }
+            _ => s,
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, span: Span, scope: &Scope) -> Option<Typed> {
+        use BinaryOp::*;
+        match op {
+            Or | And => {
+                let x = self.expect_bool(a, scope);
+                let y = self.expect_bool(b, scope);
+                let (x, y) = (x?, y?);
+                Some(Typed::Bool(match (op, x, y) {
+                    (And, Cond::Const(p), Cond::Const(q)) => Cond::Const(p && q),
+                    (Or, Cond::Const(p), Cond::Const(q)) => Cond::Const(p || q),
+                    (And, x, y) => Cond::And(boxed(x), boxed(y)),
+                    (_, x, y) => Cond::Or(boxed(x), boxed(y)),
+                }))
+            }
+            In => {
+                let c = self.expect_cell(a, scope);
+                let s = self.expect_set(b, scope);
+                let (c, s) = (c?, s?);
+                Some(Typed::Bool(match (&c, &s) {
+                    (Cell::Const(c), Set::Const(s)) => Cond::Const(s.contains(*c as usize)),
+                    _ => Cond::In(boxed(c), boxed(s)),
+                }))
+            }
+            Union | Inter => {
+                let x = self.expect_set(a, scope);
+                let y = self.expect_set(b, scope);
+                let (x, y) = (x?, y?);
+                Some(Typed::Set(match (op, x, y) {
+                    (Union, Set::Const(p), Set::Const(q)) => Set::Const(p.union(&q)),
+                    (Inter, Set::Const(p), Set::Const(q)) => Set::Const(p.inter(&q)),
+                    (Union, x, y) => Set::Union(boxed(x), boxed(y)),
+                    (_, x, y) => Set::Inter(boxed(x), boxed(y)),
+                }))
+            }
+            Add | Sub | Mul | Div => {
+                let x = self.expr(a, scope)?;
+                if op == Sub && matches!(x.ty(), Type::Set | Type::Player) {
+                    let x = match x {
+                        Typed::Player(p) => Set::Pieces(boxed(p)),
+                        Typed::Set(s) => s,
+                        _ => unreachable!(),
+                    };
+                    let y = self.expect_set(b, scope)?;
+                    return Some(Typed::Set(match (x, y) {
+                        (Set::Const(p), Set::Const(q)) => Set::Const(p.minus(&q)),
+                        (x, y) => Set::Minus(boxed(x), boxed(y)),
+                    }));
+                }
+                let Typed::Num(x) = x else {
+                    self.error(a.span, format!("`{}` needs numbers, this is {}", op.symbol(), x.ty().describe()))
+                        .label("not a number")
+                        .help("arithmetic works on numbers; `-` also subtracts sets")
+                        .emit();
+                    return None;
+                };
+                let y = self.expect_num(b, scope)?;
+                if let (Num::Const(p), Num::Const(q)) = (&x, &y) {
+                    let v = match op {
+                        Add => p + q,
+                        Sub => p - q,
+                        Mul => p * q,
+                        _ => {
+                            if *q == 0.0 {
+                                self.error(span, "division by zero")
+                                    .label("the divisor is 0")
+                                    .help("check the parameters used here")
+                                    .emit();
+                                return None;
+                            }
+                            p / q
+                        }
+                    };
+                    return Some(Typed::Num(Num::Const(v)));
+                }
+                Some(Typed::Num(match op {
+                    Add => Num::Add(boxed(x), boxed(y)),
+                    Sub => Num::Sub(boxed(x), boxed(y)),
+                    Mul => Num::Mul(boxed(x), boxed(y)),
+                    _ => Num::Div(boxed(x), boxed(y)),
+                }))
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => {
+                let x = self.expr(a, scope);
+                let y = self.expr(b, scope);
+                let (x, y) = (x?, y?);
+                let eq = op == Eq;
+                let cmp = match op {
+                    Eq => Cmp::Eq,
+                    Ne => Cmp::Ne,
+                    Lt => Cmp::Lt,
+                    Le => Cmp::Le,
+                    Gt => Cmp::Gt,
+                    _ => Cmp::Ge,
+                };
+                let ordered = !matches!(op, Eq | Ne);
+                match (x, y) {
+                    (Typed::Num(x), Typed::Num(y)) => Some(Typed::Bool(match (&x, &y) {
+                        (Num::Const(p), Num::Const(q)) => Cond::Const(crate::engine::eval::compare(cmp, *p, *q)),
+                        _ => Cond::Num(cmp, boxed(x), boxed(y)),
+                    })),
+                    (Typed::Player(x), Typed::Player(y)) if !ordered => {
+                        Some(Typed::Bool(Cond::Player(eq, boxed(x), boxed(y))))
+                    }
+                    (Typed::Cell(x), Typed::Cell(y)) if !ordered => {
+                        Some(Typed::Bool(Cond::Cell(eq, boxed(x), boxed(y))))
+                    }
+                    (Typed::Set(x), Typed::Set(y)) if !ordered => {
+                        Some(Typed::Bool(Cond::SetEq(eq, boxed(x), boxed(y))))
+                    }
+                    (Typed::Bool(x), Typed::Bool(y)) if !ordered => {
+                        // Equal conditions: both true or both false.
+                        let both = Cond::Or(
+                            boxed(Cond::And(boxed(x.clone()), boxed(y.clone()))),
+                            boxed(Cond::And(boxed(Cond::Not(boxed(x))), boxed(Cond::Not(boxed(y))))),
+                        );
+                        Some(Typed::Bool(if eq { both } else { Cond::Not(boxed(both)) }))
+                    }
+                    (x, y) => {
+                        self.error(span, format!(
+                            "cannot compare {} with {} using `{}`",
+                            x.ty().describe(),
+                            y.ty().describe(),
+                            op.symbol()
+                        ))
+                        .label("mismatched comparison")
+                        .help("< <= > >= compare numbers; == and != compare two values of the same type")
+                        .emit();
+                        None
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn looks_like_cell(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() >= 2 && b[0].is_ascii_lowercase() && b[1..].iter().all(u8::is_ascii_digit)
+}
+
+/// The candidate nearest to `name` by edit distance, if it is close enough to be a likely typo.
+pub fn closest(name: &str, candidates: &[String]) -> Option<String> {
+    let mut best: Option<(usize, &String)> = None;
+    for c in candidates {
+        let d = edit_distance(name, c);
+        if d <= (name.len().max(2) / 3).max(1) && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.clone())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,800 @@
+//! Checking: merged AST -> compiled [`Game`]. Every problem of a file is collected (not just the
+//! first) as a diagnostic with a span, a label and help.
+
+mod expr;
+mod load;
+mod program;
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::engine::bits::Bits;
+use crate::engine::geometry::{DirSet, Geometry};
+use crate::ir::{self, Game, LinePattern, PlayerInfo, MAX_TOKENS};
+use crate::source::{Loader, SourceFile};
+use crate::syntax::ast::{self, AllowedPart, CellClass, Expr, ItemKind, Literal, SetupEntry, Span};
+use expr::{Scope, Typed};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What can go wrong when turning a rules file into a game.
+#[derive(Debug)]
+pub enum CheckError {
+    /// Problems in the rules text, with spans.
+    Rules(Diagnostics),
+    /// A `--set` value from the command line that does not fit: one line of text.
+    Setting(String),
+}
+
+/// A checked game and the warnings found on the way.
+pub struct Checked {
+    pub game: Game,
+    pub warnings: Diagnostics,
+}
+
+/// Checks `main` (and the files it extends) with the given parameter overrides.
+pub fn check(
+    main: Arc<SourceFile>,
+    loader: &dyn Loader,
+    overrides: &[(String, String)],
+) -> Result<Checked, CheckError> {
+    let mut diags = Diagnostics::default();
+    let Some(chain) = load::load_chain(main, loader, &mut diags) else {
+        return Err(CheckError::Rules(diags));
+    };
+    let files: Vec<Arc<SourceFile>> = chain.iter().map(|(f, _)| f.clone()).collect();
+    let items = load::merge(&chain);
+    let mut checker = Checker {
+        files: files.clone(),
+        diags,
+        current_file: 0,
+        params: BTreeMap::new(),
+        geometry: None,
+        player_names: Vec::new(),
+        player_symbols: Vec::new(),
+        regions: BTreeMap::new(),
+        defs: BTreeMap::new(),
+        lines: Vec::new(),
+        tokens: Vec::new(),
+        attributes: Vec::new(),
+        registers: 0,
+    };
+    let game = checker.run(&items, overrides)?;
+    let mut diags = checker.diags;
+    diags.sort();
+    if diags.has_errors() {
+        return Err(CheckError::Rules(diags));
+    }
+    match game {
+        Some(game) => Ok(Checked {
+            game,
+            warnings: diags,
+        }),
+        // Every failing path reports a diagnostic; this guards against a silent failure.
+        None => Err(CheckError::Rules(diags)),
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Param {
+    value: Literal,
+    allowed: Option<Vec<AllowedPart>>,
+    file: u16,
+    span: Span,
+}
+
+pub(crate) struct Checker<'a> {
+    files: Vec<Arc<SourceFile>>,
+    diags: Diagnostics,
+    current_file: u16,
+    params: BTreeMap<String, Param>,
+    geometry: Option<Geometry>,
+    player_names: Vec<String>,
+    player_symbols: Vec<char>,
+    regions: BTreeMap<String, Bits>,
+    /// Parameter names and (body, file) of each `def`.
+    defs: BTreeMap<String, (Vec<String>, (&'a Expr, u16))>,
+    lines: Vec<LinePattern>,
+    tokens: Vec<String>,
+    attributes: Vec<(String, [f64; 2])>,
+    registers: usize,
+}
+
+/// Builds one diagnostic; `emit` files it.
+pub(crate) struct Report<'c, 'a> {
+    checker: &'c mut Checker<'a>,
+    diag: Diagnostic,
+}
+
+impl Report<'_, '_> {
+    fn label(mut self, l: impl Into<String>) -> Self {
+        self.diag = self.diag.with_label(l);
+        self
+    }
+    fn help(mut self, h: impl Into<String>) -> Self {
+        self.diag = self.diag.with_help(h);
+        self
+    }
+    fn emit(self) {
+        self.checker.diags.push(self.diag);
+    }
+}
+
+fn allowed_text(parts: &[AllowedPart]) -> String {
+    parts
+        .iter()
+        .map(|p| {
+            if p.lo == p.hi {
+                p.lo.to_string()
+            } else if p.step == 1 {
+                format!("{} to {}", p.lo, p.hi)
+            } else {
+                format!("{} to {} step {}", p.lo, p.hi, p.step)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn allows(parts: &[AllowedPart], v: i64) -> bool {
+    parts
+        .iter()
+        .any(|p| v >= p.lo && v <= p.hi && (v - p.lo) % p.step.max(1) == 0)
+}
+
+fn literal_text(l: &Literal) -> String {
+    match l {
+        Literal::Int(i) => i.to_string(),
+        Literal::Bool(b) => b.to_string(),
+    }
+}
+
+impl<'a> Checker<'a> {
+    fn error(&mut self, span: Span, message: impl Into<String>) -> Report<'_, 'a> {
+        let src = self.files[self.current_file as usize].clone();
+        Report {
+            diag: Diagnostic::error(&src, span, message),
+            checker: self,
+        }
+    }
+
+    fn warning(&mut self, span: Span, message: impl Into<String>) -> Report<'_, 'a> {
+        let src = self.files[self.current_file as usize].clone();
+        Report {
+            diag: Diagnostic::warning(&src, span, message),
+            checker: self,
+        }
+    }
+
+    fn param_value(&self, name: &str) -> Option<Typed> {
+        self.params.get(name).map(|p| match p.value {
+            Literal::Int(i) => Typed::Num(ir::Num::Const(i as f64)),
+            Literal::Bool(b) => Typed::Bool(ir::Cond::Const(b)),
+        })
+    }
+
+    fn geometry_for(&mut self, span: Span) -> Option<&Geometry> {
+        if self.geometry.is_none() {
+            self.error(span, "the board is not known here")
+                .label("needs the board")
+                .help("cell names and regions need a valid `board W x H` item")
+                .emit();
+        }
+        self.geometry.as_ref()
+    }
+
+    /// Reports items that a single file states twice (a variant replacing a base is fine).
+    fn duplicates(&mut self, items: &[load::Sourced<'a>]) {
+        let mut seen: BTreeMap<(u16, String), Span> = BTreeMap::new();
+        for s in items {
+            let key = match &s.item.kind {
+                ItemKind::Title(_) => "title".to_string(),
+                ItemKind::Source(_) => "source".to_string(),
+                ItemKind::Param { name, .. } => format!("param {}", name.node),
+                ItemKind::Board { .. } => "board".to_string(),
+                ItemKind::Removed(_) => "removed".to_string(),
+                ItemKind::Player { name, .. } => format!("player {}", name.node),
+                ItemKind::First(_) => "first".to_string(),
+                ItemKind::Region { name, .. } => format!("region {}", name.node),
+                ItemKind::Def { name, .. } => format!("def {}", name.node),
+                ItemKind::Token(name) => format!("token {}", name.node),
+                ItemKind::Setup(_) => "setup".to_string(),
+                ItemKind::Line { name, .. } => format!("line {}", name.node),
+                ItemKind::Turn(_) => "turn".to_string(),
+                ItemKind::Score { .. } => "score".to_string(),
+                _ => continue,
+            };
+            if let Some(first) = seen.get(&(s.file, key.clone())) {
+                let first = *first;
+                self.current_file = s.file;
+                let src = self.files[s.file as usize].clone();
+                let (line, _) = line_col(&src.text, first.start);
+                self.error(s.item.span, format!("`{key}` is defined twice"))
+                    .label("second definition")
+                    .help(format!("the first is on line {line}; keep one of them"))
+                    .emit();
+            } else {
+                seen.insert((s.file, key), s.item.span);
+            }
+        }
+    }
+
+    fn run(
+        &mut self,
+        items: &[load::Sourced<'a>],
+        overrides: &[(String, String)],
+    ) -> Result<Option<Game>, CheckError> {
+        self.duplicates(items);
+        let consts = Scope {
+            consts_only: true,
+            ..Scope::default()
+        };
+
+        // Parameters, then `set` defaults in file order, then the command line.
+        for s in items {
+            if let ItemKind::Param { name, default, allowed } = &s.item.kind {
+                self.current_file = s.file;
+                if let (Some(parts), Literal::Bool(_)) = (allowed, &default.node) {
+                    self.error(parts.span, "a boolean parameter takes no range")
+                        .label("range on a true/false parameter")
+                        .help("remove the `in ...` part")
+                        .emit();
+                }
+                if let Some(parts) = allowed {
+                    for p in &parts.node {
+                        if p.lo > p.hi || p.step < 1 {
+                            self.error(parts.span, format!("the range {} is empty", allowed_text(std::slice::from_ref(p))))
+                                .label("empty range")
+                                .help("write the smaller bound first, with a step of at least 1")
+                                .emit();
+                        }
+                    }
+                }
+                if let (Some(parts), Literal::Int(v)) = (allowed, &default.node) {
+                    if !allows(&parts.node, *v) {
+                        self.error(default.span, format!("the default {v} is not among the allowed values {}", allowed_text(&parts.node)))
+                            .label("outside the range")
+                            .help("change the default or widen the range")
+                            .emit();
+                    }
+                }
+                self.params.insert(
+                    name.node.clone(),
+                    Param {
+                        value: default.node.clone(),
+                        allowed: allowed.as_ref().map(|a| a.node.clone()),
+                        file: s.file,
+                        span: name.span,
+                    },
+                );
+            }
+        }
+        for s in items {
+            if let ItemKind::SetParam { name, value } = &s.item.kind {
+                self.current_file = s.file;
+                let Some(p) = self.params.get(&name.node).cloned() else {
+                    let names: Vec<String> = self.params.keys().cloned().collect();
+                    let help = match expr::closest(&name.node, &names) {
+                        Some(c) => format!("did you mean `{c}`?"),
+                        None => "`set` changes a parameter that a base file declares with `param`".into(),
+                    };
+                    self.error(name.span, format!("no parameter named `{}` to set", name.node))
+                        .label("unknown parameter")
+                        .help(help)
+                        .emit();
+                    continue;
+                };
+                if let Err(msg) = self.fits(&p, &value.node) {
+                    self.error(value.span, format!("`{}` cannot be {}: {msg}", name.node, literal_text(&value.node)))
+                        .label("not allowed")
+                        .help("pick a value the base file's `param` allows")
+                        .emit();
+                    continue;
+                }
+                self.params.get_mut(&name.node).unwrap().value = value.node.clone();
+            }
+        }
+        for (name, text) in overrides {
+            let Some(p) = self.params.get(name).cloned() else {
+                let names: Vec<String> = self.params.keys().cloned().collect();
+                return Err(CheckError::Setting(if names.is_empty() {
+                    format!("--set {name}={text}: this game has no parameters")
+                } else {
+                    format!("--set {name}={text}: no parameter named `{name}`; the parameters are {}", names.join(", "))
+                }));
+            };
+            let value = match (&p.value, text.as_str()) {
+                (Literal::Bool(_), "true") => Literal::Bool(true),
+                (Literal::Bool(_), "false") => Literal::Bool(false),
+                (Literal::Bool(_), _) => {
+                    return Err(CheckError::Setting(format!("--set {name}={text}: `{name}` is true or false")))
+                }
+                (Literal::Int(_), t) => match t.parse::<i64>() {
+                    Ok(v) => Literal::Int(v),
+                    Err(_) => {
+                        return Err(CheckError::Setting(format!("--set {name}={text}: `{name}` takes a whole number")))
+                    }
+                },
+            };
+            if let Err(msg) = self.fits(&p, &value) {
+                return Err(CheckError::Setting(format!("--set {name}={text}: {msg}")));
+            }
+            self.params.get_mut(name).unwrap().value = value;
+        }
+
+        // Board.
+        let mut board_item = None;
+        let mut removed_item = None;
+        for s in items {
+            match &s.item.kind {
+                ItemKind::Board { width, height } => board_item = Some((s, width, height)),
+                ItemKind::Removed(e) => removed_item = Some((s, e)),
+                _ => {}
+            }
+        }
+        let Some((bs, width, height)) = board_item else {
+            self.current_file = (self.files.len() - 1) as u16;
+            self.error(Span::new(0, 0), "the rules do not say what the board is")
+                .label("no board item in this file or its bases")
+                .help("add an item such as `board 8 x 8`")
+                .emit();
+            return Ok(None);
+        };
+        self.current_file = bs.file;
+        let w = self.const_int(width, &consts, "the board width");
+        let h = self.const_int(height, &consts, "the board height");
+        let (Some(w), Some(h)) = (w, h) else { return Ok(None) };
+        for (v, e) in [(w, width), (h, height)] {
+            if !(1..=26).contains(&v) {
+                self.error(e.span, format!("a board side of {v} is not supported"))
+                    .label("out of range")
+                    .help("each side must be between 1 and 26 (columns are lettered a to z)")
+                    .emit();
+                return Ok(None);
+            }
+        }
+        let (w, h) = (w as usize, h as usize);
+        self.geometry = Some(Geometry::new(w, h, &Bits::EMPTY));
+        if let Some((rs, e)) = removed_item {
+            self.current_file = rs.file;
+            if let Some(set) = self.expect_set(e, &consts) {
+                let bits = self.const_set(set, e.span);
+                self.geometry = Some(Geometry::new(w, h, &bits));
+            }
+        }
+
+        // Players.
+        let mut players: Vec<(PlayerInfo, Span, u16)> = Vec::new();
+        for s in items {
+            if let ItemKind::Player { name, symbol, .. } = &s.item.kind {
+                self.current_file = s.file;
+                let sym = symbol
+                    .as_ref()
+                    .map(|s| s.node)
+                    .unwrap_or_else(|| name.node.chars().next().unwrap_or('?').to_ascii_uppercase());
+                if let Some((other, _, _)) = players.iter().find(|(p, _, _)| p.symbol == sym) {
+                    let other = other.name.clone();
+                    self.error(symbol.as_ref().map(|s| s.span).unwrap_or(name.span), format!("players {other} and {} share the symbol '{sym}'", name.node))
+                        .label("same symbol")
+                        .help("give each player its own symbol, e.g. player dark 'D'")
+                        .emit();
+                }
+                players.push((PlayerInfo { name: name.node.clone(), symbol: sym }, name.span, s.file));
+            }
+        }
+        if players.len() != 2 {
+            let span = players.get(2).map(|p| p.1).unwrap_or_default();
+            self.current_file = players.get(2).map(|p| p.2).unwrap_or((self.files.len() - 1) as u16);
+            self.error(span, format!("a game needs exactly two players, these rules declare {}", players.len()))
+                .label("player count")
+                .help("declare two players, e.g. `player black 'B'` and `player white 'W'`")
+                .emit();
+            return Ok(None);
+        }
+        self.player_names = players.iter().map(|p| p.0.name.clone()).collect();
+        self.player_symbols = players.iter().map(|p| p.0.symbol).collect();
+        let mut first = 0u8;
+        for s in items {
+            if let ItemKind::First(name) = &s.item.kind {
+                self.current_file = s.file;
+                match self.player_names.iter().position(|n| *n == name.node) {
+                    Some(i) => first = i as u8,
+                    None => self.unknown_player(name),
+                }
+            }
+        }
+
+        // Tokens, defs, regions, lines, attributes.
+        for s in items {
+            if let ItemKind::Token(name) = &s.item.kind {
+                self.current_file = s.file;
+                if self.tokens.len() == MAX_TOKENS {
+                    self.error(name.span, format!("at most {MAX_TOKENS} tokens are supported"))
+                        .label("one too many")
+                        .help("merge tokens or use fewer")
+                        .emit();
+                } else {
+                    self.tokens.push(name.node.clone());
+                }
+            }
+            if let ItemKind::Def { name, params, body } = &s.item.kind {
+                self.defs.insert(
+                    name.node.clone(),
+                    (params.iter().map(|p| p.node.clone()).collect(), (body, s.file)),
+                );
+            }
+        }
+        for s in items {
+            match &s.item.kind {
+                ItemKind::Region { name, value } => {
+                    self.current_file = s.file;
+                    if let Some(set) = self.expect_set(value, &consts) {
+                        let bits = self.const_set(set, value.span);
+                        self.regions.insert(name.node.clone(), bits);
+                    }
+                }
+                ItemKind::Line { name, elements, along } => {
+                    self.current_file = s.file;
+                    self.line(name, elements, along.as_ref());
+                }
+                _ => {}
+            }
+        }
+        let mut attr_seen: BTreeMap<String, [Option<f64>; 2]> = BTreeMap::new();
+        for s in items {
+            if let ItemKind::Player { name, attributes, .. } = &s.item.kind {
+                self.current_file = s.file;
+                let Some(p) = self.player_names.iter().position(|n| *n == name.node) else { continue };
+                for (an, ae) in attributes {
+                    if let Some(n) = self.expect_num(ae, &consts) {
+                        match n {
+                            ir::Num::Const(v) => attr_seen.entry(an.node.clone()).or_default()[p] = Some(v),
+                            _ => self.state_dependent("this value", ae.span),
+                        }
+                    }
+                }
+            }
+        }
+        for (name, values) in attr_seen {
+            if values.iter().any(Option::is_none) {
+                let missing = values.iter().position(Option::is_none).unwrap();
+                let (pname, span, file) = (players[missing].0.name.clone(), players[missing].1, players[missing].2);
+                self.current_file = file;
+                self.error(span, format!("player {pname} has no attribute `{name}`, the other player has"))
+                    .label("missing attribute")
+                    .help(format!("add `with {name} = ...` to this player"))
+                    .emit();
+            }
+            self.attributes.push((name, [values[0].unwrap_or(0.0), values[1].unwrap_or(0.0)]));
+        }
+
+        // Setup.
+        let mut setup = [Bits::EMPTY; 2];
+        for s in items {
+            if let ItemKind::Setup(entries) = &s.item.kind {
+                self.current_file = s.file;
+                self.setup(entries, &mut setup, &mut first);
+            }
+        }
+
+        // The turn program.
+        let mut program = Vec::new();
+        let mut have_turn = false;
+        for s in items {
+            if let ItemKind::Turn(block) = &s.item.kind {
+                self.current_file = s.file;
+                have_turn = true;
+                program = self.program(block);
+            }
+        }
+        if !have_turn {
+            self.current_file = (self.files.len() - 1) as u16;
+            self.error(Span::new(0, 0), "the rules do not say what a turn is")
+                .label("no turn item in this file or its bases")
+                .help("add a `turn { choose c in empty { place c } }` block")
+                .emit();
+        }
+
+        // Ending and scoring.
+        let mut ends = Vec::new();
+        let mut score = None;
+        let mut tiebreaks = Vec::new();
+        for s in items {
+            self.current_file = s.file;
+            match &s.item.kind {
+                ItemKind::End(rule) => {
+                    if let Some(e) = self.end_rule(rule) {
+                        ends.push(e);
+                    }
+                }
+                ItemKind::Score { player, value } => {
+                    score = self.player_expr(player, value);
+                }
+                ItemKind::Tiebreak { player, value } => {
+                    if let Some(t) = self.player_expr(player, value) {
+                        tiebreaks.push(t);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if ends.is_empty() && !self.diags.has_errors() {
+            self.current_file = (self.files.len() - 1) as u16;
+            self.warning(Span::new(0, 0), "no end condition: games can only end by resignation")
+                .label("no `end` item")
+                .help("add e.g. `end when blocked` or `end when passes >= 2`")
+                .emit();
+        }
+        let score = match score {
+            Some(s) => s,
+            None => {
+                if !self.diags.has_errors() {
+                    self.current_file = (self.files.len() - 1) as u16;
+                    self.error(Span::new(0, 0), "the rules do not say how to score")
+                        .label("no `score` item")
+                        .help("add e.g. `score p = count(p)`")
+                        .emit();
+                }
+                return Ok(None);
+            }
+        };
+
+        if self.diags.has_errors() {
+            return Ok(None);
+        }
+        let mut credits = Vec::new();
+        let mut title = String::new();
+        for s in items {
+            match &s.item.kind {
+                ItemKind::Title(t) => title = t.node.clone(),
+                ItemKind::Credit(c) | ItemKind::Source(c) => credits.push(c.node.clone()),
+                _ => {}
+            }
+        }
+        let players_arr = [players[0].0.clone(), players[1].0.clone()];
+        Ok(Some(Game {
+            title,
+            credits,
+            sources_text: Vec::new(),
+            params: self
+                .params
+                .iter()
+                .map(|(k, v)| (k.clone(), literal_text(&v.value)))
+                .collect(),
+            geometry: self.geometry.clone().unwrap(),
+            players: players_arr,
+            first,
+            setup,
+            lines: std::mem::take(&mut self.lines),
+            tokens: std::mem::take(&mut self.tokens),
+            attributes: std::mem::take(&mut self.attributes),
+            program,
+            registers: self.registers,
+            ends,
+            score,
+            tiebreaks,
+            files: self.files.clone(),
+        }))
+    }
+
+    fn fits(&self, p: &Param, v: &Literal) -> Result<(), String> {
+        match (&p.value, v, &p.allowed) {
+            (Literal::Int(_), Literal::Int(v), Some(parts)) if !allows(parts, *v) => {
+                Err(format!("{v} is outside the allowed values {}", allowed_text(parts)))
+            }
+            (Literal::Int(_), Literal::Bool(_), _) => Err("a whole number is needed".into()),
+            (Literal::Bool(_), Literal::Int(_), _) => Err("true or false is needed".into()),
+            _ => Ok(()),
+        }
+        .map_err(|m| {
+            let file = &self.files[p.file as usize];
+            let (line, _) = line_col(&file.text, p.span.start);
+            format!("{m} (declared at {}:{line})", file.name)
+        })
+    }
+
+    fn unknown_player(&mut self, name: &ast::Ident) {
+        let names = self.player_names.clone();
+        let help = match expr::closest(&name.node, &names) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None => format!("the players are {}", names.join(" and ")),
+        };
+        self.error(name.span, format!("unknown player `{}`", name.node))
+            .label("not a player")
+            .help(help)
+            .emit();
+    }
+
+    /// Evaluates a set known before the game starts.
+    fn const_set(&mut self, set: ir::Set, span: Span) -> Bits {
+        match set {
+            ir::Set::Const(b) => b,
+            ir::Set::Single(c) => match *c {
+                ir::Cell::Const(c) => Bits::single(c as usize),
+                _ => {
+                    self.state_dependent("a variable", span);
+                    Bits::EMPTY
+                }
+            },
+            ir::Set::Union(a, b) => {
+                let a = self.const_set(*a, span);
+                a.union(&self.const_set(*b, span))
+            }
+            ir::Set::Inter(a, b) => {
+                let a = self.const_set(*a, span);
+                a.inter(&self.const_set(*b, span))
+            }
+            ir::Set::Minus(a, b) => {
+                let a = self.const_set(*a, span);
+                a.minus(&self.const_set(*b, span))
+            }
+            _ => {
+                self.state_dependent("this set", span);
+                Bits::EMPTY
+            }
+        }
+    }
+
+    fn line(&mut self, name: &ast::Ident, elements: &[ast::Spanned<ast::Element>], along: Option<&ast::Ident>) {
+        let dirs = match along {
+            None => DirSet::ALL,
+            Some(a) => match DirSet::by_name(&a.node) {
+                Some(d) => d,
+                None => {
+                    self.error(a.span, format!("unknown direction set `{}`", a.node))
+                        .label("not a direction set")
+                        .help("the direction sets are orthogonal, diagonal and all")
+                        .emit();
+                    return;
+                }
+            },
+        };
+        let (last, captured) = elements.split_last().expect("the grammar requires one element");
+        if last.node.min != 1 || last.node.max != 1 {
+            self.error(last.span, "the last element of a line must match exactly one cell")
+                .label("repeated end")
+                .help("the last element is the cell that closes the line; remove its repetition")
+                .emit();
+            return;
+        }
+        if captured.is_empty() {
+            self.error(last.span, "a line needs at least two elements")
+                .label("only an end cell")
+                .help("put the captured cells before the end, e.g. `opponent+ friend`")
+                .emit();
+            return;
+        }
+        for e in captured {
+            if e.node.max == 0 {
+                self.error(e.span, "a repetition of zero matches nothing")
+                    .label("{0}")
+                    .help("remove this element")
+                    .emit();
+            }
+        }
+        let simple_run = match captured {
+            [only] if only.node.min == 1
+                && only.node.max == u32::MAX
+                && only.node.class != last.node.class
+                && only.node.class != CellClass::Piece
+                && last.node.class != CellClass::Piece =>
+            {
+                Some((only.node.class, last.node.class))
+            }
+            _ => None,
+        };
+        self.lines.push(LinePattern {
+            name: name.node.clone(),
+            elements: captured.iter().map(|e| (e.node.class, e.node.min, e.node.max)).collect(),
+            end: last.node.class,
+            dirs,
+            simple_run,
+        });
+    }
+
+    fn setup(&mut self, entries: &[SetupEntry], setup: &mut [Bits; 2], first: &mut u8) {
+        let consts = Scope {
+            consts_only: true,
+            ..Scope::default()
+        };
+        let geometry = self.geometry.clone().unwrap();
+        for entry in entries {
+            match entry {
+                SetupEntry::Place { player, cells } => {
+                    let Some(p) = self.player_names.iter().position(|n| *n == player.node) else {
+                        self.unknown_player(player);
+                        continue;
+                    };
+                    for e in cells {
+                        let Some(set) = self.expect_set(e, &consts) else { continue };
+                        let bits = self.const_set(set, e.span);
+                        let off = bits.minus(&geometry.playable);
+                        if let Some(c) = off.iter().next() {
+                            self.error(e.span, format!("{} is removed from play", geometry.name(c)))
+                                .label("not playable")
+                                .help("setup pieces must stand on playable cells")
+                                .emit();
+                        }
+                        let clash = bits.inter(&setup[1 - p]);
+                        if let Some(c) = clash.iter().next() {
+                            let other = self.player_names[1 - p].clone();
+                            self.error(e.span, format!("{} is given to both players", geometry.name(c)))
+                                .label(format!("already holds a piece of {other}"))
+                                .help("each cell can hold one piece")
+                                .emit();
+                        }
+                        setup[p] = setup[p].union(&bits.minus(&setup[1 - p]));
+                    }
+                }
+                SetupEntry::Rows(rows) => {
+                    let text: Vec<&str> = rows.node.split(['/', '\n']).map(str::trim).filter(|r| !r.is_empty()).collect();
+                    if text.len() != geometry.height || text.iter().any(|r| r.chars().count() != geometry.width) {
+                        self.error(rows.span, format!("the rows do not describe a {} x {} board", geometry.width, geometry.height))
+                            .label(format!("{} row(s) here", text.len()))
+                            .help("give one row per board row, separated by /, each with one character per column")
+                            .emit();
+                        continue;
+                    }
+                    *setup = [Bits::EMPTY; 2];
+                    for (y, row) in text.iter().enumerate() {
+                        for (x, ch) in row.chars().enumerate() {
+                            let cell = y * geometry.width + x;
+                            match ch {
+                                '.' | '#' => {}
+                                _ => match self.symbol_owner(ch) {
+                                    Some(p) => setup[p].insert(cell),
+                                    None => {
+                                        self.error(rows.span, format!("'{ch}' is not a player's symbol"))
+                                            .label("unknown symbol in these rows")
+                                            .help("use . for empty cells and the symbols given in the player items")
+                                            .emit();
+                                    }
+                                },
+                            }
+                        }
+                    }
+                }
+                SetupEntry::ToMove(name) => match self.player_names.iter().position(|n| *n == name.node) {
+                    Some(p) => *first = p as u8,
+                    None => self.unknown_player(name),
+                },
+            }
+        }
+    }
+
+    fn symbol_owner(&self, ch: char) -> Option<usize> {
+        self.player_symbols.iter().position(|&s| s == ch)
+    }
+
+    fn end_rule(&mut self, rule: &ast::EndRule) -> Option<ir::EndCondition> {
+        let scope = Scope {
+            bound_player: rule.for_each.as_ref().map(|p| p.node.clone()),
+            ..Scope::default()
+        };
+        let condition = self.expect_bool(&rule.condition, &scope);
+        let winner = match &rule.winner {
+            Some(w) => Some(self.expect_player(w, &scope)?),
+            None => None,
+        };
+        Some(ir::EndCondition {
+            timing: rule.timing,
+            for_each: rule.for_each.is_some(),
+            condition: condition?,
+            winner,
+        })
+    }
+
+    fn player_expr(&mut self, player: &ast::Ident, value: &Expr) -> Option<ir::Num> {
+        let scope = Scope {
+            bound_player: Some(player.node.clone()),
+            ..Scope::default()
+        };
+        self.expect_num(value, &scope)
+    }
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+    (line, col)
+}

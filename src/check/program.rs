@@ -1,0 +1,287 @@
+//! The turn block -> a flat instruction list, plus the two facts the engine needs about it:
+//! which choices are the last of their turn, and which options must be tried to be judged.
+
+use super::expr::{Scope, Type, Typed};
+use super::Checker;
+use crate::ir::{Alt, AltKind, Choose, Cmp, Cond, Instr, Loc, Num, RegValue, MAX_REGISTERS};
+use crate::syntax::ast::{Block, OptionKind, Span, Stmt, StmtKind};
+
+impl Checker<'_> {
+    pub(super) fn program(&mut self, block: &Block) -> Vec<Instr> {
+        let mut code = Vec::new();
+        let mut scope = Scope::default();
+        self.block(block, &mut scope, &mut code);
+        analyse(&mut code);
+        code
+    }
+
+    fn loc(&self, span: Span) -> Loc {
+        Loc {
+            file: self.current_file,
+            span,
+        }
+    }
+
+    fn block(&mut self, block: &Block, scope: &mut Scope, code: &mut Vec<Instr>) {
+        let depth = scope.locals.len();
+        for stmt in &block.statements {
+            self.statement(stmt, scope, code);
+        }
+        scope.locals.truncate(depth);
+    }
+
+    /// A new register for a variable of this block.
+    fn bind(&mut self, name: &str, is_cell: bool, span: Span, scope: &mut Scope) -> u8 {
+        let reg = scope.locals.len();
+        if reg >= MAX_REGISTERS {
+            self.error(span, format!("too many variables alive at once (at most {MAX_REGISTERS})"))
+                .label("one too many")
+                .help("reuse a variable with let, or close blocks earlier")
+                .emit();
+        }
+        let reg = reg.min(MAX_REGISTERS - 1) as u8;
+        scope.locals.push((name.to_string(), reg, is_cell));
+        self.registers = self.registers.max(scope.locals.len().min(MAX_REGISTERS));
+        reg
+    }
+
+    fn statement(&mut self, stmt: &Stmt, scope: &mut Scope, code: &mut Vec<Instr>) {
+        match &stmt.kind {
+            StmtKind::Choose { options, otherwise } => {
+                let at = code.len();
+                code.push(Instr::Stop); // replaced below
+                let mut alts = Vec::new();
+                let mut exits = Vec::new();
+                let mut words: Vec<String> = Vec::new();
+                for opt in options {
+                    let depth = scope.locals.len();
+                    let kind = match &opt.kind {
+                        OptionKind::Cell { var, set } => {
+                            let set = self.expect_set(set, scope);
+                            let reg = self.bind(&var.node, true, var.span, scope);
+                            set.map(|set| AltKind::Cell { reg, set })
+                        }
+                        OptionKind::Word(w) => {
+                            if w.node.is_empty()
+                                || !w.node.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+                            {
+                                self.error(w.span, "a word option must be a plain word")
+                                    .label("letters only")
+                                    .help("words appear in move notation, so use letters, e.g. \"button\"")
+                                    .emit();
+                            }
+                            if words.contains(&w.node) {
+                                self.error(w.span, format!("the word \"{}\" is offered twice in this choice", w.node))
+                                    .label("duplicate option")
+                                    .help("each option of a choice needs its own word")
+                                    .emit();
+                            }
+                            words.push(w.node.clone());
+                            Some(AltKind::Word(w.node.clone()))
+                        }
+                        OptionKind::Pass => Some(AltKind::Pass),
+                    };
+                    let condition = opt.condition.as_ref().and_then(|c| self.expect_bool(c, scope));
+                    if let Some(m) = &opt.mark {
+                        if m.node.chars().any(|c| c.is_whitespace() || c.is_ascii_alphanumeric()) {
+                            self.error(m.span, "a mark cannot hold letters, digits or spaces")
+                                .label("bad mark")
+                                .help("marks sit between cell names in move notation; use punctuation such as \"x\" -> \":\" or \">\"")
+                                .emit();
+                        }
+                    }
+                    let body = code.len() as u32;
+                    if matches!(opt.kind, OptionKind::Pass) {
+                        code.push(Instr::MarkPass);
+                    }
+                    self.block(&opt.body, scope, code);
+                    exits.push(code.len());
+                    code.push(Instr::Jump(0));
+                    scope.locals.truncate(depth);
+                    if let Some(kind) = kind {
+                        alts.push(Alt {
+                            kind,
+                            condition: if opt.condition.is_some() && condition.is_none() { None } else { condition },
+                            mark: opt.mark.as_ref().map(|m| m.node.clone()),
+                            body,
+                            needs_trial: false,
+                        });
+                    }
+                }
+                let otherwise_pc = code.len() as u32;
+                if let Some(b) = otherwise {
+                    self.block(b, scope, code);
+                }
+                let end = code.len() as u32;
+                for e in exits {
+                    code[e] = Instr::Jump(end);
+                }
+                code[at] = Instr::Choose(Box::new(Choose {
+                    alts,
+                    otherwise: otherwise_pc,
+                    last_choice: false,
+                }));
+            }
+            StmtKind::Place(e) => {
+                if let Some(c) = self.expect_cell(e, scope) {
+                    code.push(Instr::Place(c, self.loc(stmt.span)));
+                }
+            }
+            StmtKind::Flip(e) => {
+                if let Some(s) = self.expect_set(e, scope) {
+                    code.push(Instr::Flip(s));
+                }
+            }
+            StmtKind::Move { from, to } => {
+                let a = self.expect_cell(from, scope);
+                let b = self.expect_cell(to, scope);
+                if let (Some(a), Some(b)) = (a, b) {
+                    code.push(Instr::Move(a, b, self.loc(stmt.span)));
+                }
+            }
+            StmtKind::Let { name, value } => {
+                let value_span = value.span;
+                let Some(v) = self.expr(value, scope) else { return };
+                let (is_cell, value) = match v {
+                    Typed::Cell(c) => (true, RegValue::Cell(c)),
+                    Typed::Num(n) => (false, RegValue::Num(n)),
+                    other => {
+                        self.error(value_span, format!("a variable holds a cell or a number, this is {}", other.ty().describe()))
+                            .label("cannot be stored")
+                            .help("sets are recomputed where they are used; bind the cell they start from instead")
+                            .emit();
+                        return;
+                    }
+                };
+                let existing = scope.locals.iter().rev().find(|(n, _, _)| *n == name.node).cloned();
+                let reg = match existing {
+                    Some((_, reg, was_cell)) if was_cell == is_cell => reg,
+                    Some((_, _, was_cell)) => {
+                        let (old, new) = if was_cell { (Type::Cell, Type::Num) } else { (Type::Num, Type::Cell) };
+                        self.error(value_span, format!("`{}` holds {}, not {}", name.node, old.describe(), new.describe()))
+                            .label("type changes")
+                            .help("use another name for this value")
+                            .emit();
+                        return;
+                    }
+                    None => self.bind(&name.node, is_cell, name.span, scope),
+                };
+                code.push(Instr::Let(reg, value));
+            }
+            StmtKind::If { condition, then, otherwise } => {
+                let c = self.expect_bool(condition, scope).unwrap_or(Cond::Const(false));
+                let at = code.len();
+                code.push(Instr::Jump(0));
+                self.block(then, scope, code);
+                match otherwise {
+                    None => {
+                        code[at] = Instr::JumpUnless(c, code.len() as u32);
+                    }
+                    Some(b) => {
+                        let skip = code.len();
+                        code.push(Instr::Jump(0));
+                        code[at] = Instr::JumpUnless(c, code.len() as u32);
+                        self.block(b, scope, code);
+                        code[skip] = Instr::Jump(code.len() as u32);
+                    }
+                }
+            }
+            StmtKind::While { condition, body } => {
+                let c = self.expect_bool(condition, scope).unwrap_or(Cond::Const(false));
+                let top = code.len();
+                code.push(Instr::Jump(0));
+                self.block(body, scope, code);
+                code.push(Instr::Jump(top as u32));
+                code[top] = Instr::JumpUnless(c, code.len() as u32);
+            }
+            StmtKind::Repeat { times, body } => {
+                let n = self.expect_num(times, scope).unwrap_or(Num::Const(0.0));
+                let depth = scope.locals.len();
+                let reg = self.bind("", false, stmt.span, scope);
+                code.push(Instr::Let(reg, RegValue::Num(n)));
+                let top = code.len();
+                code.push(Instr::Jump(0));
+                self.block(body, scope, code);
+                code.push(Instr::Let(
+                    reg,
+                    RegValue::Num(Num::Sub(Box::new(Num::Reg(reg)), Box::new(Num::Const(1.0)))),
+                ));
+                code.push(Instr::Jump(top as u32));
+                code[top] = Instr::JumpUnless(
+                    Cond::Num(Cmp::Gt, Box::new(Num::Reg(reg)), Box::new(Num::Const(0.0))),
+                    code.len() as u32,
+                );
+                scope.locals.truncate(depth);
+            }
+            StmtKind::Require(e) => {
+                if let Some(c) = self.expect_bool(e, scope) {
+                    code.push(Instr::Require(c));
+                }
+            }
+            StmtKind::Stop => code.push(Instr::Stop),
+            StmtKind::Take(name) => match self.tokens.iter().position(|t| *t == name.node) {
+                Some(t) => code.push(Instr::Take(t as u8)),
+                None => {
+                    self.error(name.span, format!("unknown token `{}`", name.node))
+                        .label("not a token")
+                        .help("declare it with `token NAME`")
+                        .emit();
+                }
+            },
+        }
+    }
+}
+
+/// Successors of an instruction, without entering the options of a choice.
+fn successors(code: &[Instr], pc: usize, out: &mut Vec<usize>) {
+    match &code[pc] {
+        Instr::Choose(c) => out.push(c.otherwise as usize),
+        Instr::JumpUnless(_, t) => {
+            out.push(pc + 1);
+            out.push(*t as usize);
+        }
+        Instr::Jump(t) => out.push(*t as usize),
+        Instr::Stop => {}
+        _ => out.push(pc + 1),
+    }
+}
+
+/// Explores from `starts`; `stop_at_choose` treats a choice as a place where the turn may
+/// continue only through its `otherwise` branch. Returns (reaches a choice, reaches a require).
+fn explore(code: &[Instr], starts: &[usize]) -> (bool, bool) {
+    let mut seen = vec![false; code.len() + 1];
+    let mut stack: Vec<usize> = starts.to_vec();
+    let (mut choice, mut require) = (false, false);
+    let mut next = Vec::new();
+    while let Some(pc) = stack.pop() {
+        if pc >= code.len() || seen[pc] {
+            continue;
+        }
+        seen[pc] = true;
+        match &code[pc] {
+            Instr::Choose(_) => choice = true,
+            Instr::Require(_) => require = true,
+            _ => {}
+        }
+        next.clear();
+        successors(code, pc, &mut next);
+        stack.extend(next.iter().copied());
+    }
+    (choice, require)
+}
+
+fn analyse(code: &mut [Instr]) {
+    for pc in 0..code.len() {
+        let Instr::Choose(c) = &code[pc] else { continue };
+        let mut starts: Vec<usize> = c.alts.iter().map(|a| a.body as usize).collect();
+        starts.push(c.otherwise as usize);
+        let (more_choices, _) = explore(code, &starts);
+        let trials: Vec<bool> = c.alts.iter().map(|a| explore(code, &[a.body as usize]).1).collect();
+        if let Instr::Choose(c) = &mut code[pc] {
+            c.last_choice = !more_choices;
+            for (a, t) in c.alts.iter_mut().zip(trials) {
+                a.needs_trial = t;
+            }
+        }
+    }
+}

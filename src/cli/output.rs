@@ -1,0 +1,167 @@
+//! Text and JSON presentation of positions and results.
+
+use crate::engine::state::State;
+use crate::engine::Engine;
+use crate::ir::NOBODY;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A score as a JSON number: whole scores print without a fraction.
+pub fn score_value(v: f64) -> Value {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        Value::from(v as i64)
+    } else {
+        Value::from(v)
+    }
+}
+
+pub fn rate(count: f64, seconds: f64) -> String {
+    let r = if seconds > 0.0 { count / seconds } else { f64::INFINITY };
+    if r >= 1e6 {
+        format!("{:.2} M", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.1} k", r / 1e3)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+#[derive(Serialize)]
+pub struct ResultReport {
+    pub winner: Option<String>,
+    pub scores: serde_json::Map<String, Value>,
+}
+
+#[derive(Serialize)]
+pub struct MoveEntry {
+    #[serde(rename = "move")]
+    pub notation: String,
+    pub board: Vec<String>,
+    pub to_move: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extra: Option<serde_json::Map<String, Value>>,
+}
+
+impl MoveEntry {
+    pub fn new(engine: &Engine, notation: String, after: &State) -> MoveEntry {
+        MoveEntry {
+            notation,
+            board: engine.board_rows(after),
+            to_move: engine.player_name(after.mover).to_string(),
+            extra: extra(engine, after),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct PositionReport {
+    pub to_move: String,
+    pub board: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extra: Option<serde_json::Map<String, Value>>,
+    pub over: bool,
+    pub result: Option<ResultReport>,
+    pub moves: Vec<MoveEntry>,
+}
+
+impl PositionReport {
+    pub fn new(engine: &Engine, s: &State, moves: Vec<MoveEntry>) -> PositionReport {
+        PositionReport {
+            to_move: engine.player_name(s.mover).to_string(),
+            board: engine.board_rows(s),
+            extra: extra(engine, s),
+            over: s.is_over(),
+            result: s.outcome.map(|o| ResultReport {
+                winner: (o.winner != NOBODY).then(|| engine.player_name(o.winner).to_string()),
+                scores: (0..2)
+                    .map(|p| (engine.player_name(p).to_string(), score_value(o.scores[p as usize])))
+                    .collect(),
+            }),
+            moves,
+        }
+    }
+}
+
+/// Tokens and their holders, when the game declares any.
+fn extra(engine: &Engine, s: &State) -> Option<serde_json::Map<String, Value>> {
+    let tokens = engine.extra(s);
+    (!tokens.is_empty()).then(|| {
+        tokens
+            .into_iter()
+            .map(|(k, v)| (k, v.map(Value::from).unwrap_or(Value::Null)))
+            .collect()
+    })
+}
+
+#[derive(Serialize)]
+pub struct DivideEntry {
+    pub r#move: String,
+    pub leaves: u64,
+}
+
+#[derive(Serialize)]
+pub struct PerftReport {
+    pub depth: u32,
+    pub leaves: u64,
+    pub seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divide: Option<Vec<DivideEntry>>,
+}
+
+/// The board with column letters and row numbers.
+pub fn board_text(engine: &Engine, s: &State) -> String {
+    let g = &engine.game.geometry;
+    let mut out = String::from("   ");
+    for x in 0..g.width {
+        out.push((b'a' + x as u8) as char);
+        out.push(' ');
+    }
+    out = out.trim_end().to_string();
+    out.push('\n');
+    for (y, row) in engine.board_rows(s).iter().enumerate() {
+        out.push_str(&format!("{:>2} ", y + 1));
+        let cells: Vec<String> = row.chars().map(String::from).collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+fn format_score(v: f64) -> String {
+    score_value(v).to_string()
+}
+
+/// "black 40, white 24: black wins" or "...: draw".
+pub fn result_line(engine: &Engine, s: &State) -> String {
+    let Some(o) = s.outcome else {
+        return "not finished".into();
+    };
+    let scores = format!(
+        "{} {}, {} {}",
+        engine.player_name(0),
+        format_score(o.scores[0]),
+        engine.player_name(1),
+        format_score(o.scores[1])
+    );
+    if o.winner == NOBODY {
+        format!("{scores}: draw")
+    } else {
+        format!("{scores}: {} wins", engine.player_name(o.winner))
+    }
+}
+
+/// A readable summary of a position for the text output of `moves`.
+pub fn describe_position(engine: &Engine, s: &State) -> String {
+    let mut out = board_text(engine, s);
+    for (token, holder) in engine.extra(s) {
+        out.push_str(&format!("{token}: {}\n", holder.as_deref().unwrap_or("nobody")));
+    }
+    if s.is_over() {
+        out.push_str(&format!("game over: {}\n", result_line(engine, s)));
+    } else if s.steps > 0 {
+        out.push_str(&format!("{} to move, in the middle of a turn\n", engine.player_name(s.mover)));
+    } else {
+        out.push_str(&format!("{} to move\n", engine.player_name(s.mover)));
+    }
+    out
+}

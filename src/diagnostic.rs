@@ -1,0 +1,128 @@
+//! One diagnostic type for every problem found in a rules file, and a collection of them.
+//! Library code returns these; only the command line renders them.
+
+use crate::source::SourceFile;
+use crate::syntax::ast::Span;
+use miette::{LabeledSpan, NamedSource, Severity, SourceCode};
+use std::fmt;
+use std::sync::Arc;
+
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub source: Arc<SourceFile>,
+    pub span: Span,
+    pub message: String,
+    pub label: String,
+    pub help: Option<String>,
+    pub severity: Severity,
+    named: Arc<NamedSource<String>>,
+}
+
+impl Diagnostic {
+    pub fn error(source: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            named: Arc::new(NamedSource::new(source.name.clone(), source.text.clone())),
+            source: source.clone(),
+            span,
+            message: message.into(),
+            label: "here".into(),
+            help: None,
+            severity: Severity::Error,
+        }
+    }
+
+    pub fn warning(source: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
+        let mut d = Self::error(source, span, message);
+        d.severity = Severity::Warning;
+        d
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+impl miette::Diagnostic for Diagnostic {
+    fn severity(&self) -> Option<Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&*self.named)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let len = self.span.end.saturating_sub(self.span.start);
+        Some(Box::new(std::iter::once(LabeledSpan::new(
+            Some(self.label.clone()),
+            self.span.start,
+            len,
+        ))))
+    }
+}
+
+/// Every diagnostic found in one check, errors and warnings, in source order per file.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+    pub fn errors(&self) -> usize {
+        self.0.iter().filter(|d| d.is_error()).count()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Keeps the order stable for humans and snapshots: by file, then position.
+    pub fn sort(&mut self) {
+        self.0
+            .sort_by(|a, b| (&a.source.name, a.span.start).cmp(&(&b.source.name, b.span.start)));
+    }
+    /// Renders every diagnostic as text; `color` adds ANSI colours.
+    pub fn render(&self, color: bool, width: usize) -> String {
+        let theme = if color {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
+        let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
+        let mut out = String::new();
+        for d in &self.0 {
+            // Writing into a String cannot fail.
+            let _ = handler.render_report(&mut out, d);
+        }
+        out
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} error(s)", self.errors())
+    }
+}

@@ -1,0 +1,98 @@
+//! A fixed-size set of cells. Fixed size keeps game states `Copy` and free of heap allocation;
+//! 11 words cover the largest board the language allows (26 x 26).
+
+pub const WORDS: usize = 11;
+pub const MAX_CELLS: usize = WORDS * 64;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bits(pub [u64; WORDS]);
+
+impl Bits {
+    pub const EMPTY: Bits = Bits([0; WORDS]);
+
+    #[inline]
+    pub fn single(cell: usize) -> Bits {
+        let mut b = Bits::EMPTY;
+        b.insert(cell);
+        b
+    }
+    #[inline]
+    pub fn contains(&self, cell: usize) -> bool {
+        self.0[cell >> 6] >> (cell & 63) & 1 != 0
+    }
+    #[inline]
+    pub fn insert(&mut self, cell: usize) {
+        self.0[cell >> 6] |= 1 << (cell & 63);
+    }
+    #[inline]
+    pub fn remove(&mut self, cell: usize) {
+        self.0[cell >> 6] &= !(1 << (cell & 63));
+    }
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    #[inline]
+    pub fn union(&self, o: &Bits) -> Bits {
+        let mut r = *self;
+        for (a, b) in r.0.iter_mut().zip(o.0.iter()) {
+            *a |= b;
+        }
+        r
+    }
+    #[inline]
+    pub fn inter(&self, o: &Bits) -> Bits {
+        let mut r = *self;
+        for (a, b) in r.0.iter_mut().zip(o.0.iter()) {
+            *a &= b;
+        }
+        r
+    }
+    #[inline]
+    pub fn minus(&self, o: &Bits) -> Bits {
+        let mut r = *self;
+        for (a, b) in r.0.iter_mut().zip(o.0.iter()) {
+            *a &= !b;
+        }
+        r
+    }
+    /// The cells in increasing order.
+    #[inline]
+    pub fn iter(&self) -> BitsIter {
+        BitsIter {
+            words: self.0,
+            index: 0,
+        }
+    }
+}
+
+impl std::fmt::Debug for Bits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+pub struct BitsIter {
+    words: [u64; WORDS],
+    index: usize,
+}
+
+impl Iterator for BitsIter {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.index < WORDS {
+            let w = self.words[self.index];
+            if w != 0 {
+                self.words[self.index] = w & (w - 1);
+                return Some(self.index * 64 + w.trailing_zeros() as usize);
+            }
+            self.index += 1;
+        }
+        None
+    }
+}

@@ -1,0 +1,324 @@
+//! Evaluating compiled expressions against a game state.
+
+use super::bits::Bits;
+use super::geometry::{DirSet, NONE};
+use super::state::State;
+use super::Engine;
+use crate::ir::{Cell, Cmp, Cond, LinePattern, Num, Player, Set, NOBODY};
+use crate::syntax::ast::CellClass;
+
+#[inline]
+pub fn compare(cmp: Cmp, a: f64, b: f64) -> bool {
+    match cmp {
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
+    }
+}
+
+/// What an expression is evaluated against: the state and the player bound by
+/// `score p` / `for each p` (or `NOBODY`).
+pub struct Ctx<'a> {
+    pub engine: &'a Engine,
+    pub state: &'a State,
+    pub bound: u8,
+}
+
+impl Ctx<'_> {
+    #[inline]
+    fn occupied(&self) -> Bits {
+        self.state.pieces[0].union(&self.state.pieces[1])
+    }
+
+    #[inline]
+    fn is(&self, class: CellClass, cell: usize) -> bool {
+        let s = self.state;
+        match class {
+            CellClass::Friend => s.pieces[s.mover as usize].contains(cell),
+            CellClass::Opponent => s.pieces[1 - s.mover as usize].contains(cell),
+            CellClass::Piece => s.pieces[0].contains(cell) || s.pieces[1].contains(cell),
+            CellClass::Empty => !(s.pieces[0].contains(cell) || s.pieces[1].contains(cell)),
+        }
+    }
+
+    pub fn player(&self, p: &Player) -> u8 {
+        match p {
+            Player::Const(x) => *x,
+            Player::Mover => self.state.mover,
+            Player::Other => 1 - self.state.mover,
+            Player::Bound => self.bound,
+            Player::Opponent(inner) => match self.player(inner) {
+                NOBODY => NOBODY,
+                x => 1 - x,
+            },
+            Player::Holder(t) => self.state.tokens[*t as usize],
+        }
+    }
+
+    #[inline]
+    pub fn cell(&self, c: &Cell) -> usize {
+        match c {
+            Cell::Const(c) => *c as usize,
+            Cell::Reg(r) => self.state.regs[*r as usize] as usize,
+        }
+    }
+
+    pub fn num(&self, n: &Num) -> f64 {
+        match n {
+            Num::Const(v) => *v,
+            Num::Count(s) => self.set(s).count() as f64,
+            Num::Reg(r) => self.state.regs[*r as usize] as f64,
+            Num::Turn => self.state.turn as f64,
+            Num::Passes => self.state.passes as f64,
+            Num::Add(a, b) => self.num(a) + self.num(b),
+            Num::Sub(a, b) => self.num(a) - self.num(b),
+            Num::Mul(a, b) => self.num(a) * self.num(b),
+            Num::Div(a, b) => {
+                let d = self.num(b);
+                if d == 0.0 {
+                    0.0
+                } else {
+                    self.num(a) / d
+                }
+            }
+            Num::Neg(a) => -self.num(a),
+            Num::If(c, a, b) => {
+                if self.cond(c) {
+                    self.num(a)
+                } else {
+                    self.num(b)
+                }
+            }
+            Num::Attr(p, i) => match self.player(p) {
+                NOBODY => 0.0,
+                p => self.engine.game.attributes[*i].1[p as usize],
+            },
+        }
+    }
+
+    pub fn cond(&self, c: &Cond) -> bool {
+        match c {
+            Cond::Const(b) => *b,
+            Cond::Not(a) => !self.cond(a),
+            Cond::And(a, b) => self.cond(a) && self.cond(b),
+            Cond::Or(a, b) => self.cond(a) || self.cond(b),
+            Cond::Num(cmp, a, b) => compare(*cmp, self.num(a), self.num(b)),
+            Cond::Player(eq, a, b) => (self.player(a) == self.player(b)) == *eq,
+            Cond::Cell(eq, a, b) => (self.cell(a) == self.cell(b)) == *eq,
+            Cond::SetEq(eq, a, b) => (self.set(a) == self.set(b)) == *eq,
+            Cond::In(c, s) => self.set(s).contains(self.cell(c)),
+            Cond::NonEmpty(s) => !self.set(s).is_empty(),
+            Cond::AnyLine(l, c) => {
+                let line = &self.engine.game.lines[*l];
+                let from = self.cell(c);
+                line.dirs.iter().any(|d| self.match_line(line, from, d).is_some())
+            }
+            Cond::Blocked => {
+                !self.engine.can_start_turn(self.state, self.state.mover)
+                    && !self.engine.can_start_turn(self.state, 1 - self.state.mover)
+            }
+        }
+    }
+
+    /// Matches `line` from `from` in direction `d`; returns the number of captured cells.
+    #[inline]
+    pub fn match_line(&self, line: &LinePattern, from: usize, d: usize) -> Option<usize> {
+        let nb = &self.engine.game.geometry.neighbours;
+        if let Some((run, end)) = line.simple_run {
+            let mut cur = nb[from][d];
+            let mut n = 0;
+            while cur != NONE && self.is(run, cur as usize) {
+                n += 1;
+                cur = nb[cur as usize][d];
+            }
+            return (n > 0 && cur != NONE && self.is(end, cur as usize)).then_some(n);
+        }
+        self.match_elements(line, 0, nb[from][d], d, 0)
+    }
+
+    /// Backtracking match of the elements from `index` on, starting at `cur`. Greedy first, so
+    /// the longest match is found when several exist.
+    fn match_elements(&self, line: &LinePattern, index: usize, cur: u16, d: usize, taken: usize) -> Option<usize> {
+        let nb = &self.engine.game.geometry.neighbours;
+        if index == line.elements.len() {
+            return (cur != NONE && self.is(line.end, cur as usize)).then_some(taken);
+        }
+        let (class, min, max) = line.elements[index];
+        // Cells after taking k = 0, 1, ... cells of this class.
+        let mut after = [NONE; 32];
+        after[0] = cur;
+        let mut k = 0usize;
+        let mut c = cur;
+        while k < 31 && (k as u32) < max && c != NONE && self.is(class, c as usize) {
+            c = nb[c as usize][d];
+            k += 1;
+            after[k] = c;
+        }
+        let mut n = k;
+        loop {
+            if n as u32 >= min {
+                if let Some(r) = self.match_elements(line, index + 1, after[n], d, taken + n) {
+                    return Some(r);
+                }
+            }
+            if n == 0 {
+                return None;
+            }
+            n -= 1;
+        }
+    }
+
+    fn line_cells(&self, line: &LinePattern, from: usize, ends: bool) -> Bits {
+        let nb = &self.engine.game.geometry.neighbours;
+        let mut out = Bits::EMPTY;
+        for d in line.dirs.iter() {
+            if let Some(n) = self.match_line(line, from, d) {
+                let mut cur = nb[from][d] as usize;
+                for _ in 0..n {
+                    if !ends {
+                        out.insert(cur);
+                    }
+                    cur = nb[cur][d] as usize;
+                }
+                if ends {
+                    out.insert(cur);
+                }
+            }
+        }
+        out
+    }
+
+    fn adjacent(&self, s: &Bits, dirs: DirSet) -> Bits {
+        let nb = &self.engine.game.geometry.neighbours;
+        let mut out = Bits::EMPTY;
+        for c in s.iter() {
+            for d in dirs.iter() {
+                let n = nb[c][d];
+                if n != NONE {
+                    out.insert(n as usize);
+                }
+            }
+        }
+        out
+    }
+
+    /// The orthogonally connected part of `within` that contains `start`.
+    fn flood(&self, start: usize, within: &Bits) -> Bits {
+        let nb = &self.engine.game.geometry.neighbours;
+        let mut out = Bits::EMPTY;
+        if !within.contains(start) {
+            return out;
+        }
+        let mut stack = vec![start];
+        out.insert(start);
+        while let Some(c) = stack.pop() {
+            for d in DirSet::ORTHOGONAL.iter() {
+                let n = nb[c][d];
+                if n != NONE && within.contains(n as usize) && !out.contains(n as usize) {
+                    out.insert(n as usize);
+                    stack.push(n as usize);
+                }
+            }
+        }
+        out
+    }
+
+    fn empty(&self) -> Bits {
+        self.engine.game.geometry.playable.minus(&self.occupied())
+    }
+
+    pub fn set(&self, s: &Set) -> Bits {
+        let st = self.state;
+        match s {
+            Set::Const(b) => *b,
+            Set::Empty => self.empty(),
+            Set::Pieces(p) => match self.player(p) {
+                NOBODY => Bits::EMPTY,
+                p => st.pieces[p as usize],
+            },
+            Set::AllPieces => self.occupied(),
+            Set::Single(c) => Bits::single(self.cell(c)),
+            Set::Union(a, b) => self.set(a).union(&self.set(b)),
+            Set::Inter(a, b) => self.set(a).inter(&self.set(b)),
+            Set::Minus(a, b) => self.set(a).minus(&self.set(b)),
+            Set::Captured(l, c) => self.line_cells(&self.engine.game.lines[*l], self.cell(c), false),
+            Set::Ends(l, c) => self.line_cells(&self.engine.game.lines[*l], self.cell(c), true),
+            Set::Neighbours(c, d) => self.adjacent(&Bits::single(self.cell(c)), *d),
+            Set::Adjacent(s, d) => self.adjacent(&self.set(s), *d),
+            Set::Between(a, b) => {
+                let g = &self.engine.game.geometry;
+                let (a, b) = (self.cell(a), self.cell(b));
+                let (ax, ay) = ((a % g.width) as i32, (a / g.width) as i32);
+                let (bx, by) = ((b % g.width) as i32, (b / g.width) as i32);
+                let (dx, dy) = (bx - ax, by - ay);
+                let mut out = Bits::EMPTY;
+                if (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && (dx, dy) != (0, 0) {
+                    let steps = dx.abs().max(dy.abs());
+                    for i in 1..steps {
+                        let c = (ay + dy / steps * i) as usize * g.width + (ax + dx / steps * i) as usize;
+                        out.insert(c);
+                    }
+                }
+                out.inter(&g.playable)
+            }
+            Set::Group(c) => {
+                let c = self.cell(c);
+                let within = if st.pieces[0].contains(c) {
+                    st.pieces[0]
+                } else if st.pieces[1].contains(c) {
+                    st.pieces[1]
+                } else {
+                    self.empty()
+                };
+                self.flood(c, &within)
+            }
+            Set::Liberties(s) => self.adjacent(&self.set(s), DirSet::ORTHOGONAL).inter(&self.empty()),
+            Set::Surrounded(s) => {
+                let cells = self.set(s);
+                let mut out = Bits::EMPTY;
+                let empty = self.empty();
+                for c in cells.iter() {
+                    if out.contains(c) {
+                        continue;
+                    }
+                    let owner = if st.pieces[0].contains(c) {
+                        0
+                    } else if st.pieces[1].contains(c) {
+                        1
+                    } else {
+                        continue;
+                    };
+                    let group = self.flood(c, &st.pieces[owner]);
+                    if self.adjacent(&group, DirSet::ORTHOGONAL).inter(&empty).is_empty() {
+                        out = out.union(&group);
+                    }
+                }
+                out
+            }
+            Set::Territory(p) => {
+                let p = self.player(p);
+                let mut out = Bits::EMPTY;
+                if p == NOBODY {
+                    return out;
+                }
+                let empty = self.empty();
+                let mut seen = Bits::EMPTY;
+                for c in empty.iter() {
+                    if seen.contains(c) {
+                        continue;
+                    }
+                    let region = self.flood(c, &empty);
+                    seen = seen.union(&region);
+                    let border = self.adjacent(&region, DirSet::ORTHOGONAL).inter(&self.occupied());
+                    if !border.is_empty() && border.minus(&st.pieces[p as usize]).is_empty() {
+                        out = out.union(&region);
+                    }
+                }
+                out
+            }
+        }
+    }
+}

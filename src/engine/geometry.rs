@@ -1,0 +1,164 @@
+//! The board's shape: cell numbering, names, and neighbour tables computed once per game.
+
+use super::bits::Bits;
+
+/// Directions in a fixed order; `DIRS[d]` is (column step, row step), rows growing downwards.
+pub const DIRS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+/// A set of directions as a bit mask over `DIRS`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DirSet(pub u8);
+
+impl DirSet {
+    pub const ALL: DirSet = DirSet(0xff);
+    pub const ORTHOGONAL: DirSet = DirSet(0b0101_0101);
+    pub const DIAGONAL: DirSet = DirSet(0b1010_1010);
+
+    pub fn by_name(name: &str) -> Option<DirSet> {
+        match name {
+            "all" => Some(DirSet::ALL),
+            "orthogonal" => Some(DirSet::ORTHOGONAL),
+            "diagonal" => Some(DirSet::DIAGONAL),
+            _ => None,
+        }
+    }
+    #[inline]
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        (0..8).filter(move |d| self.0 >> d & 1 != 0)
+    }
+}
+
+/// Marks "no cell" in neighbour tables: the edge of the board or a removed cell.
+pub const NONE: u16 = u16::MAX;
+
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pub width: usize,
+    pub height: usize,
+    /// Cells that take part in play (not removed).
+    pub playable: Bits,
+    /// `neighbours[cell][d]`: the playable cell one step in direction `d`, or `NONE`.
+    pub neighbours: Vec<[u16; 8]>,
+}
+
+impl Geometry {
+    pub fn new(width: usize, height: usize, removed: &Bits) -> Geometry {
+        let cells = width * height;
+        let mut playable = Bits::EMPTY;
+        for c in 0..cells {
+            if !removed.contains(c) {
+                playable.insert(c);
+            }
+        }
+        let neighbours = (0..cells)
+            .map(|c| {
+                let (x, y) = ((c % width) as i32, (c / width) as i32);
+                let mut n = [NONE; 8];
+                for (d, (dx, dy)) in DIRS.iter().enumerate() {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if nx >= 0 && ny >= 0 && (nx as usize) < width && (ny as usize) < height {
+                        let nc = ny as usize * width + nx as usize;
+                        if playable.contains(nc) && playable.contains(c) {
+                            n[d] = nc as u16;
+                        }
+                    }
+                }
+                n
+            })
+            .collect();
+        Geometry {
+            width,
+            height,
+            playable,
+            neighbours,
+        }
+    }
+
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// The cell at 1-based column and row, if on the board.
+    pub fn at(&self, col: i64, row: i64) -> Option<usize> {
+        if col >= 1 && row >= 1 && col as usize <= self.width && row as usize <= self.height {
+            Some((row as usize - 1) * self.width + col as usize - 1)
+        } else {
+            None
+        }
+    }
+
+    /// Othello-style name: column letter, then 1-based row from the top.
+    pub fn name(&self, cell: usize) -> String {
+        let col = (b'a' + (cell % self.width) as u8) as char;
+        format!("{col}{}", cell / self.width + 1)
+    }
+
+    /// Parses a cell name at the start of `text`; returns the cell and the bytes used.
+    /// The longest row number that is on the board wins, so `a10` is not read as `a1`.
+    pub fn parse_prefix(&self, text: &str) -> Option<(usize, usize)> {
+        let bytes = text.as_bytes();
+        let first = *bytes.first()?;
+        if !first.is_ascii_lowercase() {
+            return None;
+        }
+        let col = (first - b'a') as i64 + 1;
+        let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        for len in (1..=digits.min(3)).rev() {
+            let row: i64 = text[1..1 + len].parse().ok()?;
+            if let Some(cell) = self.at(col, row) {
+                return Some((cell, 1 + len));
+            }
+        }
+        None
+    }
+
+    /// Parses a whole cell name.
+    pub fn parse(&self, text: &str) -> Option<usize> {
+        match self.parse_prefix(text) {
+            Some((cell, used)) if used == text.len() => Some(cell),
+            _ => None,
+        }
+    }
+
+    /// Cells on the outermost ring.
+    pub fn border(&self) -> Bits {
+        let mut b = Bits::EMPTY;
+        for c in 0..self.cells() {
+            let (x, y) = (c % self.width, c / self.width);
+            if x == 0 || y == 0 || x + 1 == self.width || y + 1 == self.height {
+                b.insert(c);
+            }
+        }
+        b
+    }
+
+    pub fn corners(&self) -> Bits {
+        let mut b = Bits::EMPTY;
+        let (w, h) = (self.width, self.height);
+        for c in [0, w - 1, (h - 1) * w, h * w - 1] {
+            b.insert(c);
+        }
+        b
+    }
+
+    /// Rows `a..=b` (1-based) intersected with columns `c..=d`.
+    pub fn rect(&self, cols: (i64, i64), rows: (i64, i64)) -> Bits {
+        let mut b = Bits::EMPTY;
+        for c in 0..self.cells() {
+            let (x, y) = ((c % self.width) as i64 + 1, (c / self.width) as i64 + 1);
+            if x >= cols.0 && x <= cols.1 && y >= rows.0 && y <= rows.1 {
+                b.insert(c);
+            }
+        }
+        b
+    }
+}

@@ -1,0 +1,450 @@
+//! The generic interpreter: runs a compiled [`Game`] step by step.
+//!
+//! A turn is the turn program run for the player to move. Every `choose` with at least one
+//! legal option suspends the program: that is a step. The state remembers where it stopped,
+//! so applying an option binds its value and runs on to the next suspension or the turn's end.
+
+pub mod bits;
+pub mod eval;
+pub mod geometry;
+pub mod state;
+pub mod turns;
+
+use crate::ir::{AltKind, Choose, Game, Instr, RegValue, Timing, NOBODY};
+use eval::Ctx;
+use state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
+use std::fmt;
+
+/// One choice at a step: an option of the suspended `choose` and its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    /// Index of the option (`FORCED_PASS` for the pass of a player without a move).
+    pub alt: u16,
+    /// The chosen cell, for a cell option.
+    pub value: u16,
+}
+
+pub const FORCED_PASS: u16 = u16::MAX;
+
+impl Step {
+    pub const PASS: Step = Step {
+        alt: FORCED_PASS,
+        value: 0,
+    };
+}
+
+/// A rules file did something the interpreter cannot do (placing on an occupied cell, a loop
+/// that never ends). Reported with the place in the rules that caused it.
+#[derive(Clone, Debug)]
+pub struct RuleError {
+    pub message: String,
+    pub loc: Option<crate::ir::Loc>,
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+enum Flow {
+    Suspended(u32),
+    TurnEnded,
+    Illegal,
+}
+
+/// Instructions one step may run before it is judged to loop forever.
+const STEP_BUDGET: u32 = 1_000_000;
+
+/// A game ready to play.
+pub struct Engine {
+    pub game: Game,
+}
+
+impl Engine {
+    pub fn new(game: Game) -> Engine {
+        Engine { game }
+    }
+
+    fn ctx<'a>(&'a self, state: &'a State) -> Ctx<'a> {
+        Ctx {
+            engine: self,
+            state,
+            bound: NOBODY,
+        }
+    }
+
+    /// The position before the first turn, advanced to the first step.
+    pub fn start(&self) -> Result<State, RuleError> {
+        let s = State::new(self.game.setup, self.game.first);
+        self.begin_turn(s)
+    }
+
+    fn choose_at(&self, pc: u32) -> &Choose {
+        match &self.game.program[pc as usize] {
+            Instr::Choose(c) => c,
+            _ => unreachable!("states are only suspended at choices"),
+        }
+    }
+
+    /// Runs the program from `pc` until a choice with a legal option, the end of the turn, or a
+    /// failed `require`.
+    fn run(&self, s: &mut State, mut pc: u32) -> Result<Flow, RuleError> {
+        let program = &self.game.program;
+        let mut budget = STEP_BUDGET;
+        loop {
+            let Some(instr) = program.get(pc as usize) else {
+                return Ok(Flow::TurnEnded);
+            };
+            budget -= 1;
+            if budget == 0 {
+                return Err(RuleError {
+                    message: "the turn program ran a million instructions without a choice; a while loop probably never ends".into(),
+                    loc: None,
+                });
+            }
+            match instr {
+                Instr::Choose(c) => {
+                    if self.any_option(s, c)? {
+                        return Ok(Flow::Suspended(pc));
+                    }
+                    pc = c.otherwise;
+                }
+                Instr::Place(c, loc) => {
+                    let cell = self.ctx(s).cell(c);
+                    if s.owner(cell).is_some() {
+                        return Err(RuleError {
+                            message: format!("place on {}, which is not empty", self.game.geometry.name(cell)),
+                            loc: Some(*loc),
+                        });
+                    }
+                    s.pieces[s.mover as usize].insert(cell);
+                    pc += 1;
+                }
+                Instr::Flip(set) => {
+                    let cells = self.ctx(s).set(set);
+                    let (m, o) = (s.mover as usize, 1 - s.mover as usize);
+                    let flipped = cells.inter(&s.pieces[o]);
+                    s.pieces[o] = s.pieces[o].minus(&flipped);
+                    s.pieces[m] = s.pieces[m].union(&flipped);
+                    pc += 1;
+                }
+                Instr::Move(a, b, loc) => {
+                    let (from, to) = (self.ctx(s).cell(a), self.ctx(s).cell(b));
+                    let Some(owner) = s.owner(from) else {
+                        return Err(RuleError {
+                            message: format!("move from {}, which is empty", self.game.geometry.name(from)),
+                            loc: Some(*loc),
+                        });
+                    };
+                    if s.owner(to).is_some() || !self.game.geometry.playable.contains(to) {
+                        return Err(RuleError {
+                            message: format!("move to {}, which is not an empty playable cell", self.game.geometry.name(to)),
+                            loc: Some(*loc),
+                        });
+                    }
+                    s.pieces[owner as usize].remove(from);
+                    s.pieces[owner as usize].insert(to);
+                    pc += 1;
+                }
+                Instr::Let(r, v) => {
+                    let value = match v {
+                        RegValue::Cell(c) => self.ctx(s).cell(c) as i32,
+                        RegValue::Num(n) => self.ctx(s).num(n) as i32,
+                    };
+                    s.regs[*r as usize] = value;
+                    pc += 1;
+                }
+                Instr::JumpUnless(c, target) => {
+                    pc = if self.ctx(s).cond(c) { pc + 1 } else { *target };
+                }
+                Instr::Jump(target) => pc = *target,
+                Instr::Require(c) => {
+                    if !self.ctx(s).cond(c) {
+                        return Ok(Flow::Illegal);
+                    }
+                    pc += 1;
+                }
+                Instr::Stop => return Ok(Flow::TurnEnded),
+                Instr::Take(t) => {
+                    s.tokens[*t as usize] = s.mover;
+                    pc += 1;
+                }
+                Instr::MarkPass => {
+                    s.passing = true;
+                    pc += 1;
+                }
+            }
+        }
+    }
+
+    /// Calls `f` for every candidate of `choose` whose `where` holds, until `f` says stop.
+    #[inline]
+    fn candidates(&self, s: &State, c: &Choose, mut f: impl FnMut(u16, u16) -> Result<bool, RuleError>) -> Result<(), RuleError> {
+        let mut probe = *s;
+        for (i, alt) in c.alts.iter().enumerate() {
+            match &alt.kind {
+                AltKind::Cell { reg, set } => {
+                    let cells = self.ctx(s).set(set);
+                    for cell in cells.iter() {
+                        if let Some(cond) = &alt.condition {
+                            probe.regs[*reg as usize] = cell as i32;
+                            if !self.ctx(&probe).cond(cond) {
+                                continue;
+                            }
+                        }
+                        if !f(i as u16, cell as u16)? {
+                            return Ok(());
+                        }
+                    }
+                }
+                AltKind::Word(_) | AltKind::Pass => {
+                    if let Some(cond) = &alt.condition {
+                        if !self.ctx(s).cond(cond) {
+                            continue;
+                        }
+                    }
+                    if !f(i as u16, 0)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether an option passes its trial (its `require`s up to the next choice).
+    fn passes_trial(&self, s: &State, c: &Choose, alt: u16, value: u16) -> Result<bool, RuleError> {
+        let a = &c.alts[alt as usize];
+        if !a.needs_trial {
+            return Ok(true);
+        }
+        let mut t = *s;
+        self.bind(&mut t, c, alt, value);
+        Ok(!matches!(self.run(&mut t, a.body)?, Flow::Illegal))
+    }
+
+    fn any_option(&self, s: &State, c: &Choose) -> Result<bool, RuleError> {
+        let mut found = false;
+        self.candidates(s, c, |alt, value| {
+            found = self.passes_trial(s, c, alt, value)?;
+            Ok(!found)
+        })?;
+        Ok(found)
+    }
+
+    fn bind(&self, s: &mut State, c: &Choose, alt: u16, value: u16) {
+        match &c.alts[alt as usize].kind {
+            AltKind::Cell { reg, .. } => s.regs[*reg as usize] = value as i32,
+            AltKind::Word(_) => {}
+            AltKind::Pass => s.passing = true,
+        }
+    }
+
+    /// The legal steps of the player to move, in a fixed order. Empty when the game is over.
+    pub fn steps(&self, s: &State, out: &mut Vec<Step>) -> Result<(), RuleError> {
+        out.clear();
+        match s.pc {
+            AT_GAME_OVER => Ok(()),
+            AT_FORCED_PASS => {
+                out.push(Step::PASS);
+                Ok(())
+            }
+            pc => {
+                let c = self.choose_at(pc);
+                self.candidates(s, c, |alt, value| {
+                    if self.passes_trial(s, c, alt, value)? {
+                        out.push(Step { alt, value });
+                    }
+                    Ok(true)
+                })
+            }
+        }
+    }
+
+    /// Whether every legal step at `s` completes the turn (so counting steps counts turns).
+    pub fn last_choice(&self, s: &State) -> bool {
+        match s.pc {
+            AT_GAME_OVER | AT_FORCED_PASS => true,
+            pc => self.choose_at(pc).last_choice,
+        }
+    }
+
+    /// Plays one legal step. Steps not produced by [`Engine::steps`] for this state are a bug
+    /// of the caller (the notation parser checks user input against the legal list).
+    pub fn apply(&self, s: &State, step: Step) -> Result<State, RuleError> {
+        let mut t = *s;
+        if step.alt == FORCED_PASS {
+            t.passing = true;
+            t.steps += 1;
+            return self.finish_turn(t);
+        }
+        let c = self.choose_at(t.pc);
+        self.bind(&mut t, c, step.alt, step.value);
+        t.steps += 1;
+        let flow = self.run(&mut t, c.alts[step.alt as usize].body)?;
+        if let Some(outcome) = self.check_ends(&t, Timing::AfterStep) {
+            t.outcome = Some(outcome);
+            t.pc = AT_GAME_OVER;
+            return Ok(t);
+        }
+        match flow {
+            Flow::Suspended(pc) => {
+                t.pc = pc;
+                Ok(t)
+            }
+            Flow::TurnEnded => self.finish_turn(t),
+            Flow::Illegal => Err(RuleError {
+                message: "an illegal step was played".into(),
+                loc: None,
+            }),
+        }
+    }
+
+    fn finish_turn(&self, mut t: State) -> Result<State, RuleError> {
+        t.passes = if t.passing { t.passes + 1 } else { 0 };
+        t.mover = 1 - t.mover;
+        t.turn += 1;
+        t.steps = 0;
+        t.passing = false;
+        t.regs = [0; crate::ir::MAX_REGISTERS];
+        self.begin_turn(t)
+    }
+
+    /// Checks the turn-boundary end conditions, then runs the mover's program to its first
+    /// choice; with no choice at all the mover must pass.
+    fn begin_turn(&self, mut t: State) -> Result<State, RuleError> {
+        if let Some(outcome) = self.check_ends(&t, Timing::AfterTurn) {
+            t.outcome = Some(outcome);
+            t.pc = AT_GAME_OVER;
+            return Ok(t);
+        }
+        let mut u = t;
+        match self.run(&mut u, 0)? {
+            Flow::Suspended(pc) => {
+                u.pc = pc;
+                Ok(u)
+            }
+            Flow::TurnEnded | Flow::Illegal => {
+                t.pc = AT_FORCED_PASS;
+                Ok(t)
+            }
+        }
+    }
+
+    /// Whether `player` would have a first step if it were their turn now.
+    pub fn can_start_turn(&self, s: &State, player: u8) -> bool {
+        let mut u = *s;
+        u.mover = player;
+        u.steps = 0;
+        u.passing = false;
+        u.regs = [0; crate::ir::MAX_REGISTERS];
+        matches!(self.run(&mut u, 0), Ok(Flow::Suspended(_)))
+    }
+
+    fn check_ends(&self, s: &State, timing: Timing) -> Option<Outcome> {
+        for end in &self.game.ends {
+            if end.timing != timing {
+                continue;
+            }
+            let players: &[u8] = if end.for_each { &[s.mover, 1 - s.mover] } else { &[NOBODY] };
+            for &p in players {
+                let ctx = Ctx {
+                    engine: self,
+                    state: s,
+                    bound: p,
+                };
+                if ctx.cond(&end.condition) {
+                    let winner = end.winner.as_ref().map(|w| ctx.player(w));
+                    return Some(self.outcome(s, winner));
+                }
+            }
+        }
+        None
+    }
+
+    /// Scores the position; `winner` overrides the comparison of scores.
+    pub fn outcome(&self, s: &State, winner: Option<u8>) -> Outcome {
+        let value = |expr: &crate::ir::Num, p: u8| {
+            Ctx {
+                engine: self,
+                state: s,
+                bound: p,
+            }
+            .num(expr)
+        };
+        let scores = [value(&self.game.score, 0), value(&self.game.score, 1)];
+        let winner = winner.unwrap_or_else(|| {
+            let mut keys = vec![(scores[0], scores[1])];
+            keys.extend(self.game.tiebreaks.iter().map(|t| (value(t, 0), value(t, 1))));
+            keys.iter()
+                .find(|(a, b)| a != b)
+                .map(|(a, b)| if a > b { 0 } else { 1 })
+                .unwrap_or(NOBODY)
+        });
+        Outcome { winner, scores }
+    }
+
+    /// How a step is written: its mark (or `-` after the first step) and its value.
+    pub fn step_notation(&self, s: &State, step: Step) -> String {
+        if step.alt == FORCED_PASS {
+            return "pass".into();
+        }
+        let alt = &self.choose_at(s.pc).alts[step.alt as usize];
+        let value = match &alt.kind {
+            AltKind::Cell { .. } => self.game.geometry.name(step.value as usize),
+            AltKind::Word(w) => w.clone(),
+            AltKind::Pass => "pass".into(),
+        };
+        match (&alt.mark, s.steps) {
+            (Some(m), _) => format!("{m}{value}"),
+            (None, 0) => value,
+            (None, _) => format!("-{value}"),
+        }
+    }
+
+    /// The board as rows of symbols, row 1 first.
+    pub fn board_rows(&self, s: &State) -> Vec<String> {
+        let g = &self.game.geometry;
+        (0..g.height)
+            .map(|y| {
+                (0..g.width)
+                    .map(|x| {
+                        let c = y * g.width + x;
+                        if !g.playable.contains(c) {
+                            '#'
+                        } else {
+                            match s.owner(c) {
+                                Some(p) => self.game.players[p as usize].symbol,
+                                None => '.',
+                            }
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    pub fn player_name(&self, p: u8) -> &str {
+        if p == NOBODY {
+            "nobody"
+        } else {
+            &self.game.players[p as usize].name
+        }
+    }
+
+    /// Extra state beyond the board: each token and its holder.
+    pub fn extra(&self, s: &State) -> Vec<(String, Option<String>)> {
+        self.game
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let h = s.tokens[i];
+                (t.clone(), (h != NOBODY).then(|| self.player_name(h).to_string()))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,69 @@
+//! A game state: fixed-size and `Copy`, so cloning it is a plain memory copy.
+
+use super::bits::Bits;
+use crate::ir::{MAX_REGISTERS, MAX_TOKENS, NOBODY};
+
+/// Where the state is suspended.
+pub const AT_FORCED_PASS: u32 = u32::MAX;
+pub const AT_GAME_OVER: u32 = u32::MAX - 1;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// The winning player, or `NOBODY` for a draw.
+    pub winner: u8,
+    pub scores: [f64; 2],
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct State {
+    pub pieces: [Bits; 2],
+    /// Turn variables (cells and whole numbers).
+    pub regs: [i32; MAX_REGISTERS],
+    pub tokens: [u8; MAX_TOKENS],
+    /// The player whose turn it is.
+    pub mover: u8,
+    /// 1 for the first turn of the game.
+    pub turn: u32,
+    /// Passes in succession before this turn.
+    pub passes: u32,
+    /// The choice the mover is at (an instruction index), `AT_FORCED_PASS` or `AT_GAME_OVER`.
+    pub pc: u32,
+    /// Steps already taken in this turn.
+    pub steps: u32,
+    /// The turn so far is a pass.
+    pub passing: bool,
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    pub fn new(pieces: [Bits; 2], mover: u8) -> State {
+        State {
+            pieces,
+            regs: [0; MAX_REGISTERS],
+            tokens: [NOBODY; MAX_TOKENS],
+            mover,
+            turn: 1,
+            passes: 0,
+            pc: 0,
+            steps: 0,
+            passing: false,
+            outcome: None,
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Cell contents: 0 or 1 for a player's piece, `None` for empty.
+    #[inline]
+    pub fn owner(&self, cell: usize) -> Option<u8> {
+        if self.pieces[0].contains(cell) {
+            Some(0)
+        } else if self.pieces[1].contains(cell) {
+            Some(1)
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! Whole turns: the rules' "moves", each a complete sequence of steps by one player. Only
+//! `moves`, `perft` and records enumerate them; everything that plays goes step by step.
+
+use super::state::State;
+use super::{Engine, RuleError, Step};
+
+/// A whole turn: its steps' notation joined, and the state after it.
+pub struct Turn {
+    pub notation: String,
+    pub after: State,
+}
+
+/// Why a list of whole turns stopped.
+#[derive(Debug)]
+pub enum ListError {
+    Rule(RuleError),
+    /// More than the limit exist.
+    TooMany(usize),
+}
+
+impl From<RuleError> for ListError {
+    fn from(e: RuleError) -> Self {
+        ListError::Rule(e)
+    }
+}
+
+/// Whether `t` is still in the turn that was being played at `s`.
+#[inline]
+fn same_turn(s: &State, t: &State) -> bool {
+    !t.is_over() && t.turn == s.turn
+}
+
+impl Engine {
+    /// Every way to complete the current turn, at most `limit` of them.
+    pub fn whole_turns(&self, s: &State, limit: usize) -> Result<Vec<Turn>, ListError> {
+        let mut out = Vec::new();
+        let mut prefix = String::new();
+        self.collect_turns(s, s, &mut prefix, &mut out, limit)?;
+        Ok(out)
+    }
+
+    fn collect_turns(
+        &self,
+        root: &State,
+        s: &State,
+        prefix: &mut String,
+        out: &mut Vec<Turn>,
+        limit: usize,
+    ) -> Result<(), ListError> {
+        let mut steps = Vec::new();
+        self.steps(s, &mut steps)?;
+        for step in steps {
+            let len = prefix.len();
+            prefix.push_str(&self.step_notation(s, step));
+            let t = self.apply(s, step)?;
+            if same_turn(root, &t) {
+                self.collect_turns(root, &t, prefix, out, limit)?;
+            } else {
+                if out.len() == limit {
+                    return Err(ListError::TooMany(limit));
+                }
+                out.push(Turn {
+                    notation: prefix.clone(),
+                    after: t,
+                });
+            }
+            prefix.truncate(len);
+        }
+        Ok(())
+    }
+
+    /// Counts the sequences of `depth` whole turns (a forced pass is a turn; a finished game
+    /// counts as one leaf).
+    pub fn perft(&self, s: &State, depth: u32) -> Result<u64, RuleError> {
+        if depth == 0 || s.is_over() {
+            return Ok(1);
+        }
+        let mut buf = Vec::with_capacity(64);
+        self.perft_turn(s, s.turn, depth, &mut buf)
+    }
+
+    /// Counts below `s`, which is inside the turn numbered `turn`.
+    fn perft_turn(&self, s: &State, turn: u32, depth: u32, buf: &mut Vec<Step>) -> Result<u64, RuleError> {
+        self.steps(s, buf)?;
+        if depth == 1 && self.last_choice(s) {
+            return Ok(buf.len() as u64);
+        }
+        let steps = std::mem::take(buf);
+        let mut total = 0;
+        for &step in &steps {
+            let t = self.apply(s, step)?;
+            total += if !t.is_over() && t.turn == turn {
+                self.perft_turn(&t, turn, depth, buf)?
+            } else if depth == 1 || t.is_over() {
+                1
+            } else {
+                self.perft_turn(&t, t.turn, depth - 1, buf)?
+            };
+        }
+        *buf = steps;
+        Ok(total)
+    }
+
+    /// Perft split by the first whole turn.
+    pub fn perft_divide(&self, s: &State, depth: u32) -> Result<Vec<(String, u64)>, ListError> {
+        let turns = self.whole_turns(s, usize::MAX)?;
+        turns
+            .into_iter()
+            .map(|t| Ok((t.notation, self.perft(&t.after, depth.saturating_sub(1))?)))
+            .collect()
+    }
+
+    /// Plays the steps written in `text` (one whole turn, or the start of one) from `s`.
+    /// Returns the states after each step. At each point the legal step whose notation is the
+    /// longest prefix of the remaining text is taken.
+    pub fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<(Step, State)>, String> {
+        let mut cur = *s;
+        let mut rest = text;
+        let mut played = Vec::new();
+        let mut steps = Vec::new();
+        while !rest.is_empty() {
+            if cur.is_over() {
+                return Err(format!("the game is over; `{rest}` cannot be played"));
+            }
+            if !played.is_empty() && !same_turn(s, &cur) {
+                return Err(format!("the turn is complete before `{rest}`"));
+            }
+            self.steps(&cur, &mut steps).map_err(|e| e.to_string())?;
+            let mut best: Option<(usize, Step)> = None;
+            for &step in &steps {
+                let n = self.step_notation(&cur, step);
+                if rest.starts_with(&n) && best.is_none_or(|(len, _)| n.len() > len) {
+                    best = Some((n.len(), step));
+                }
+            }
+            let Some((len, step)) = best else {
+                let legal: Vec<String> = steps.iter().map(|&st| self.step_notation(&cur, st)).collect();
+                return Err(if legal.is_empty() {
+                    format!("no step is possible here, so `{rest}` cannot be played")
+                } else {
+                    format!("`{rest}` does not start with a legal step; legal here: {}", abbreviate(&legal))
+                });
+            };
+            cur = self.apply(&cur, step).map_err(|e| e.to_string())?;
+            played.push((step, cur));
+            rest = &rest[len..];
+        }
+        Ok(played)
+    }
+
+    /// Plays a history of whole turns separated by spaces; the last may stop mid-turn.
+    pub fn play_history(&self, start: &State, history: &str) -> Result<State, String> {
+        let mut s = *start;
+        let moves: Vec<&str> = history.split_whitespace().collect();
+        for (i, m) in moves.iter().enumerate() {
+            let played = self
+                .parse_turn(&s, m)
+                .map_err(|e| format!("move {} `{m}` is not legal: {e}", i + 1))?;
+            let end = played.last().map(|(_, st)| *st).unwrap_or(s);
+            if i + 1 < moves.len() && same_turn(&s, &end) {
+                return Err(format!(
+                    "move {} `{m}` stops in the middle of a turn; only the last move of a history may",
+                    i + 1
+                ));
+            }
+            s = end;
+        }
+        Ok(s)
+    }
+}
+
+/// At most 20 items, then a count of the rest.
+pub fn abbreviate(items: &[String]) -> String {
+    if items.len() <= 20 {
+        items.join(" ")
+    } else {
+        format!("{} ... and {} more", items[..20].join(" "), items.len() - 20)
+    }
+}

@@ -1,0 +1,206 @@
+//! The compiled, resolved form of a game: typed expression trees with every name resolved,
+//! constants folded into bit sets, and the turn program flattened into instructions with jumps.
+//! The engine runs only this form.
+
+use crate::engine::bits::Bits;
+use crate::engine::geometry::{DirSet, Geometry};
+use crate::source::SourceFile;
+pub use crate::syntax::ast::Timing;
+use crate::syntax::ast::{CellClass, Span};
+use std::sync::Arc;
+
+/// Upper bounds that keep a game state fixed-size.
+pub const MAX_REGISTERS: usize = 16;
+pub const MAX_TOKENS: usize = 4;
+
+/// A player reference; `NOBODY` stands for "no player" (an unheld token).
+pub const NOBODY: u8 = u8::MAX;
+
+/// A place in a rules file, for runtime errors.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Loc {
+    pub file: u16,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Num {
+    Const(f64),
+    Count(Box<Set>),
+    Reg(u8),
+    Turn,
+    Passes,
+    Add(Box<Num>, Box<Num>),
+    Sub(Box<Num>, Box<Num>),
+    Mul(Box<Num>, Box<Num>),
+    Div(Box<Num>, Box<Num>),
+    Neg(Box<Num>),
+    If(Box<Cond>, Box<Num>, Box<Num>),
+    /// A per-player attribute: index into `Game::attributes`.
+    Attr(Box<Player>, usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Debug)]
+pub enum Cond {
+    Const(bool),
+    Not(Box<Cond>),
+    And(Box<Cond>, Box<Cond>),
+    Or(Box<Cond>, Box<Cond>),
+    Num(Cmp, Box<Num>, Box<Num>),
+    Player(bool, Box<Player>, Box<Player>),
+    Cell(bool, Box<Cell>, Box<Cell>),
+    SetEq(bool, Box<Set>, Box<Set>),
+    In(Box<Cell>, Box<Set>),
+    NonEmpty(Box<Set>),
+    /// `some(captured(L, c))`, answered without building the set.
+    AnyLine(usize, Box<Cell>),
+    Blocked,
+}
+
+#[derive(Clone, Debug)]
+pub enum Cell {
+    Const(u16),
+    Reg(u8),
+}
+
+#[derive(Clone, Debug)]
+pub enum Set {
+    Const(Bits),
+    Empty,
+    Pieces(Box<Player>),
+    AllPieces,
+    Single(Box<Cell>),
+    Union(Box<Set>, Box<Set>),
+    Inter(Box<Set>, Box<Set>),
+    Minus(Box<Set>, Box<Set>),
+    Captured(usize, Box<Cell>),
+    Ends(usize, Box<Cell>),
+    Neighbours(Box<Cell>, DirSet),
+    Adjacent(Box<Set>, DirSet),
+    Between(Box<Cell>, Box<Cell>),
+    Group(Box<Cell>),
+    Liberties(Box<Set>),
+    Surrounded(Box<Set>),
+    Territory(Box<Player>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Player {
+    Const(u8),
+    Mover,
+    Other,
+    /// The player bound by `score p`, `tiebreak p` or `for each p`.
+    Bound,
+    Opponent(Box<Player>),
+    Holder(u8),
+}
+
+/// A compiled line pattern: captured elements, then the end cell's class.
+#[derive(Clone, Debug)]
+pub struct LinePattern {
+    pub name: String,
+    pub elements: Vec<(CellClass, u32, u32)>,
+    pub end: CellClass,
+    pub dirs: DirSet,
+    /// `X+ Y` with different classes: matched by one scan, no backtracking.
+    pub simple_run: Option<(CellClass, CellClass)>,
+}
+
+#[derive(Clone, Debug)]
+pub enum RegValue {
+    Cell(Cell),
+    Num(Num),
+}
+
+#[derive(Clone, Debug)]
+pub enum Instr {
+    Choose(Box<Choose>),
+    Place(Cell, Loc),
+    Flip(Set),
+    Move(Cell, Cell, Loc),
+    Let(u8, RegValue),
+    JumpUnless(Cond, u32),
+    Jump(u32),
+    Require(Cond),
+    Stop,
+    Take(u8),
+    MarkPass,
+}
+
+#[derive(Clone, Debug)]
+pub struct Choose {
+    pub alts: Vec<Alt>,
+    /// Where execution goes when no option is legal.
+    pub otherwise: u32,
+    /// No further choice can follow in the same turn: every option completes the turn.
+    pub last_choice: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Alt {
+    pub kind: AltKind,
+    pub condition: Option<Cond>,
+    pub mark: Option<String>,
+    pub body: u32,
+    /// The body can meet a `require` before the next choice, so each option must be tried.
+    pub needs_trial: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum AltKind {
+    Cell { reg: u8, set: Set },
+    Word(String),
+    Pass,
+}
+
+#[derive(Clone, Debug)]
+pub struct EndCondition {
+    pub timing: Timing,
+    pub for_each: bool,
+    pub condition: Cond,
+    pub winner: Option<Player>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PlayerInfo {
+    pub name: String,
+    pub symbol: char,
+}
+
+/// A checked, compiled game, ready to run.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub title: String,
+    pub credits: Vec<String>,
+    pub sources_text: Vec<String>,
+    pub params: Vec<(String, String)>,
+    pub geometry: Geometry,
+    pub players: [PlayerInfo; 2],
+    pub first: u8,
+    pub setup: [Bits; 2],
+    pub lines: Vec<LinePattern>,
+    pub tokens: Vec<String>,
+    pub attributes: Vec<(String, [f64; 2])>,
+    pub program: Vec<Instr>,
+    pub registers: usize,
+    pub ends: Vec<EndCondition>,
+    pub score: Num,
+    pub tiebreaks: Vec<Num>,
+    pub files: Vec<Arc<SourceFile>>,
+}
+
+impl Game {
+    pub fn player_by_name(&self, name: &str) -> Option<u8> {
+        self.players.iter().position(|p| p.name == name).map(|i| i as u8)
+    }
+}

@@ -1,0 +1,14 @@
+//! outflank: Reversi-family games written as text rules and run by one generic interpreter.
+//!
+//! Pipeline: [`syntax`] (text -> AST with spans) -> [`check`] (names, types, ranges; compiled
+//! into the [`ir`]) -> [`engine`] (runs the IR step by step). [`agents`] choose steps; [`cli`]
+//! is the command line. The library does no file I/O of its own.
+
+pub mod agents;
+pub mod check;
+pub mod cli;
+pub mod diagnostic;
+pub mod engine;
+pub mod ir;
+pub mod source;
+pub mod syntax;

@@ -1,0 +1,48 @@
+//! Source files and how they are found. The library never touches the file system itself: the
+//! command line hands it a [`Loader`], tests may hand it an in-memory one.
+
+use std::sync::Arc;
+
+/// The text of one rules file and the name it is shown under in diagnostics.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Arc<Self> {
+        Arc::new(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        })
+    }
+}
+
+/// Finds the text of a file named by an `extends` item.
+pub trait Loader {
+    /// `base` is the name of the file that says `extends "path"`.
+    fn load(&self, base: &str, path: &str) -> Result<Arc<SourceFile>, String>;
+}
+
+/// A loader that knows no files: every `extends` fails.
+pub struct NoFiles;
+
+impl Loader for NoFiles {
+    fn load(&self, _base: &str, path: &str) -> Result<Arc<SourceFile>, String> {
+        Err(format!("cannot read {path}: no files are available here"))
+    }
+}
+
+/// A loader over a fixed list of (name, text) pairs, for tests and embedding.
+pub struct MemoryFiles(pub Vec<(String, String)>);
+
+impl Loader for MemoryFiles {
+    fn load(&self, _base: &str, path: &str) -> Result<Arc<SourceFile>, String> {
+        self.0
+            .iter()
+            .find(|(name, _)| name == path)
+            .map(|(name, text)| SourceFile::new(name.clone(), text.clone()))
+            .ok_or_else(|| format!("no file named {path}"))
+    }
+}

@@ -1,0 +1,269 @@
+//! The abstract syntax tree of a rules file. Every node keeps the byte span of its source text
+//! so that the checker can point at it.
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+pub type Ident = Spanned<String>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct File {
+    pub extends: Option<Spanned<String>>,
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub kind: ItemKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    Int(i64),
+    Bool(bool),
+}
+
+/// One piece of a parameter's allowed values: `lo`, or `lo to hi [step s]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AllowedPart {
+    pub lo: i64,
+    pub hi: i64,
+    pub step: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ItemKind {
+    Title(Spanned<String>),
+    Source(Spanned<String>),
+    Credit(Spanned<String>),
+    Param {
+        name: Ident,
+        default: Spanned<Literal>,
+        allowed: Option<Spanned<Vec<AllowedPart>>>,
+    },
+    SetParam {
+        name: Ident,
+        value: Spanned<Literal>,
+    },
+    Board {
+        width: Expr,
+        height: Expr,
+    },
+    Removed(Expr),
+    Player {
+        name: Ident,
+        symbol: Option<Spanned<char>>,
+        attributes: Vec<(Ident, Expr)>,
+    },
+    First(Ident),
+    Region {
+        name: Ident,
+        value: Expr,
+    },
+    Def {
+        name: Ident,
+        params: Vec<Ident>,
+        body: Expr,
+    },
+    Token(Ident),
+    Setup(Vec<SetupEntry>),
+    Line {
+        name: Ident,
+        elements: Vec<Spanned<Element>>,
+        along: Option<Ident>,
+    },
+    Turn(Block),
+    End(EndRule),
+    Score {
+        player: Ident,
+        value: Expr,
+    },
+    Tiebreak {
+        player: Ident,
+        value: Expr,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetupEntry {
+    Place { player: Ident, cells: Vec<Expr> },
+    Rows(Spanned<String>),
+    ToMove(Ident),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellClass {
+    Friend,
+    Opponent,
+    Empty,
+    Piece,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Element {
+    pub class: CellClass,
+    pub min: u32,
+    pub max: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    AfterStep,
+    AfterTurn,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndRule {
+    pub timing: Timing,
+    pub for_each: Option<Ident>,
+    pub condition: Expr,
+    pub winner: Option<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub statements: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Choose {
+        options: Vec<ChoiceOption>,
+        otherwise: Option<Block>,
+    },
+    Place(Expr),
+    Flip(Expr),
+    Move {
+        from: Expr,
+        to: Expr,
+    },
+    Let {
+        name: Ident,
+        value: Expr,
+    },
+    If {
+        condition: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+    },
+    While {
+        condition: Expr,
+        body: Block,
+    },
+    Repeat {
+        times: Expr,
+        body: Block,
+    },
+    Require(Expr),
+    Stop,
+    Take(Ident),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChoiceOption {
+    pub kind: OptionKind,
+    pub condition: Option<Expr>,
+    pub mark: Option<Spanned<String>>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionKind {
+    Cell { var: Ident, set: Expr },
+    Word(Spanned<String>),
+    Pass,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    Union,
+    Inter,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "or",
+            BinaryOp::And => "and",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::In => "in",
+            BinaryOp::Union => "|",
+            BinaryOp::Inter => "&",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Number(f64),
+    Bool(bool),
+    Str(String),
+    Name(String),
+    Call(Ident, Vec<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Attr(Box<Expr>, Ident),
+}

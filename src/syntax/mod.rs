@@ -1,0 +1,6 @@
+//! Parsing: source text -> AST with spans.
+
+pub mod ast;
+mod parser;
+
+pub use parser::parse;

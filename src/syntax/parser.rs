@@ -1,0 +1,566 @@
+//! pest pairs -> AST. Syntax errors become diagnostics with the span pest reports.
+
+use super::ast::*;
+use crate::diagnostic::Diagnostic;
+use crate::source::SourceFile;
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+use std::sync::{Arc, OnceLock};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/rules.pest"]
+struct RulesParser;
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::op_or, Assoc::Left))
+            .op(Op::infix(Rule::op_and, Assoc::Left))
+            .op(Op::prefix(Rule::op_not))
+            .op(Op::infix(Rule::op_eq, Assoc::Left)
+                | Op::infix(Rule::op_ne, Assoc::Left)
+                | Op::infix(Rule::op_lt, Assoc::Left)
+                | Op::infix(Rule::op_le, Assoc::Left)
+                | Op::infix(Rule::op_gt, Assoc::Left)
+                | Op::infix(Rule::op_ge, Assoc::Left)
+                | Op::infix(Rule::op_in, Assoc::Left))
+            .op(Op::infix(Rule::op_union, Assoc::Left))
+            .op(Op::infix(Rule::op_inter, Assoc::Left))
+            .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+            .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left))
+            .op(Op::prefix(Rule::op_neg))
+            .op(Op::postfix(Rule::attr))
+    })
+}
+
+/// Parses one rules file. On a syntax error, returns the diagnostic for it (pest stops at the
+/// first syntax error; the checker later collects all semantic errors).
+pub fn parse(source: &Arc<SourceFile>) -> Result<File, Diagnostic> {
+    let mut pairs = RulesParser::parse(Rule::file, &source.text)
+        .map_err(|e| syntax_error(source, e))?;
+    let file = pairs.next().expect("the file rule always produces one pair");
+    let mut extends = None;
+    let mut items = Vec::new();
+    for pair in file.into_inner() {
+        match pair.as_rule() {
+            Rule::extends => {
+                let s = pair.into_inner().next().unwrap();
+                extends = Some(string(s));
+            }
+            Rule::EOI => {}
+            _ => items.push(item(pair)),
+        }
+    }
+    Ok(File { extends, items })
+}
+
+fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>) -> Diagnostic {
+    let (start, end) = match e.location {
+        pest::error::InputLocation::Pos(p) => (p, p),
+        pest::error::InputLocation::Span((s, e)) => (s, e),
+    };
+    let e = e.renamed_rules(|r| rule_name(*r).to_string());
+    let message = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+            let mut names: Vec<String> = positives.iter().map(|r| rule_name(*r).into()).collect();
+            names.dedup();
+            format!("syntax error: expected {}", join_or(&names))
+        }
+        _ => "syntax error".to_string(),
+    };
+    let at_end = start >= source.text.len();
+    Diagnostic::error(source, Span::new(start, end.max(start)), message)
+        .with_label(if at_end { "the file ends here" } else { "here" })
+        .with_help(
+            "docs/LANGUAGE.md lists every item and statement with its syntax; \
+             check for a missing brace, keyword or operand just before this point",
+        )
+}
+
+fn join_or(names: &[String]) -> String {
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].clone(),
+        n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+fn rule_name(rule: Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "end of file",
+        Rule::item | Rule::title | Rule::param | Rule::board | Rule::player | Rule::turn => {
+            "an item (title, param, board, player, region, line, setup, turn, end, score, ...)"
+        }
+        Rule::expr | Rule::primary => "an expression",
+        Rule::ident => "a name",
+        Rule::string | Rule::string_inner => "a string in double quotes",
+        Rule::literal | Rule::signed_int | Rule::int => "a whole number",
+        Rule::number => "a number",
+        Rule::boolean => "true or false",
+        Rule::block => "a block in braces { ... }",
+        Rule::statement
+        | Rule::choose_one
+        | Rule::choose_many
+        | Rule::place
+        | Rule::flip
+        | Rule::move_piece
+        | Rule::let_stmt
+        | Rule::if_stmt
+        | Rule::while_stmt
+        | Rule::repeat
+        | Rule::require
+        | Rule::stop
+        | Rule::take => "a statement (choose, place, flip, move, let, if, while, ...)",
+        Rule::element | Rule::cell_class => "a cell class (friend, opponent, empty, piece)",
+        Rule::quantifier => "a repetition (+, ?, {n})",
+        Rule::infix
+        | Rule::op_or
+        | Rule::op_and
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_lt
+        | Rule::op_le
+        | Rule::op_gt
+        | Rule::op_ge
+        | Rule::op_in
+        | Rule::op_union
+        | Rule::op_inter
+        | Rule::op_add
+        | Rule::op_sub
+        | Rule::op_mul
+        | Rule::op_div => "an operator",
+        Rule::symbol | Rule::symbol_char => "a one-character symbol in single quotes",
+        Rule::allowed | Rule::allowed_part => "allowed values (such as 4 to 26)",
+        Rule::setup_place | Rule::setup_rows | Rule::setup_to_move => {
+            "a setup entry (PLAYER on CELLS, rows \"...\", to move PLAYER)"
+        }
+        Rule::option | Rule::cell_option | Rule::word_option | Rule::pass_option => {
+            "a choice option (x in SET { ... }, \"word\" { ... }, pass)"
+        }
+        Rule::timing | Rule::timing_step | Rule::timing_turn => "after step or after turn",
+        _ => "more input",
+    }
+}
+
+fn span(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn ident(pair: Pair<Rule>) -> Ident {
+    Spanned {
+        node: pair.as_str().to_string(),
+        span: span(&pair),
+    }
+}
+
+fn string(pair: Pair<Rule>) -> Spanned<String> {
+    let sp = span(&pair);
+    let inner = pair.into_inner().next().map(|p| p.as_str()).unwrap_or("");
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Spanned { node: out, span: sp }
+}
+
+fn int_of(pair: &Pair<Rule>) -> i64 {
+    // The grammar guarantees digits; an absurdly long number saturates and is then reported
+    // as out of range by the checker rather than crashing here.
+    pair.as_str().parse::<i64>().unwrap_or(if pair.as_str().starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    })
+}
+
+fn literal(pair: Pair<Rule>) -> Spanned<Literal> {
+    let sp = span(&pair);
+    let inner = pair.into_inner().next().unwrap();
+    let node = match inner.as_rule() {
+        Rule::boolean => Literal::Bool(inner.as_str() == "true"),
+        _ => Literal::Int(int_of(&inner)),
+    };
+    Spanned { node, span: sp }
+}
+
+fn item(pair: Pair<Rule>) -> Item {
+    let sp = span(&pair);
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    let kind = match rule {
+        Rule::title => ItemKind::Title(string(inner.next().unwrap())),
+        Rule::source => ItemKind::Source(string(inner.next().unwrap())),
+        Rule::credit => ItemKind::Credit(string(inner.next().unwrap())),
+        Rule::param => {
+            let name = ident(inner.next().unwrap());
+            let default = literal(inner.next().unwrap());
+            let allowed = inner.next().map(|a| {
+                let asp = span(&a);
+                let parts = a
+                    .into_inner()
+                    .map(|part| {
+                        let nums: Vec<i64> = part.into_inner().map(|n| int_of(&n)).collect();
+                        AllowedPart {
+                            lo: nums[0],
+                            hi: *nums.get(1).unwrap_or(&nums[0]),
+                            step: *nums.get(2).unwrap_or(&1),
+                        }
+                    })
+                    .collect();
+                Spanned {
+                    node: parts,
+                    span: asp,
+                }
+            });
+            ItemKind::Param {
+                name,
+                default,
+                allowed,
+            }
+        }
+        Rule::set_param => ItemKind::SetParam {
+            name: ident(inner.next().unwrap()),
+            value: literal(inner.next().unwrap()),
+        },
+        Rule::board => ItemKind::Board {
+            width: expr(inner.next().unwrap()),
+            height: expr(inner.next().unwrap()),
+        },
+        Rule::removed => ItemKind::Removed(expr(inner.next().unwrap())),
+        Rule::player => {
+            let name = ident(inner.next().unwrap());
+            let mut symbol = None;
+            let mut attributes = Vec::new();
+            for p in inner {
+                match p.as_rule() {
+                    Rule::symbol => {
+                        let ssp = span(&p);
+                        let c = p.into_inner().next().unwrap().as_str().chars().next().unwrap();
+                        symbol = Some(Spanned { node: c, span: ssp });
+                    }
+                    Rule::attribute => {
+                        let mut a = p.into_inner();
+                        let n = ident(a.next().unwrap());
+                        attributes.push((n, expr(a.next().unwrap())));
+                    }
+                    _ => unreachable!("player: {:?}", p.as_rule()),
+                }
+            }
+            ItemKind::Player {
+                name,
+                symbol,
+                attributes,
+            }
+        }
+        Rule::first => ItemKind::First(ident(inner.next().unwrap())),
+        Rule::region => ItemKind::Region {
+            name: ident(inner.next().unwrap()),
+            value: expr(inner.next().unwrap()),
+        },
+        Rule::def => {
+            let name = ident(inner.next().unwrap());
+            let mut params = Vec::new();
+            let mut body = None;
+            for p in inner {
+                match p.as_rule() {
+                    Rule::def_params => params = p.into_inner().map(ident).collect(),
+                    _ => body = Some(expr(p)),
+                }
+            }
+            ItemKind::Def {
+                name,
+                params,
+                body: body.unwrap(),
+            }
+        }
+        Rule::token => ItemKind::Token(ident(inner.next().unwrap())),
+        Rule::setup => ItemKind::Setup(inner.map(setup_entry).collect()),
+        Rule::line => {
+            let name = ident(inner.next().unwrap());
+            let mut elements = Vec::new();
+            let mut along = None;
+            for p in inner {
+                match p.as_rule() {
+                    Rule::element => elements.push(element(p)),
+                    _ => along = Some(ident(p)),
+                }
+            }
+            ItemKind::Line {
+                name,
+                elements,
+                along,
+            }
+        }
+        Rule::turn => ItemKind::Turn(block(inner.next().unwrap())),
+        Rule::end => {
+            let mut timing = Timing::AfterTurn;
+            let mut for_each = None;
+            let mut condition = None;
+            let mut winner = None;
+            for p in inner {
+                match p.as_rule() {
+                    Rule::timing => {
+                        if p.into_inner().next().unwrap().as_rule() == Rule::timing_step {
+                            timing = Timing::AfterStep;
+                        }
+                    }
+                    Rule::for_each => for_each = Some(ident(p.into_inner().next().unwrap())),
+                    Rule::winner => winner = Some(expr(p.into_inner().next().unwrap())),
+                    _ => condition = Some(expr(p)),
+                }
+            }
+            ItemKind::End(EndRule {
+                timing,
+                for_each,
+                condition: condition.unwrap(),
+                winner,
+            })
+        }
+        Rule::score => ItemKind::Score {
+            player: ident(inner.next().unwrap()),
+            value: expr(inner.next().unwrap()),
+        },
+        Rule::tiebreak => ItemKind::Tiebreak {
+            player: ident(inner.next().unwrap()),
+            value: expr(inner.next().unwrap()),
+        },
+        other => unreachable!("item rule {other:?}"),
+    };
+    Item { kind, span: sp }
+}
+
+fn setup_entry(pair: Pair<Rule>) -> SetupEntry {
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    match rule {
+        Rule::setup_place => SetupEntry::Place {
+            player: ident(inner.next().unwrap()),
+            cells: inner.map(expr).collect(),
+        },
+        Rule::setup_rows => SetupEntry::Rows(string(inner.next().unwrap())),
+        Rule::setup_to_move => SetupEntry::ToMove(ident(inner.next().unwrap())),
+        other => unreachable!("setup entry {other:?}"),
+    }
+}
+
+fn element(pair: Pair<Rule>) -> Spanned<Element> {
+    let sp = span(&pair);
+    let mut inner = pair.into_inner();
+    let class = match inner.next().unwrap().as_str() {
+        "friend" => CellClass::Friend,
+        "opponent" => CellClass::Opponent,
+        "empty" => CellClass::Empty,
+        _ => CellClass::Piece,
+    };
+    let (min, max) = match inner.next() {
+        None => (1, 1),
+        Some(q) => match q.as_str() {
+            "+" => (1, u32::MAX),
+            "?" => (0, 1),
+            _ => {
+                let n = q.into_inner().next().unwrap();
+                let n = n.as_str().parse::<u32>().unwrap_or(u32::MAX);
+                (n, n)
+            }
+        },
+    };
+    Spanned {
+        node: Element { class, min, max },
+        span: sp,
+    }
+}
+
+fn block(pair: Pair<Rule>) -> Block {
+    let sp = span(&pair);
+    Block {
+        statements: pair.into_inner().map(statement).collect(),
+        span: sp,
+    }
+}
+
+fn statement(pair: Pair<Rule>) -> Stmt {
+    let sp = span(&pair);
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    let kind = match rule {
+        Rule::choose_one | Rule::choose_many => {
+            let mut options = Vec::new();
+            let mut otherwise = None;
+            for p in inner {
+                match p.as_rule() {
+                    Rule::else_block => otherwise = Some(block(p.into_inner().next().unwrap())),
+                    _ => options.push(choice_option(p)),
+                }
+            }
+            StmtKind::Choose { options, otherwise }
+        }
+        Rule::place => StmtKind::Place(expr(inner.next().unwrap())),
+        Rule::flip => StmtKind::Flip(expr(inner.next().unwrap())),
+        Rule::move_piece => StmtKind::Move {
+            from: expr(inner.next().unwrap()),
+            to: expr(inner.next().unwrap()),
+        },
+        Rule::let_stmt => StmtKind::Let {
+            name: ident(inner.next().unwrap()),
+            value: expr(inner.next().unwrap()),
+        },
+        Rule::if_stmt => {
+            let condition = expr(inner.next().unwrap());
+            let then = block(inner.next().unwrap());
+            let otherwise = inner.next().map(|p| match p.as_rule() {
+                Rule::if_stmt => {
+                    let nested = statement(p);
+                    Block {
+                        span: nested.span,
+                        statements: vec![nested],
+                    }
+                }
+                _ => block(p),
+            });
+            StmtKind::If {
+                condition,
+                then,
+                otherwise,
+            }
+        }
+        Rule::while_stmt => StmtKind::While {
+            condition: expr(inner.next().unwrap()),
+            body: block(inner.next().unwrap()),
+        },
+        Rule::repeat => StmtKind::Repeat {
+            times: expr(inner.next().unwrap()),
+            body: block(inner.next().unwrap()),
+        },
+        Rule::require => StmtKind::Require(expr(inner.next().unwrap())),
+        Rule::stop => StmtKind::Stop,
+        Rule::take => StmtKind::Take(ident(inner.next().unwrap())),
+        other => unreachable!("statement {other:?}"),
+    };
+    Stmt { kind, span: sp }
+}
+
+fn choice_option(pair: Pair<Rule>) -> ChoiceOption {
+    let sp = span(&pair);
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    let kind = match rule {
+        Rule::cell_option => {
+            let var = ident(inner.next().unwrap());
+            let set = expr(inner.next().unwrap());
+            OptionKind::Cell { var, set }
+        }
+        Rule::word_option => OptionKind::Word(string(inner.next().unwrap())),
+        Rule::pass_option => OptionKind::Pass,
+        other => unreachable!("option {other:?}"),
+    };
+    let mut condition = None;
+    let mut mark = None;
+    let mut body = Block {
+        statements: Vec::new(),
+        span: sp,
+    };
+    for p in inner {
+        match p.as_rule() {
+            Rule::where_clause => condition = Some(expr(p.into_inner().next().unwrap())),
+            Rule::mark => mark = Some(string(p.into_inner().next().unwrap())),
+            Rule::block => body = block(p),
+            Rule::kw_pass => {}
+            other => unreachable!("option part {other:?}"),
+        }
+    }
+    ChoiceOption {
+        kind,
+        condition,
+        mark,
+        body,
+        span: sp,
+    }
+}
+
+fn expr(pair: Pair<Rule>) -> Expr {
+    debug_assert_eq!(pair.as_rule(), Rule::expr);
+    pratt()
+        .map_primary(primary)
+        .map_prefix(|op, rhs| {
+            let sp = span(&op).to(rhs.span);
+            let op = if op.as_rule() == Rule::op_not {
+                UnaryOp::Not
+            } else {
+                UnaryOp::Neg
+            };
+            Expr {
+                kind: ExprKind::Unary(op, Box::new(rhs)),
+                span: sp,
+            }
+        })
+        .map_postfix(|lhs, op| {
+            let name = ident(op.into_inner().next().unwrap());
+            let sp = lhs.span.to(name.span);
+            Expr {
+                kind: ExprKind::Attr(Box::new(lhs), name),
+                span: sp,
+            }
+        })
+        .map_infix(|lhs, op, rhs| {
+            let op = match op.as_rule() {
+                Rule::op_or => BinaryOp::Or,
+                Rule::op_and => BinaryOp::And,
+                Rule::op_eq => BinaryOp::Eq,
+                Rule::op_ne => BinaryOp::Ne,
+                Rule::op_lt => BinaryOp::Lt,
+                Rule::op_le => BinaryOp::Le,
+                Rule::op_gt => BinaryOp::Gt,
+                Rule::op_ge => BinaryOp::Ge,
+                Rule::op_in => BinaryOp::In,
+                Rule::op_union => BinaryOp::Union,
+                Rule::op_inter => BinaryOp::Inter,
+                Rule::op_add => BinaryOp::Add,
+                Rule::op_sub => BinaryOp::Sub,
+                Rule::op_mul => BinaryOp::Mul,
+                _ => BinaryOp::Div,
+            };
+            let sp = lhs.span.to(rhs.span);
+            Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span: sp,
+            }
+        })
+        .parse(pair.into_inner())
+}
+
+fn primary(pair: Pair<Rule>) -> Expr {
+    let sp = span(&pair);
+    let kind = match pair.as_rule() {
+        Rule::expr => return expr(pair),
+        Rule::number => ExprKind::Number(pair.as_str().parse().unwrap_or(f64::MAX)),
+        Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
+        Rule::string => ExprKind::Str(string(pair).node),
+        Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+        Rule::call => {
+            let mut inner = pair.into_inner();
+            let name = ident(inner.next().unwrap());
+            ExprKind::Call(name, inner.map(expr).collect())
+        }
+        Rule::conditional => {
+            let mut inner = pair.into_inner();
+            let c = expr(inner.next().unwrap());
+            let a = expr(inner.next().unwrap());
+            let b = expr(inner.next().unwrap());
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        other => unreachable!("primary {other:?}"),
+    };
+    Expr { kind, span: sp }
+}
