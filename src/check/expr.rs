@@ -243,15 +243,19 @@ impl Checker<'_> {
                     .chain(["all", "corners", "border", "nobody"].iter().map(|s| s.to_string()))
                     .collect();
                 candidates.sort();
-                let help = match closest(name, &candidates) {
-                    Some(c) => format!("did you mean `{c}`?"),
-                    None => "declare it first: param, region, def, player, or a variable bound by choose or let".into(),
+                let off_board = self.geometry.as_ref().filter(|g| looks_like_cell(name) && g.parse(name).is_none());
+                let help = match (closest(name, &candidates), off_board) {
+                    (_, Some(g)) => format!(
+                        "the board is {} x {}: columns a to {}, rows 1 to {}",
+                        g.width,
+                        g.height,
+                        (b'a' + g.width as u8 - 1) as char,
+                        g.height
+                    ),
+                    (Some(c), None) => format!("did you mean `{c}`?"),
+                    (None, None) => "declare it first: param, region, def, player, or a variable bound by choose or let".into(),
                 };
-                let extra = if self.geometry.as_ref().is_some_and(|g| looks_like_cell(name) && g.parse(name).is_none()) {
-                    " (not a cell of this board)"
-                } else {
-                    ""
-                };
+                let extra = if off_board.is_some() { " (not a cell of this board)" } else { "" };
                 self.error(span, format!("unknown name `{name}`{extra}"))
                     .label("not defined")
                     .help(help)
@@ -310,6 +314,7 @@ impl Checker<'_> {
             (Type::Bool, Type::Set) => "test a set with some(S) or none(S)",
             (Type::Bool, Type::Num) => "compare the number, e.g. count(S) > 0",
             (Type::Num, Type::Set) => "count the cells with count(S)",
+            (Type::Set, Type::Num) => "a set of cells is needed here; perhaps drop the count(...) around it",
             (Type::Cell, Type::Set) => "a single cell is needed here; choose one with `choose x in S`",
             _ => "see the table of types and built-ins in docs/LANGUAGE.md",
         };

@@ -320,6 +320,8 @@ impl<'a> Checker<'a> {
             self.params.get_mut(name).unwrap().value = value;
         }
 
+        self.missing_items(items);
+
         // Board.
         let mut board_item = None;
         let mut removed_item = None;
@@ -331,11 +333,6 @@ impl<'a> Checker<'a> {
             }
         }
         let Some((bs, width, height)) = board_item else {
-            self.current_file = (self.files.len() - 1) as u16;
-            self.error(Span::new(0, 0), "the rules do not say what the board is")
-                .label("no board item in this file or its bases")
-                .help("add an item such as `board 8 x 8`")
-                .emit();
             return Ok(None);
         };
         self.current_file = bs.file;
@@ -426,14 +423,26 @@ impl<'a> Checker<'a> {
             match &s.item.kind {
                 ItemKind::Region { name, value } => {
                     self.current_file = s.file;
-                    if let Some(set) = self.expect_set(value, &consts) {
-                        let bits = self.const_set(set, value.span);
-                        self.regions.insert(name.node.clone(), bits);
-                    }
+                    // A failed region still gets a (empty) value so its uses do not cascade
+                    // into "unknown name" errors.
+                    let bits = match self.expect_set(value, &consts) {
+                        Some(set) => self.const_set(set, value.span),
+                        None => Bits::EMPTY,
+                    };
+                    self.regions.insert(name.node.clone(), bits);
                 }
                 ItemKind::Line { name, elements, along } => {
                     self.current_file = s.file;
-                    self.line(name, elements, along.as_ref());
+                    if !self.line(name, elements, along.as_ref()) {
+                        // Keep the name known so that its uses do not cascade.
+                        self.lines.push(LinePattern {
+                            name: name.node.clone(),
+                            elements: Vec::new(),
+                            end: CellClass::Empty,
+                            dirs: DirSet::ALL,
+                            simple_run: None,
+                        });
+                    }
                 }
                 _ => {}
             }
@@ -485,13 +494,7 @@ impl<'a> Checker<'a> {
                 program = self.program(block);
             }
         }
-        if !have_turn {
-            self.current_file = (self.files.len() - 1) as u16;
-            self.error(Span::new(0, 0), "the rules do not say what a turn is")
-                .label("no turn item in this file or its bases")
-                .help("add a `turn { choose c in empty { place c } }` block")
-                .emit();
-        }
+        let _ = have_turn;
 
         // Ending and scoring.
         let mut ends = Vec::new();
@@ -523,19 +526,7 @@ impl<'a> Checker<'a> {
                 .help("add e.g. `end when blocked` or `end when passes >= 2`")
                 .emit();
         }
-        let score = match score {
-            Some(s) => s,
-            None => {
-                if !self.diags.has_errors() {
-                    self.current_file = (self.files.len() - 1) as u16;
-                    self.error(Span::new(0, 0), "the rules do not say how to score")
-                        .label("no `score` item")
-                        .help("add e.g. `score p = count(p)`")
-                        .emit();
-                }
-                return Ok(None);
-            }
-        };
+        let Some(score) = score else { return Ok(None) };
 
         if self.diags.has_errors() {
             return Ok(None);
@@ -573,6 +564,37 @@ impl<'a> Checker<'a> {
             tiebreaks,
             files: self.files.clone(),
         }))
+    }
+
+    /// Reports every essential item that neither the file nor its bases provide.
+    fn missing_items(&mut self, items: &[load::Sourced<'a>]) {
+        let has = |f: fn(&ItemKind) -> bool| items.iter().any(|s| f(&s.item.kind));
+        let checks: [(bool, &str, &str, &str); 3] = [
+            (
+                has(|k| matches!(k, ItemKind::Board { .. })),
+                "the rules do not say what the board is",
+                "no `board` item in this file or its bases",
+                "add an item such as `board 8 x 8`",
+            ),
+            (
+                has(|k| matches!(k, ItemKind::Turn(_))),
+                "the rules do not say what a turn is",
+                "no `turn` item in this file or its bases",
+                "add a block such as `turn { choose c in empty { place c } }`",
+            ),
+            (
+                has(|k| matches!(k, ItemKind::Score { .. })),
+                "the rules do not say how to score",
+                "no `score` item in this file or its bases",
+                "add an item such as `score p = count(p)`",
+            ),
+        ];
+        self.current_file = (self.files.len() - 1) as u16;
+        for (present, message, label, help) in checks {
+            if !present {
+                self.error(Span::new(0, 0), message).label(label).help(help).emit();
+            }
+        }
     }
 
     fn fits(&self, p: &Param, v: &Literal) -> Result<(), String> {
@@ -633,7 +655,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn line(&mut self, name: &ast::Ident, elements: &[ast::Spanned<ast::Element>], along: Option<&ast::Ident>) {
+    /// Compiles a line pattern; false when it has errors (already reported).
+    fn line(&mut self, name: &ast::Ident, elements: &[ast::Spanned<ast::Element>], along: Option<&ast::Ident>) -> bool {
         let dirs = match along {
             None => DirSet::ALL,
             Some(a) => match DirSet::by_name(&a.node) {
@@ -643,7 +666,7 @@ impl<'a> Checker<'a> {
                         .label("not a direction set")
                         .help("the direction sets are orthogonal, diagonal and all")
                         .emit();
-                    return;
+                    return false;
                 }
             },
         };
@@ -653,17 +676,19 @@ impl<'a> Checker<'a> {
                 .label("repeated end")
                 .help("the last element is the cell that closes the line; remove its repetition")
                 .emit();
-            return;
+            return false;
         }
         if captured.is_empty() {
             self.error(last.span, "a line needs at least two elements")
                 .label("only an end cell")
                 .help("put the captured cells before the end, e.g. `opponent+ friend`")
                 .emit();
-            return;
+            return false;
         }
+        let mut ok = true;
         for e in captured {
             if e.node.max == 0 {
+                ok = false;
                 self.error(e.span, "a repetition of zero matches nothing")
                     .label("{0}")
                     .help("remove this element")
@@ -688,6 +713,7 @@ impl<'a> Checker<'a> {
             dirs,
             simple_run,
         });
+        ok
     }
 
     fn setup(&mut self, entries: &[SetupEntry], setup: &mut [Bits; 2], first: &mut u8) {

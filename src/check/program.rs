@@ -83,10 +83,10 @@ impl Checker<'_> {
                     };
                     let condition = opt.condition.as_ref().and_then(|c| self.expect_bool(c, scope));
                     if let Some(m) = &opt.mark {
-                        if m.node.chars().any(|c| c.is_whitespace() || c.is_ascii_alphanumeric()) {
-                            self.error(m.span, "a mark cannot hold letters, digits or spaces")
-                                .label("bad mark")
-                                .help("marks sit between cell names in move notation; use punctuation such as \"x\" -> \":\" or \">\"")
+                        if m.node.chars().any(char::is_whitespace) {
+                            self.error(m.span, "a mark cannot hold spaces")
+                                .label("space in mark")
+                                .help("moves are separated by spaces, so a mark must not contain one; try \"x\" or \">\"")
                                 .emit();
                         }
                     }

@@ -91,7 +91,7 @@ enum Command {
 }
 
 /// Finds base files relative to the file that extends them.
-struct FsLoader;
+pub struct FsLoader;
 
 impl Loader for FsLoader {
     fn load(&self, base: &str, path: &str) -> Result<Arc<SourceFile>, String> {
@@ -102,7 +102,7 @@ impl Loader for FsLoader {
     }
 }
 
-fn read_source(name: &str) -> Result<Arc<SourceFile>, String> {
+pub fn read_source(name: &str) -> Result<Arc<SourceFile>, String> {
     std::fs::read_to_string(name)
         .map(|text| SourceFile::new(name, text))
         .map_err(|e| format!("cannot read {name}: {e}"))

@@ -61,14 +61,23 @@ fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>) -> Diagno
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((s, e)) => (s, e),
     };
-    let e = e.renamed_rules(|r| rule_name(*r).to_string());
     let message = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-            let mut names: Vec<String> = positives.iter().map(|r| rule_name(*r).into()).collect();
-            names.dedup();
+            let mut names: Vec<String> = Vec::new();
+            for r in positives {
+                let n = rule_name(*r).to_string();
+                if n != "more input" && !names.contains(&n) {
+                    names.push(n);
+                }
+            }
             format!("syntax error: expected {}", join_or(&names))
         }
         _ => "syntax error".to_string(),
+    };
+    let message = if message.ends_with("expected ") {
+        "syntax error".to_string()
+    } else {
+        message
     };
     let at_end = start >= source.text.len();
     Diagnostic::error(source, Span::new(start, end.max(start)), message)
@@ -90,6 +99,8 @@ fn join_or(names: &[String]) -> String {
 fn rule_name(rule: Rule) -> &'static str {
     match rule {
         Rule::EOI => "end of file",
+        Rule::board_sep => "`x` between the board's width and height",
+        Rule::block_end => "`}` to close the block",
         Rule::item | Rule::title | Rule::param | Rule::board | Rule::player | Rule::turn => {
             "an item (title, param, board, player, region, line, setup, turn, end, score, ...)"
         }
@@ -234,10 +245,14 @@ fn item(pair: Pair<Rule>) -> Item {
             name: ident(inner.next().unwrap()),
             value: literal(inner.next().unwrap()),
         },
-        Rule::board => ItemKind::Board {
-            width: expr(inner.next().unwrap()),
-            height: expr(inner.next().unwrap()),
-        },
+        Rule::board => {
+            let width = expr(inner.next().unwrap());
+            inner.next(); // the `x` between the sides
+            ItemKind::Board {
+                width,
+                height: expr(inner.next().unwrap()),
+            }
+        }
         Rule::removed => ItemKind::Removed(expr(inner.next().unwrap())),
         Rule::player => {
             let name = ident(inner.next().unwrap());
@@ -385,7 +400,11 @@ fn element(pair: Pair<Rule>) -> Spanned<Element> {
 fn block(pair: Pair<Rule>) -> Block {
     let sp = span(&pair);
     Block {
-        statements: pair.into_inner().map(statement).collect(),
+        statements: pair
+            .into_inner()
+            .filter(|p| p.as_rule() != Rule::block_end)
+            .map(statement)
+            .collect(),
         span: sp,
     }
 }

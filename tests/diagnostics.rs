@@ -1,0 +1,49 @@
+//! Every file in tests/fixtures/invalid is broken on purpose. Each must fail the check with at
+//! least one error, and its rendered diagnostics (no colour, fixed width) are snapshotted.
+
+use outflank::check::{check, CheckError};
+use outflank::cli::{read_source, FsLoader};
+
+fn rendered(path: &std::path::Path) -> String {
+    // A relative name keeps machine paths out of the snapshots.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let name = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+    std::env::set_current_dir(root).unwrap();
+    let source = read_source(&name).unwrap();
+    match check(source, &FsLoader, &[]) {
+        Ok(_) => panic!("{name} was accepted, but it is in the invalid corpus"),
+        Err(CheckError::Setting(m)) => panic!("{name}: unexpected setting error {m}"),
+        Err(CheckError::Rules(d)) => {
+            assert!(d.has_errors(), "{name}: diagnostics without an error");
+            d.render(false, 100)
+        }
+    }
+}
+
+#[test]
+fn invalid_files_have_diagnostics() {
+    insta::glob!("fixtures/invalid/*.rules", |path| {
+        insta::assert_snapshot!(rendered(path));
+    });
+}
+
+#[test]
+fn corpus_is_large_enough() {
+    let n = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/invalid"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "rules"))
+        .count();
+    assert!(n >= 15, "the issue asks for at least 15 broken files, found {n}");
+}
+
+#[test]
+fn all_errors_of_a_file_are_collected() {
+    let path = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/invalid/many-errors-at-once.rules"
+    ));
+    let text = rendered(path);
+    for expected in ["unknown player `green`", "unknown name `d`", "unknown token `button`", "unknown name `blokced`", "expected a player"] {
+        assert!(text.contains(expected), "missing `{expected}` in:\n{text}");
+    }
+}
