@@ -1,0 +1,161 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use outflank::check::{check, CheckError};
+use outflank::cli::{read_source, FsLoader};
+use outflank::engine::Engine;
+
+/// Loads a rules file (path relative to the crate) with parameter overrides.
+pub fn engine(path: &str, set: &[(&str, &str)]) -> Engine {
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let source = read_source(path).unwrap();
+    let overrides: Vec<(String, String)> = set.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    match check(source, &FsLoader, &overrides) {
+        Ok(c) => Engine::new(c.game),
+        Err(CheckError::Rules(d)) => panic!("{path}:\n{}", d.render(false, 100)),
+        Err(CheckError::Setting(m)) => panic!("{path}: {m}"),
+    }
+}
+
+/// The game files shipped in games/.
+pub fn game_files() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".rules"))
+        .map(|n| format!("games/{n}"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A plain Othello / Reversi written from the rule texts, independent of the interpreter:
+/// a mailbox board, and the rules spelled out in Rust. Used as an oracle.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Plain {
+    pub size: usize,
+    /// 0 empty, 1 black, 2 white; row-major from the top-left.
+    pub cells: Vec<u8>,
+    /// 1 or 2.
+    pub to_move: u8,
+    /// BrainKing: the centre four must be filled before outflanking starts.
+    pub centre_opening: bool,
+}
+
+impl Plain {
+    pub fn othello(size: usize) -> Plain {
+        let mut p = Plain { size, cells: vec![0; size * size], to_move: 1, centre_opening: false };
+        let h = size / 2;
+        // White on d4 and e5, black on e4 and d5 (for size 8).
+        p.set(h - 1, h - 1, 2);
+        p.set(h, h, 2);
+        p.set(h, h - 1, 1);
+        p.set(h - 1, h, 1);
+        p
+    }
+
+    pub fn brainking(size: usize) -> Plain {
+        Plain { size, cells: vec![0; size * size], to_move: 1, centre_opening: true }
+    }
+
+    fn set(&mut self, x: usize, y: usize, v: u8) {
+        self.cells[y * self.size + x] = v;
+    }
+
+    fn centre(&self) -> [usize; 4] {
+        let h = self.size / 2;
+        let s = self.size;
+        [(h - 1) * s + h - 1, (h - 1) * s + h, h * s + h - 1, h * s + h]
+    }
+
+    fn in_opening(&self) -> bool {
+        self.centre_opening && self.centre().iter().any(|&c| self.cells[c] == 0)
+    }
+
+    /// Discs flipped by `player` placing at `cell`.
+    pub fn flips(&self, cell: usize, player: u8) -> Vec<usize> {
+        let s = self.size as i32;
+        let (x0, y0) = (cell as i32 % s, cell as i32 / s);
+        let mut out = Vec::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy) == (0, 0) {
+                    continue;
+                }
+                let mut run = Vec::new();
+                let (mut x, mut y) = (x0 + dx, y0 + dy);
+                while x >= 0 && y >= 0 && x < s && y < s {
+                    let c = (y * s + x) as usize;
+                    match self.cells[c] {
+                        0 => break,
+                        v if v == player => {
+                            out.extend(run.iter().copied());
+                            break;
+                        }
+                        _ => run.push(c),
+                    }
+                    x += dx;
+                    y += dy;
+                }
+            }
+        }
+        out
+    }
+
+    /// Legal placements for `player`, in increasing cell order.
+    pub fn moves_for(&self, player: u8) -> Vec<usize> {
+        if self.in_opening() {
+            let mut c: Vec<usize> = self.centre().into_iter().filter(|&c| self.cells[c] == 0).collect();
+            c.sort();
+            return c;
+        }
+        (0..self.cells.len()).filter(|&c| self.cells[c] == 0 && !self.flips(c, player).is_empty()).collect()
+    }
+
+    pub fn over(&self) -> bool {
+        self.moves_for(1).is_empty() && self.moves_for(2).is_empty()
+    }
+
+    /// Plays a placement, or a pass when `cell` is None.
+    pub fn play(&mut self, cell: Option<usize>) {
+        if let Some(c) = cell {
+            for f in self.flips(c, self.to_move) {
+                self.cells[f] = self.to_move;
+            }
+            self.cells[c] = self.to_move;
+        }
+        self.to_move = 3 - self.to_move;
+    }
+
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 || self.over() {
+            return 1;
+        }
+        let moves = self.moves_for(self.to_move);
+        if moves.is_empty() {
+            let mut n = self.clone();
+            n.play(None);
+            return n.perft(depth - 1);
+        }
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut n = self.clone();
+                n.play(Some(m));
+                n.perft(depth - 1)
+            })
+            .sum()
+    }
+
+    pub fn rows(&self) -> Vec<String> {
+        self.cells
+            .chunks(self.size)
+            .map(|r| r.iter().map(|&v| ['.', 'B', 'W'][v as usize]).collect())
+            .collect()
+    }
+
+    pub fn name(&self, cell: usize) -> String {
+        format!("{}{}", (b'a' + (cell % self.size) as u8) as char, cell / self.size + 1)
+    }
+}

@@ -1,0 +1,148 @@
+//! Language features beyond Othello, on small positions whose answers are worked out by hand:
+//! multi-step turns and chains, move-and-flip, require, tokens, repeat, groups and territory,
+//! end conditions inside a turn, per-player targets, tie-breaks and draws.
+
+mod common;
+use common::engine;
+use outflank::engine::state::State;
+use outflank::engine::Engine;
+use outflank::ir::NOBODY;
+
+fn at(e: &Engine, history: &str) -> State {
+    let s = e.start().unwrap();
+    e.play_history(&s, history).unwrap()
+}
+
+fn turns(e: &Engine, history: &str) -> Vec<String> {
+    let s = at(e, history);
+    e.whole_turns(&s, 10_000).unwrap().into_iter().map(|t| t.notation).collect()
+}
+
+fn steps(e: &Engine, history: &str) -> Vec<String> {
+    let s = at(e, history);
+    let mut buf = Vec::new();
+    e.steps(&s, &mut buf).unwrap();
+    buf.iter().map(|&st| e.step_notation(&s, st)).collect()
+}
+
+#[test]
+fn a_capture_chain_is_one_turn_of_several_steps() {
+    let e = engine("tests/fixtures/valid/jump-chain.rules", &[]);
+    // Only c3 captures (b4 lies between it and a5). Every other empty cell is a plain entry.
+    let all = turns(&e, "");
+    let chains: Vec<&String> = all.iter().filter(|t| t.len() > 2).collect();
+    assert_eq!(chains, ["c3xb4-a1", "c3xb4-e1", "c3xb4-e5"]);
+    assert_eq!(all.len(), 3 + 19, "3 chains and 19 plain entries");
+    assert_eq!(e.perft(&e.start().unwrap(), 1).unwrap(), 22);
+
+    // Step by step: the entry, then the forced capture, then a choice of three jumps.
+    assert_eq!(steps(&e, "").len(), 20);
+    assert_eq!(steps(&e, "c3"), ["xb4"]);
+    assert_eq!(steps(&e, "c3xb4"), ["-a1", "-e1", "-e5"]);
+    let mid = at(&e, "c3xb4");
+    assert_eq!((mid.mover, mid.steps), (0, 2), "light is still choosing, two steps in");
+
+    let after = at(&e, "c3xb4-e5");
+    assert_eq!(e.board_rows(&after), [".....", ".D.D.", "..L..", ".L.L.", "L...L"]);
+    assert_eq!(e.player_name(after.mover), "dark");
+}
+
+#[test]
+fn a_history_may_stop_mid_turn_only_at_its_end() {
+    let e = engine("tests/fixtures/valid/jump-chain.rules", &[]);
+    let s = e.start().unwrap();
+    let err = e.play_history(&s, "c3xb4 a1").unwrap_err();
+    assert!(err.contains("move 1 `c3xb4` stops in the middle of a turn"), "{err}");
+    let err = e.play_history(&s, "c3xb4-b1").unwrap_err();
+    assert!(err.contains("legal here: -a1 -e1 -e5"), "{err}");
+    let err = e.play_history(&s, "c3xb4-e5-a1").unwrap_err();
+    assert!(err.contains("the turn is complete before `-a1`"), "{err}");
+}
+
+#[test]
+fn a_moved_disc_flips_and_a_target_ends_the_game_mid_turn() {
+    let e = engine("tests/fixtures/valid/move-and-target.rules", &[("black_target", "1")]);
+    // b1 outflanks b2 and b3 (closed by b4); neither flips by itself.
+    assert_eq!(steps(&e, ""), ["b1"]);
+    assert_eq!(e.board_rows(&at(&e, "b1")), [".B..", ".W..", ".W..", ".B.."]);
+    assert_eq!(steps(&e, "b1"), ["-b2", "-b3"]);
+    assert_eq!(steps(&e, "b1-b2"), [">a1", ">c1", ">a2", ">c2", ">a3", ">c3"]);
+    // Moving b2 to c2 flips it there; no corner, so the turn simply ends.
+    let s = at(&e, "b1-b2>c2");
+    assert_eq!(e.board_rows(&s), [".B..", "..B.", ".W..", ".B.."]);
+    assert!(!s.is_over());
+    assert_eq!(e.player_name(s.mover), "white");
+    // Moving it to the corner a1 reaches black's target of 1 corner: over at once.
+    let s = at(&e, "b1-b2>a1");
+    let o = s.outcome.expect("the target ends the game");
+    assert_eq!(o.winner, 0);
+    assert_eq!(o.scores, [1.0, 0.0]);
+    // With the default target of 2 the same move does not end the game.
+    let e2 = engine("tests/fixtures/valid/move-and-target.rules", &[]);
+    assert!(!at(&e2, "b1-b2>a1").is_over());
+    assert_eq!(turns(&e2, "").len(), 12, "two discs, six destinations each");
+}
+
+#[test]
+fn a_disc_without_empty_neighbour_ends_the_turn_and_tiebreaks_decide() {
+    let e = engine("tests/fixtures/valid/move-blocked.rules", &[]);
+    assert_eq!(turns(&e, ""), ["d1-c2", "d1-b3"]);
+    let s = at(&e, "d1-c2");
+    // Nothing moved or flipped: only the placed disc is new.
+    assert_eq!(e.board_rows(&s), ["WWWB", "WWWW", "WWWW", "BWWW"]);
+    // The board is full: white passes, black passes, two passes end it.
+    assert_eq!(steps(&e, "d1-c2"), ["pass"]);
+    let end = at(&e, "d1-c2 pass pass");
+    let o = end.outcome.expect("two passes end the game");
+    // Corners 2-2; the tiebreak (all discs) gives it to white, 2 against 14.
+    assert_eq!(o.scores, [2.0, 2.0]);
+    assert_eq!(o.winner, 1);
+    let start = e.start().unwrap();
+    assert_eq!((1..=4).map(|d| e.perft(&start, d).unwrap()).collect::<Vec<_>>(), [2, 2, 2, 2]);
+}
+
+#[test]
+fn require_filters_suicide_and_tokens_are_not_passes() {
+    let e = engine("tests/fixtures/valid/groups-and-button.rules", &[]);
+    // Every corner would be a lone black stone without liberty: no placement is legal.
+    assert_eq!(steps(&e, ""), ["button", "pass"]);
+    let s = at(&e, "button");
+    assert_eq!(e.extra(&s), [("button".to_string(), Some("black".to_string()))]);
+    assert_eq!(s.passes, 0, "taking the button is not a pass");
+    // White may place on any corner (they join the white stones); the button is gone.
+    assert_eq!(steps(&e, "button"), ["a1", "c1", "a3", "c3", "pass"]);
+    assert_eq!(steps(&e, "button a1"), ["pass"]);
+    let end = at(&e, "button a1 pass pass");
+    let o = end.outcome.expect("two passes in succession end the game");
+    // Black: one stone + the button's half point. White: five stones + three one-point
+    // territories (c1, a3, c3), each bordered only by white.
+    assert_eq!(o.scores, [1.5, 8.0]);
+    assert_eq!(o.winner, 1);
+}
+
+#[test]
+fn placing_flips_a_group_without_liberties() {
+    let e = engine("tests/fixtures/valid/groups-empty.rules", &[]);
+    // Black a1, white a2, black c1, white b1: a1 loses its last liberty and turns white.
+    let s = at(&e, "a1 a2 c1 b1");
+    assert_eq!(e.board_rows(&s), ["WWB", "W..", "..."]);
+}
+
+#[test]
+fn repeat_gives_several_placements_in_one_turn() {
+    let e = engine("tests/fixtures/valid/groups-empty.rules", &[("handicap", "2")]);
+    let first = turns(&e, "");
+    assert_eq!(first.len(), 9 * 8, "two distinct cells in order");
+    assert!(first.contains(&"a1-c3".to_string()));
+    let s = at(&e, "a1-c3");
+    assert_eq!(e.player_name(s.mover), "white");
+    assert_eq!(e.board_rows(&s), ["B..", "...", "..B"]);
+}
+
+#[test]
+fn territory_touching_no_stone_is_nobodys_and_equal_scores_draw() {
+    let e = engine("tests/fixtures/valid/groups-empty.rules", &[]);
+    let o = at(&e, "pass pass").outcome.unwrap();
+    assert_eq!(o.scores, [0.0, 0.0]);
+    assert_eq!(o.winner, NOBODY);
+}

@@ -1,0 +1,66 @@
+//! Perft counts: the published Othello values, BrainKing's first plies worked out by hand, and
+//! deeper counts checked against the independent generator in tests/common.
+
+mod common;
+use common::{engine, Plain};
+
+#[test]
+fn othello_matches_published_perft() {
+    // Published values for the standard start (forced pass = one ply, ended game = one leaf).
+    let published = [4u64, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];
+    let e = engine("games/othello.rules", &[]);
+    let s = e.start().unwrap();
+    for (i, &n) in published.iter().enumerate() {
+        assert_eq!(e.perft(&s, i as u32 + 1).unwrap(), n, "depth {}", i + 1);
+    }
+}
+
+/// Worked out from the rules: any of the 4 centre squares, then 3, 2, 1 (4! = 24 openings).
+/// After them Black has 2 discs and White 2. If Black's are diagonal (8 of the 24 orders) the
+/// position is an Othello cross with 4 outflanking replies; if they are side by side (16 orders)
+/// Black again has exactly 4 (two straight, two diagonal). So depth 5 = 24 * 4 = 96.
+#[test]
+fn brainking_first_plies_by_reasoning() {
+    for size in ["6x6", "8x8", "10x10"] {
+        let e = engine(&format!("games/reversi-{size}.rules"), &[]);
+        let s = e.start().unwrap();
+        let counts: Vec<u64> = (1..=5).map(|d| e.perft(&s, d).unwrap()).collect();
+        assert_eq!(counts, [4, 12, 24, 24, 96], "reversi-{size}");
+    }
+}
+
+#[test]
+fn brainking_deeper_perft_matches_independent_generator() {
+    for (file, size, depth) in [("6x6", 6, 8), ("8x8", 8, 7), ("10x10", 10, 6)] {
+        let e = engine(&format!("games/reversi-{file}.rules"), &[]);
+        let s = e.start().unwrap();
+        let plain = Plain::brainking(size);
+        for d in 1..=depth {
+            assert_eq!(e.perft(&s, d).unwrap(), plain.perft(d), "reversi-{file} depth {d}");
+        }
+    }
+}
+
+#[test]
+fn othello_on_other_sizes_matches_independent_generator() {
+    for (size, depth) in [(4usize, 12u32), (6, 7), (10, 5)] {
+        let s_text = size.to_string();
+        let e = engine("games/othello.rules", &[("size", &s_text)]);
+        let s = e.start().unwrap();
+        let plain = Plain::othello(size);
+        for d in 1..=depth {
+            assert_eq!(e.perft(&s, d).unwrap(), plain.perft(d), "othello size {size} depth {d}");
+        }
+    }
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    let e = engine("games/othello.rules", &[]);
+    let s = e.start().unwrap();
+    let split = e.perft_divide(&s, 5).unwrap();
+    let names: Vec<&str> = split.iter().map(|(m, _)| m.as_str()).collect();
+    assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    // The start is symmetric: each first move leads to the same count.
+    assert!(split.iter().all(|(_, n)| *n == 1396 / 4));
+}
