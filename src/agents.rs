@@ -21,12 +21,17 @@ impl Rng {
     }
     /// Uniform in `0..n` (n > 0), without modulo bias worth noticing for n < 2^32.
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 
 /// Chooses uniformly among the legal steps.
-pub fn random_step(engine: &Engine, s: &State, rng: &mut Rng, buf: &mut Vec<Step>) -> Result<Option<Step>, RuleError> {
+pub fn random_step(
+    engine: &Engine,
+    s: &State,
+    rng: &mut Rng,
+    buf: &mut Vec<Step>,
+) -> Result<Option<Step>, RuleError> {
     engine.steps(s, buf)?;
     Ok((!buf.is_empty()).then(|| buf[rng.below(buf.len())]))
 }
@@ -40,7 +45,11 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// Plays a whole game of uniform random steps; returns the final state and the number of steps.
-pub fn random_game(engine: &Engine, start: &State, rng: &mut Rng) -> Result<(State, u64), RuleError> {
+pub fn random_game(
+    engine: &Engine,
+    start: &State,
+    rng: &mut Rng,
+) -> Result<(State, u64), RuleError> {
     let mut s = *start;
     let mut buf = Vec::with_capacity(64);
     let mut plies = 0;

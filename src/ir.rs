@@ -201,6 +201,9 @@ pub struct Game {
 
 impl Game {
     pub fn player_by_name(&self, name: &str) -> Option<u8> {
-        self.players.iter().position(|p| p.name == name).map(|i| i as u8)
+        self.players
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u8)
     }
 }

@@ -7,7 +7,11 @@ use outflank::cli::{read_source, FsLoader};
 fn rendered(path: &std::path::Path) -> String {
     // A relative name keeps machine paths out of the snapshots.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let name = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+    let name = path
+        .strip_prefix(root)
+        .unwrap()
+        .to_string_lossy()
+        .replace('\\', "/");
     std::env::set_current_dir(root).unwrap();
     let source = read_source(&name).unwrap();
     match check(source, &FsLoader, &[]) {
@@ -29,11 +33,23 @@ fn invalid_files_have_diagnostics() {
 
 #[test]
 fn corpus_is_large_enough() {
-    let n = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/invalid"))
-        .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "rules"))
-        .count();
-    assert!(n >= 15, "the issue asks for at least 15 broken files, found {n}");
+    let n = std::fs::read_dir(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/invalid"
+    ))
+    .unwrap()
+    .filter(|e| {
+        e.as_ref()
+            .unwrap()
+            .path()
+            .extension()
+            .is_some_and(|x| x == "rules")
+    })
+    .count();
+    assert!(
+        n >= 15,
+        "the issue asks for at least 15 broken files, found {n}"
+    );
 }
 
 #[test]
@@ -43,7 +59,13 @@ fn all_errors_of_a_file_are_collected() {
         "/tests/fixtures/invalid/many-errors-at-once.rules"
     ));
     let text = rendered(path);
-    for expected in ["unknown player `green`", "unknown name `d`", "unknown token `button`", "unknown name `blokced`", "expected a player"] {
+    for expected in [
+        "unknown player `green`",
+        "unknown name `d`",
+        "unknown token `button`",
+        "unknown name `blokced`",
+        "expected a player",
+    ] {
         assert!(text.contains(expected), "missing `{expected}` in:\n{text}");
     }
 }

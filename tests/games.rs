@@ -10,13 +10,18 @@ use outflank::ir::NOBODY;
 #[test]
 fn every_game_file_checks_and_a_seeded_random_game_ends() {
     let files = game_files();
-    assert!(files.len() >= 4, "expected the bundled games, found {files:?}");
+    assert!(
+        files.len() >= 4,
+        "expected the bundled games, found {files:?}"
+    );
     for file in files {
         let e = engine(&file, &[]);
         let start = e.start().unwrap();
         let mut rng = Rng::new(game_seed(7, 0));
         let (end, steps) = random_game(&e, &start, &mut rng).unwrap();
-        let outcome = end.outcome.unwrap_or_else(|| panic!("{file}: the game did not end"));
+        let outcome = end
+            .outcome
+            .unwrap_or_else(|| panic!("{file}: the game did not end"));
         assert!(steps > 0, "{file}");
         let mut buf = Vec::new();
         e.steps(&end, &mut buf).unwrap();
@@ -24,18 +29,32 @@ fn every_game_file_checks_and_a_seeded_random_game_ends() {
         // Score is the disc count in all of these games; the winner follows from it.
         let counts = [end.pieces[0].count() as f64, end.pieces[1].count() as f64];
         assert_eq!(outcome.scores, counts, "{file}");
-        let expected = if counts[0] > counts[1] { 0 } else if counts[1] > counts[0] { 1 } else { NOBODY };
+        let expected = if counts[0] > counts[1] {
+            0
+        } else if counts[1] > counts[0] {
+            1
+        } else {
+            NOBODY
+        };
         assert_eq!(outcome.winner, expected, "{file}");
     }
 }
 
 /// Steps of the engine at a state as (notation, board after), sorted by notation.
-fn engine_moves(e: &outflank::engine::Engine, s: &outflank::engine::state::State) -> Vec<(String, Vec<String>)> {
+fn engine_moves(
+    e: &outflank::engine::Engine,
+    s: &outflank::engine::state::State,
+) -> Vec<(String, Vec<String>)> {
     let mut buf = Vec::new();
     e.steps(s, &mut buf).unwrap();
     let mut out: Vec<(String, Vec<String>)> = buf
         .iter()
-        .map(|&st| (e.step_notation(s, st), e.board_rows(&e.apply(s, st).unwrap())))
+        .map(|&st| {
+            (
+                e.step_notation(s, st),
+                e.board_rows(&e.apply(s, st).unwrap()),
+            )
+        })
         .collect();
     out.sort();
     out
@@ -65,7 +84,8 @@ fn plain_moves(p: &Plain) -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn random_positions_agree_with_independent_generator() {
-    let cases: [(&str, &[(&str, &str)], Plain); 5] = [
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], Plain);
+    let cases: [Case; 5] = [
         ("games/othello.rules", &[], Plain::othello(8)),
         ("games/othello.rules", &[("size", "6")], Plain::othello(6)),
         ("games/reversi-6x6.rules", &[], Plain::brainking(6)),
@@ -82,7 +102,12 @@ fn random_positions_agree_with_independent_generator() {
             loop {
                 assert_eq!(e.board_rows(&s), p.rows(), "{file} game {game}");
                 let ours = engine_moves(&e, &s);
-                assert_eq!(ours, plain_moves(&p), "{file} game {game} at {:?}", p.rows());
+                assert_eq!(
+                    ours,
+                    plain_moves(&p),
+                    "{file} game {game} at {:?}",
+                    p.rows()
+                );
                 positions += 1;
                 if ours.is_empty() {
                     assert!(s.is_over() && p.over());
@@ -93,13 +118,15 @@ fn random_positions_agree_with_independent_generator() {
                 let step = buf[rng.below(buf.len())];
                 let text = e.step_notation(&s, step);
                 s = e.apply(&s, step).unwrap();
-                let cell = (text != "pass").then(|| {
-                    (0..p.cells.len()).find(|&c| p.name(c) == text).unwrap()
-                });
+                let cell = (text != "pass")
+                    .then(|| (0..p.cells.len()).find(|&c| p.name(c) == text).unwrap());
                 p.play(cell);
             }
         }
-        assert!(positions > 1000, "{file}: only {positions} positions compared");
+        assert!(
+            positions > 1000,
+            "{file}: only {positions} positions compared"
+        );
     }
 }
 
@@ -116,7 +143,11 @@ fn forced_pass_is_a_move_and_the_game_ends_when_nobody_can_move() {
             e.steps(&s, &mut buf).unwrap();
             let step = buf[rng.below(buf.len())];
             if e.step_notation(&s, step) == "pass" {
-                assert_eq!(buf.len(), 1, "a pass is only offered when nothing else is legal");
+                assert_eq!(
+                    buf.len(),
+                    1,
+                    "a pass is only offered when nothing else is legal"
+                );
                 seen_pass = true;
                 let after = e.apply(&s, step).unwrap();
                 assert_eq!(after.pieces, s.pieces, "a pass changes no disc");
@@ -133,14 +164,24 @@ fn forced_pass_is_a_move_and_the_game_ends_when_nobody_can_move() {
 #[test]
 fn variants_state_only_what_differs() {
     let ten = engine("games/reversi-10x10.rules", &[]);
-    assert_eq!((ten.game.geometry.width, ten.game.geometry.height), (10, 10));
+    assert_eq!(
+        (ten.game.geometry.width, ten.game.geometry.height),
+        (10, 10)
+    );
     assert_eq!(ten.game.title, "Reversi (BrainKing, 10x10)");
     let start = ten.start().unwrap();
-    assert!(start.pieces.iter().all(|b| b.is_empty()), "BrainKing starts empty");
+    assert!(
+        start.pieces.iter().all(|b| b.is_empty()),
+        "BrainKing starts empty"
+    );
     let mut buf = Vec::new();
     ten.steps(&start, &mut buf).unwrap();
     let names: Vec<String> = buf.iter().map(|&s| ten.step_notation(&start, s)).collect();
-    assert_eq!(names, ["e5", "f5", "e6", "f6"], "the centre squares of a 10x10 board");
+    assert_eq!(
+        names,
+        ["e5", "f5", "e6", "f6"],
+        "the centre squares of a 10x10 board"
+    );
     // The base's parameter can still be set from outside, within its range.
     let six = engine("games/reversi-10x10.rules", &[("size", "6")]);
     assert_eq!(six.game.geometry.width, 6);
@@ -169,7 +210,12 @@ fn whole_turn_notation_round_trips() {
         for t in &turns {
             let played = e.parse_turn(&s, &t.notation).unwrap();
             let (_, after) = played.last().unwrap();
-            assert_eq!(e.board_rows(after), e.board_rows(&t.after), "{}", t.notation);
+            assert_eq!(
+                e.board_rows(after),
+                e.board_rows(&t.after),
+                "{}",
+                t.notation
+            );
         }
         s = turns[rng.below(turns.len())].after;
     }

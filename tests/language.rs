@@ -15,7 +15,11 @@ fn at(e: &Engine, history: &str) -> State {
 
 fn turns(e: &Engine, history: &str) -> Vec<String> {
     let s = at(e, history);
-    e.whole_turns(&s, 10_000).unwrap().into_iter().map(|t| t.notation).collect()
+    e.whole_turns(&s, 10_000)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.notation)
+        .collect()
 }
 
 fn steps(e: &Engine, history: &str) -> Vec<String> {
@@ -40,10 +44,17 @@ fn a_capture_chain_is_one_turn_of_several_steps() {
     assert_eq!(steps(&e, "c3"), ["xb4"]);
     assert_eq!(steps(&e, "c3xb4"), ["-a1", "-e1", "-e5"]);
     let mid = at(&e, "c3xb4");
-    assert_eq!((mid.mover, mid.steps), (0, 2), "light is still choosing, two steps in");
+    assert_eq!(
+        (mid.mover, mid.steps),
+        (0, 2),
+        "light is still choosing, two steps in"
+    );
 
     let after = at(&e, "c3xb4-e5");
-    assert_eq!(e.board_rows(&after), [".....", ".D.D.", "..L..", ".L.L.", "L...L"]);
+    assert_eq!(
+        e.board_rows(&after),
+        [".....", ".D.D.", "..L..", ".L.L.", "L...L"]
+    );
     assert_eq!(e.player_name(after.mover), "dark");
 }
 
@@ -52,7 +63,10 @@ fn a_history_may_stop_mid_turn_only_at_its_end() {
     let e = engine("tests/fixtures/valid/jump-chain.rules", &[]);
     let s = e.start().unwrap();
     let err = e.play_history(&s, "c3xb4 a1").unwrap_err();
-    assert!(err.contains("move 1 `c3xb4` stops in the middle of a turn"), "{err}");
+    assert!(
+        err.contains("move 1 `c3xb4` stops in the middle of a turn"),
+        "{err}"
+    );
     let err = e.play_history(&s, "c3xb4-b1").unwrap_err();
     assert!(err.contains("legal here: -a1 -e1 -e5"), "{err}");
     let err = e.play_history(&s, "c3xb4-e5-a1").unwrap_err();
@@ -61,12 +75,21 @@ fn a_history_may_stop_mid_turn_only_at_its_end() {
 
 #[test]
 fn a_moved_disc_flips_and_a_target_ends_the_game_mid_turn() {
-    let e = engine("tests/fixtures/valid/move-and-target.rules", &[("black_target", "1")]);
+    let e = engine(
+        "tests/fixtures/valid/move-and-target.rules",
+        &[("black_target", "1")],
+    );
     // b1 outflanks b2 and b3 (closed by b4); neither flips by itself.
     assert_eq!(steps(&e, ""), ["b1"]);
-    assert_eq!(e.board_rows(&at(&e, "b1")), [".B..", ".W..", ".W..", ".B.."]);
+    assert_eq!(
+        e.board_rows(&at(&e, "b1")),
+        [".B..", ".W..", ".W..", ".B.."]
+    );
     assert_eq!(steps(&e, "b1"), ["-b2", "-b3"]);
-    assert_eq!(steps(&e, "b1-b2"), [">a1", ">c1", ">a2", ">c2", ">a3", ">c3"]);
+    assert_eq!(
+        steps(&e, "b1-b2"),
+        [">a1", ">c1", ">a2", ">c2", ">a3", ">c3"]
+    );
     // Moving b2 to c2 flips it there; no corner, so the turn simply ends.
     let s = at(&e, "b1-b2>c2");
     assert_eq!(e.board_rows(&s), [".B..", "..B.", ".W..", ".B.."]);
@@ -98,7 +121,12 @@ fn a_disc_without_empty_neighbour_ends_the_turn_and_tiebreaks_decide() {
     assert_eq!(o.scores, [2.0, 2.0]);
     assert_eq!(o.winner, 1);
     let start = e.start().unwrap();
-    assert_eq!((1..=4).map(|d| e.perft(&start, d).unwrap()).collect::<Vec<_>>(), [2, 2, 2, 2]);
+    assert_eq!(
+        (1..=4)
+            .map(|d| e.perft(&start, d).unwrap())
+            .collect::<Vec<_>>(),
+        [2, 2, 2, 2]
+    );
 }
 
 #[test]
@@ -107,7 +135,10 @@ fn require_filters_suicide_and_tokens_are_not_passes() {
     // Every corner would be a lone black stone without liberty: no placement is legal.
     assert_eq!(steps(&e, ""), ["button", "pass"]);
     let s = at(&e, "button");
-    assert_eq!(e.extra(&s), [("button".to_string(), Some("black".to_string()))]);
+    assert_eq!(
+        e.extra(&s),
+        [("button".to_string(), Some("black".to_string()))]
+    );
     assert_eq!(s.passes, 0, "taking the button is not a pass");
     // White may place on any corner (they join the white stones); the button is gone.
     assert_eq!(steps(&e, "button"), ["a1", "c1", "a3", "c3", "pass"]);
@@ -130,7 +161,10 @@ fn placing_flips_a_group_without_liberties() {
 
 #[test]
 fn repeat_gives_several_placements_in_one_turn() {
-    let e = engine("tests/fixtures/valid/groups-empty.rules", &[("handicap", "2")]);
+    let e = engine(
+        "tests/fixtures/valid/groups-empty.rules",
+        &[("handicap", "2")],
+    );
     let first = turns(&e, "");
     assert_eq!(first.len(), 9 * 8, "two distinct cells in order");
     assert!(first.contains(&"a1-c3".to_string()));

@@ -36,7 +36,11 @@ fn brainking_deeper_perft_matches_independent_generator() {
         let s = e.start().unwrap();
         let plain = Plain::brainking(size);
         for d in 1..=depth {
-            assert_eq!(e.perft(&s, d).unwrap(), plain.perft(d), "reversi-{file} depth {d}");
+            assert_eq!(
+                e.perft(&s, d).unwrap(),
+                plain.perft(d),
+                "reversi-{file} depth {d}"
+            );
         }
     }
 }
@@ -49,7 +53,11 @@ fn othello_on_other_sizes_matches_independent_generator() {
         let s = e.start().unwrap();
         let plain = Plain::othello(size);
         for d in 1..=depth {
-            assert_eq!(e.perft(&s, d).unwrap(), plain.perft(d), "othello size {size} depth {d}");
+            assert_eq!(
+                e.perft(&s, d).unwrap(),
+                plain.perft(d),
+                "othello size {size} depth {d}"
+            );
         }
     }
 }

@@ -155,14 +155,17 @@ impl Checker<'_> {
                     None => {
                         let known: Vec<String> =
                             self.attributes.iter().map(|(n, _)| n.clone()).collect();
-                        self.error(attr.span, format!("players have no attribute `{}`", attr.node))
-                            .label("unknown attribute")
-                            .help(if known.is_empty() {
-                                "declare one with `player NAME 'S' with NAME = VALUE`".to_string()
-                            } else {
-                                format!("the attributes are: {}", known.join(", "))
-                            })
-                            .emit();
+                        self.error(
+                            attr.span,
+                            format!("players have no attribute `{}`", attr.node),
+                        )
+                        .label("unknown attribute")
+                        .help(if known.is_empty() {
+                            "declare one with `player NAME 'S' with NAME = VALUE`".to_string()
+                        } else {
+                            format!("the attributes are: {}", known.join(", "))
+                        })
+                        .emit();
                         None
                     }
                 }
@@ -240,10 +243,17 @@ impl Checker<'_> {
                     .chain(self.defs.keys().cloned())
                     .chain(self.player_names.iter().cloned())
                     .chain(STATE_NAMES.iter().map(|s| s.to_string()))
-                    .chain(["all", "corners", "border", "nobody"].iter().map(|s| s.to_string()))
+                    .chain(
+                        ["all", "corners", "border", "nobody"]
+                            .iter()
+                            .map(|s| s.to_string()),
+                    )
                     .collect();
                 candidates.sort();
-                let off_board = self.geometry.as_ref().filter(|g| looks_like_cell(name) && g.parse(name).is_none());
+                let off_board = self
+                    .geometry
+                    .as_ref()
+                    .filter(|g| looks_like_cell(name) && g.parse(name).is_none());
                 let help = match (closest(name, &candidates), off_board) {
                     (_, Some(g)) => format!(
                         "the board is {} x {}: columns a to {}, rows 1 to {}",
@@ -255,7 +265,11 @@ impl Checker<'_> {
                     (Some(c), None) => format!("did you mean `{c}`?"),
                     (None, None) => "declare it first: param, region, def, player, or a variable bound by choose or let".into(),
                 };
-                let extra = if off_board.is_some() { " (not a cell of this board)" } else { "" };
+                let extra = if off_board.is_some() {
+                    " (not a cell of this board)"
+                } else {
+                    ""
+                };
                 self.error(span, format!("unknown name `{name}`{extra}"))
                     .label("not defined")
                     .help(help)
@@ -266,13 +280,26 @@ impl Checker<'_> {
         Some(builtin)
     }
 
-    fn expand_def(&mut self, name: &str, span: Span, args: &[Expr], scope: &Scope) -> Option<Typed> {
+    fn expand_def(
+        &mut self,
+        name: &str,
+        span: Span,
+        args: &[Expr],
+        scope: &Scope,
+    ) -> Option<Typed> {
         let (params, body) = self.defs.get(name).cloned()?;
         if params.len() != args.len() {
-            self.error(span, format!("`{name}` takes {} argument(s), {} given", params.len(), args.len()))
-                .label("wrong number of arguments")
-                .help(format!("write {name}({})", params.join(", ")))
-                .emit();
+            self.error(
+                span,
+                format!(
+                    "`{name}` takes {} argument(s), {} given",
+                    params.len(),
+                    args.len()
+                ),
+            )
+            .label("wrong number of arguments")
+            .help(format!("write {name}({})", params.join(", ")))
+            .emit();
             return None;
         }
         if scope.def_depth > 32 {
@@ -295,7 +322,7 @@ impl Checker<'_> {
         }
         let saved = self.current_file;
         self.current_file = body.1;
-        let r = self.expr(&body.0, &inner);
+        let r = self.expr(body.0, &inner);
         self.current_file = saved;
         r
     }
@@ -314,14 +341,21 @@ impl Checker<'_> {
             (Type::Bool, Type::Set) => "test a set with some(S) or none(S)",
             (Type::Bool, Type::Num) => "compare the number, e.g. count(S) > 0",
             (Type::Num, Type::Set) => "count the cells with count(S)",
-            (Type::Set, Type::Num) => "a set of cells is needed here; perhaps drop the count(...) around it",
-            (Type::Cell, Type::Set) => "a single cell is needed here; choose one with `choose x in S`",
+            (Type::Set, Type::Num) => {
+                "a set of cells is needed here; perhaps drop the count(...) around it"
+            }
+            (Type::Cell, Type::Set) => {
+                "a single cell is needed here; choose one with `choose x in S`"
+            }
             _ => "see the table of types and built-ins in docs/LANGUAGE.md",
         };
-        self.error(e.span, format!("expected {}, found {}", want.describe(), t.ty().describe()))
-            .label(format!("this is {}", t.ty().describe()))
-            .help(help)
-            .emit();
+        self.error(
+            e.span,
+            format!("expected {}, found {}", want.describe(), t.ty().describe()),
+        )
+        .label(format!("this is {}", t.ty().describe()))
+        .help(help)
+        .emit();
         None
     }
 
@@ -362,17 +396,23 @@ impl Checker<'_> {
         match n {
             Num::Const(v) if v.fract() == 0.0 && v.abs() < 1e9 => Some(v as i64),
             Num::Const(v) => {
-                self.error(e.span, format!("{what} must be a whole number, this is {v}"))
-                    .label("not whole")
-                    .help("adjust the parameters or the arithmetic so the value is whole")
-                    .emit();
+                self.error(
+                    e.span,
+                    format!("{what} must be a whole number, this is {v}"),
+                )
+                .label("not whole")
+                .help("adjust the parameters or the arithmetic so the value is whole")
+                .emit();
                 None
             }
             _ => {
-                self.error(e.span, format!("{what} must be known before the game starts"))
-                    .label("depends on the position")
-                    .help("use parameters and numbers only")
-                    .emit();
+                self.error(
+                    e.span,
+                    format!("{what} must be known before the game starts"),
+                )
+                .label("depends on the position")
+                .help("use parameters and numbers only")
+                .emit();
                 None
             }
         }
@@ -410,18 +450,35 @@ impl Checker<'_> {
         None
     }
 
-    fn arity(&mut self, name: &str, args: &[Expr], span: Span, allowed: &[usize], usage: &str) -> bool {
+    fn arity(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+        allowed: &[usize],
+        usage: &str,
+    ) -> bool {
         if allowed.contains(&args.len()) {
             return true;
         }
-        self.error(span, format!("`{name}` does not take {} argument(s)", args.len()))
-            .label("wrong number of arguments")
-            .help(format!("write {usage}"))
-            .emit();
+        self.error(
+            span,
+            format!("`{name}` does not take {} argument(s)", args.len()),
+        )
+        .label("wrong number of arguments")
+        .help(format!("write {usage}"))
+        .emit();
         false
     }
 
-    fn call(&mut self, name: &str, name_span: Span, args: &[Expr], span: Span, scope: &Scope) -> Option<Typed> {
+    fn call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &[Expr],
+        span: Span,
+        scope: &Scope,
+    ) -> Option<Typed> {
         if self.defs.contains_key(name) {
             return self.expand_def(name, span, args, scope);
         }
@@ -466,7 +523,13 @@ impl Checker<'_> {
                 }))
             }
             "neighbours" => {
-                if !self.arity(name, args, span, &[1, 2], "neighbours(CELL) or neighbours(CELL, DIRECTIONS)") {
+                if !self.arity(
+                    name,
+                    args,
+                    span,
+                    &[1, 2],
+                    "neighbours(CELL) or neighbours(CELL, DIRECTIONS)",
+                ) {
                     return None;
                 }
                 let c = self.expect_cell(&args[0], scope);
@@ -478,7 +541,13 @@ impl Checker<'_> {
                 Some(Typed::Set(self.fold_set(Set::Neighbours(boxed(c), d))))
             }
             "adjacent" => {
-                if !self.arity(name, args, span, &[1, 2], "adjacent(SET) or adjacent(SET, DIRECTIONS)") {
+                if !self.arity(
+                    name,
+                    args,
+                    span,
+                    &[1, 2],
+                    "adjacent(SET) or adjacent(SET, DIRECTIONS)",
+                ) {
                     return None;
                 }
                 let s = self.expect_set(&args[0], scope);
@@ -508,9 +577,15 @@ impl Checker<'_> {
                 }
                 Some(match name {
                     "group" => Typed::Set(Set::Group(boxed(self.expect_cell(&args[0], scope)?))),
-                    "liberties" => Typed::Set(Set::Liberties(boxed(self.expect_set(&args[0], scope)?))),
-                    "surrounded" => Typed::Set(Set::Surrounded(boxed(self.expect_set(&args[0], scope)?))),
-                    "territory" => Typed::Set(Set::Territory(boxed(self.expect_player(&args[0], scope)?))),
+                    "liberties" => {
+                        Typed::Set(Set::Liberties(boxed(self.expect_set(&args[0], scope)?)))
+                    }
+                    "surrounded" => {
+                        Typed::Set(Set::Surrounded(boxed(self.expect_set(&args[0], scope)?)))
+                    }
+                    "territory" => {
+                        Typed::Set(Set::Territory(boxed(self.expect_player(&args[0], scope)?)))
+                    }
                     _ => {
                         let token = match &args[0].kind {
                             ExprKind::Name(n) => self.tokens.iter().position(|t| t == n),
@@ -542,7 +617,13 @@ impl Checker<'_> {
                 }))
             }
             "at" => {
-                if !self.arity(name, args, span, &[2], "at(COLUMN, ROW) with 1-based numbers") {
+                if !self.arity(
+                    name,
+                    args,
+                    span,
+                    &[2],
+                    "at(COLUMN, ROW) with 1-based numbers",
+                ) {
                     return None;
                 }
                 let x = self.const_int(&args[0], scope, "a column");
@@ -592,14 +673,18 @@ impl Checker<'_> {
                 let (w, h) = (g.width as i64, g.height as i64);
                 let bits = match name {
                     "centre" => {
-                        if a < 1 || b < 1 || a > w || b > h || (w - a) % 2 != 0 || (h - b) % 2 != 0 {
+                        if a < 1 || b < 1 || a > w || b > h || (w - a) % 2 != 0 || (h - b) % 2 != 0
+                        {
                             self.error(span, format!("centre({a}, {b}) does not sit in the middle of a {w} x {h} board"))
                                 .label("no exact centre block")
                                 .help("the block must fit and leave equal margins: its width has the parity of the board's width, and likewise its height")
                                 .emit();
                             return None;
                         }
-                        g.rect(((w - a) / 2 + 1, (w + a) / 2), ((h - b) / 2 + 1, (h + b) / 2))
+                        g.rect(
+                            ((w - a) / 2 + 1, (w + a) / 2),
+                            ((h - b) / 2 + 1, (h + b) / 2),
+                        )
                     }
                     "rows" => g.rect((1, w), (a, b)),
                     _ => g.rect((a, b), (1, h)),
@@ -658,7 +743,14 @@ impl Checker<'_> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, span: Span, scope: &Scope) -> Option<Typed> {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+        scope: &Scope,
+    ) -> Option<Typed> {
         use BinaryOp::*;
         match op {
             Or | And => {
@@ -707,10 +799,17 @@ impl Checker<'_> {
                     }));
                 }
                 let Typed::Num(x) = x else {
-                    self.error(a.span, format!("`{}` needs numbers, this is {}", op.symbol(), x.ty().describe()))
-                        .label("not a number")
-                        .help("arithmetic works on numbers; `-` also subtracts sets")
-                        .emit();
+                    self.error(
+                        a.span,
+                        format!(
+                            "`{}` needs numbers, this is {}",
+                            op.symbol(),
+                            x.ty().describe()
+                        ),
+                    )
+                    .label("not a number")
+                    .help("arithmetic works on numbers; `-` also subtracts sets")
+                    .emit();
                     return None;
                 };
                 let y = self.expect_num(b, scope)?;
@@ -755,7 +854,9 @@ impl Checker<'_> {
                 let ordered = !matches!(op, Eq | Ne);
                 match (x, y) {
                     (Typed::Num(x), Typed::Num(y)) => Some(Typed::Bool(match (&x, &y) {
-                        (Num::Const(p), Num::Const(q)) => Cond::Const(crate::engine::eval::compare(cmp, *p, *q)),
+                        (Num::Const(p), Num::Const(q)) => {
+                            Cond::Const(crate::engine::eval::compare(cmp, *p, *q))
+                        }
                         _ => Cond::Num(cmp, boxed(x), boxed(y)),
                     })),
                     (Typed::Player(x), Typed::Player(y)) if !ordered => {
@@ -771,7 +872,10 @@ impl Checker<'_> {
                         // Equal conditions: both true or both false.
                         let both = Cond::Or(
                             boxed(Cond::And(boxed(x.clone()), boxed(y.clone()))),
-                            boxed(Cond::And(boxed(Cond::Not(boxed(x))), boxed(Cond::Not(boxed(y))))),
+                            boxed(Cond::And(
+                                boxed(Cond::Not(boxed(x))),
+                                boxed(Cond::Not(boxed(y))),
+                            )),
                         );
                         Some(Typed::Bool(if eq { both } else { Cond::Not(boxed(both)) }))
                     }

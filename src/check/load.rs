@@ -39,7 +39,9 @@ pub fn load_chain(
             diags.push(
                 Diagnostic::error(&current, path.span, "too many nested extends")
                     .with_label("this base is one too many")
-                    .with_help(format!("a variant chain may hold at most {MAX_CHAIN} files")),
+                    .with_help(format!(
+                        "a variant chain may hold at most {MAX_CHAIN} files"
+                    )),
             );
             return None;
         }
@@ -57,9 +59,13 @@ pub fn load_chain(
             }
             Err(message) => {
                 diags.push(
-                    Diagnostic::error(&current, path.span, format!("cannot load base file: {message}"))
-                        .with_label("this file")
-                        .with_help("the path is relative to the file that says extends"),
+                    Diagnostic::error(
+                        &current,
+                        path.span,
+                        format!("cannot load base file: {message}"),
+                    )
+                    .with_label("this file")
+                    .with_help("the path is relative to the file that says extends"),
                 );
                 return None;
             }

@@ -230,7 +230,12 @@ impl<'a> Checker<'a> {
 
         // Parameters, then `set` defaults in file order, then the command line.
         for s in items {
-            if let ItemKind::Param { name, default, allowed } = &s.item.kind {
+            if let ItemKind::Param {
+                name,
+                default,
+                allowed,
+            } = &s.item.kind
+            {
                 self.current_file = s.file;
                 if let (Some(parts), Literal::Bool(_)) = (allowed, &default.node) {
                     self.error(parts.span, "a boolean parameter takes no range")
@@ -241,19 +246,31 @@ impl<'a> Checker<'a> {
                 if let Some(parts) = allowed {
                     for p in &parts.node {
                         if p.lo > p.hi || p.step < 1 {
-                            self.error(parts.span, format!("the range {} is empty", allowed_text(std::slice::from_ref(p))))
-                                .label("empty range")
-                                .help("write the smaller bound first, with a step of at least 1")
-                                .emit();
+                            self.error(
+                                parts.span,
+                                format!(
+                                    "the range {} is empty",
+                                    allowed_text(std::slice::from_ref(p))
+                                ),
+                            )
+                            .label("empty range")
+                            .help("write the smaller bound first, with a step of at least 1")
+                            .emit();
                         }
                     }
                 }
                 if let (Some(parts), Literal::Int(v)) = (allowed, &default.node) {
                     if !allows(&parts.node, *v) {
-                        self.error(default.span, format!("the default {v} is not among the allowed values {}", allowed_text(&parts.node)))
-                            .label("outside the range")
-                            .help("change the default or widen the range")
-                            .emit();
+                        self.error(
+                            default.span,
+                            format!(
+                                "the default {v} is not among the allowed values {}",
+                                allowed_text(&parts.node)
+                            ),
+                        )
+                        .label("outside the range")
+                        .help("change the default or widen the range")
+                        .emit();
                     }
                 }
                 self.params.insert(
@@ -274,19 +291,30 @@ impl<'a> Checker<'a> {
                     let names: Vec<String> = self.params.keys().cloned().collect();
                     let help = match expr::closest(&name.node, &names) {
                         Some(c) => format!("did you mean `{c}`?"),
-                        None => "`set` changes a parameter that a base file declares with `param`".into(),
+                        None => "`set` changes a parameter that a base file declares with `param`"
+                            .into(),
                     };
-                    self.error(name.span, format!("no parameter named `{}` to set", name.node))
-                        .label("unknown parameter")
-                        .help(help)
-                        .emit();
+                    self.error(
+                        name.span,
+                        format!("no parameter named `{}` to set", name.node),
+                    )
+                    .label("unknown parameter")
+                    .help(help)
+                    .emit();
                     continue;
                 };
                 if let Err(msg) = self.fits(&p, &value.node) {
-                    self.error(value.span, format!("`{}` cannot be {}: {msg}", name.node, literal_text(&value.node)))
-                        .label("not allowed")
-                        .help("pick a value the base file's `param` allows")
-                        .emit();
+                    self.error(
+                        value.span,
+                        format!(
+                            "`{}` cannot be {}: {msg}",
+                            name.node,
+                            literal_text(&value.node)
+                        ),
+                    )
+                    .label("not allowed")
+                    .help("pick a value the base file's `param` allows")
+                    .emit();
                     continue;
                 }
                 self.params.get_mut(&name.node).unwrap().value = value.node.clone();
@@ -298,19 +326,26 @@ impl<'a> Checker<'a> {
                 return Err(CheckError::Setting(if names.is_empty() {
                     format!("--set {name}={text}: this game has no parameters")
                 } else {
-                    format!("--set {name}={text}: no parameter named `{name}`; the parameters are {}", names.join(", "))
+                    format!(
+                        "--set {name}={text}: no parameter named `{name}`; the parameters are {}",
+                        names.join(", ")
+                    )
                 }));
             };
             let value = match (&p.value, text.as_str()) {
                 (Literal::Bool(_), "true") => Literal::Bool(true),
                 (Literal::Bool(_), "false") => Literal::Bool(false),
                 (Literal::Bool(_), _) => {
-                    return Err(CheckError::Setting(format!("--set {name}={text}: `{name}` is true or false")))
+                    return Err(CheckError::Setting(format!(
+                        "--set {name}={text}: `{name}` is true or false"
+                    )))
                 }
                 (Literal::Int(_), t) => match t.parse::<i64>() {
                     Ok(v) => Literal::Int(v),
                     Err(_) => {
-                        return Err(CheckError::Setting(format!("--set {name}={text}: `{name}` takes a whole number")))
+                        return Err(CheckError::Setting(format!(
+                            "--set {name}={text}: `{name}` takes a whole number"
+                        )))
                     }
                 },
             };
@@ -338,7 +373,9 @@ impl<'a> Checker<'a> {
         self.current_file = bs.file;
         let w = self.const_int(width, &consts, "the board width");
         let h = self.const_int(height, &consts, "the board height");
-        let (Some(w), Some(h)) = (w, h) else { return Ok(None) };
+        let (Some(w), Some(h)) = (w, h) else {
+            return Ok(None);
+        };
         for (v, e) in [(w, width), (h, height)] {
             if !(1..=26).contains(&v) {
                 self.error(e.span, format!("a board side of {v} is not supported"))
@@ -363,27 +400,45 @@ impl<'a> Checker<'a> {
         for s in items {
             if let ItemKind::Player { name, symbol, .. } = &s.item.kind {
                 self.current_file = s.file;
-                let sym = symbol
-                    .as_ref()
-                    .map(|s| s.node)
-                    .unwrap_or_else(|| name.node.chars().next().unwrap_or('?').to_ascii_uppercase());
+                let sym = symbol.as_ref().map(|s| s.node).unwrap_or_else(|| {
+                    name.node.chars().next().unwrap_or('?').to_ascii_uppercase()
+                });
                 if let Some((other, _, _)) = players.iter().find(|(p, _, _)| p.symbol == sym) {
                     let other = other.name.clone();
-                    self.error(symbol.as_ref().map(|s| s.span).unwrap_or(name.span), format!("players {other} and {} share the symbol '{sym}'", name.node))
-                        .label("same symbol")
-                        .help("give each player its own symbol, e.g. player dark 'D'")
-                        .emit();
+                    self.error(
+                        symbol.as_ref().map(|s| s.span).unwrap_or(name.span),
+                        format!("players {other} and {} share the symbol '{sym}'", name.node),
+                    )
+                    .label("same symbol")
+                    .help("give each player its own symbol, e.g. player dark 'D'")
+                    .emit();
                 }
-                players.push((PlayerInfo { name: name.node.clone(), symbol: sym }, name.span, s.file));
+                players.push((
+                    PlayerInfo {
+                        name: name.node.clone(),
+                        symbol: sym,
+                    },
+                    name.span,
+                    s.file,
+                ));
             }
         }
         if players.len() != 2 {
             let span = players.get(2).map(|p| p.1).unwrap_or_default();
-            self.current_file = players.get(2).map(|p| p.2).unwrap_or((self.files.len() - 1) as u16);
-            self.error(span, format!("a game needs exactly two players, these rules declare {}", players.len()))
-                .label("player count")
-                .help("declare two players, e.g. `player black 'B'` and `player white 'W'`")
-                .emit();
+            self.current_file = players
+                .get(2)
+                .map(|p| p.2)
+                .unwrap_or((self.files.len() - 1) as u16);
+            self.error(
+                span,
+                format!(
+                    "a game needs exactly two players, these rules declare {}",
+                    players.len()
+                ),
+            )
+            .label("player count")
+            .help("declare two players, e.g. `player black 'B'` and `player white 'W'`")
+            .emit();
             return Ok(None);
         }
         self.player_names = players.iter().map(|p| p.0.name.clone()).collect();
@@ -404,10 +459,13 @@ impl<'a> Checker<'a> {
             if let ItemKind::Token(name) = &s.item.kind {
                 self.current_file = s.file;
                 if self.tokens.len() == MAX_TOKENS {
-                    self.error(name.span, format!("at most {MAX_TOKENS} tokens are supported"))
-                        .label("one too many")
-                        .help("merge tokens or use fewer")
-                        .emit();
+                    self.error(
+                        name.span,
+                        format!("at most {MAX_TOKENS} tokens are supported"),
+                    )
+                    .label("one too many")
+                    .help("merge tokens or use fewer")
+                    .emit();
                 } else {
                     self.tokens.push(name.node.clone());
                 }
@@ -415,7 +473,10 @@ impl<'a> Checker<'a> {
             if let ItemKind::Def { name, params, body } = &s.item.kind {
                 self.defs.insert(
                     name.node.clone(),
-                    (params.iter().map(|p| p.node.clone()).collect(), (body, s.file)),
+                    (
+                        params.iter().map(|p| p.node.clone()).collect(),
+                        (body, s.file),
+                    ),
                 );
             }
         }
@@ -431,7 +492,11 @@ impl<'a> Checker<'a> {
                     };
                     self.regions.insert(name.node.clone(), bits);
                 }
-                ItemKind::Line { name, elements, along } => {
+                ItemKind::Line {
+                    name,
+                    elements,
+                    along,
+                } => {
                     self.current_file = s.file;
                     if !self.line(name, elements, along.as_ref()) {
                         // Keep the name known so that its uses do not cascade.
@@ -449,13 +514,20 @@ impl<'a> Checker<'a> {
         }
         let mut attr_seen: BTreeMap<String, [Option<f64>; 2]> = BTreeMap::new();
         for s in items {
-            if let ItemKind::Player { name, attributes, .. } = &s.item.kind {
+            if let ItemKind::Player {
+                name, attributes, ..
+            } = &s.item.kind
+            {
                 self.current_file = s.file;
-                let Some(p) = self.player_names.iter().position(|n| *n == name.node) else { continue };
+                let Some(p) = self.player_names.iter().position(|n| *n == name.node) else {
+                    continue;
+                };
                 for (an, ae) in attributes {
                     if let Some(n) = self.expect_num(ae, &consts) {
                         match n {
-                            ir::Num::Const(v) => attr_seen.entry(an.node.clone()).or_default()[p] = Some(v),
+                            ir::Num::Const(v) => {
+                                attr_seen.entry(an.node.clone()).or_default()[p] = Some(v)
+                            }
                             _ => self.state_dependent("this value", ae.span),
                         }
                     }
@@ -465,14 +537,22 @@ impl<'a> Checker<'a> {
         for (name, values) in attr_seen {
             if values.iter().any(Option::is_none) {
                 let missing = values.iter().position(Option::is_none).unwrap();
-                let (pname, span, file) = (players[missing].0.name.clone(), players[missing].1, players[missing].2);
+                let (pname, span, file) = (
+                    players[missing].0.name.clone(),
+                    players[missing].1,
+                    players[missing].2,
+                );
                 self.current_file = file;
-                self.error(span, format!("player {pname} has no attribute `{name}`, the other player has"))
-                    .label("missing attribute")
-                    .help(format!("add `with {name} = ...` to this player"))
-                    .emit();
+                self.error(
+                    span,
+                    format!("player {pname} has no attribute `{name}`, the other player has"),
+                )
+                .label("missing attribute")
+                .help(format!("add `with {name} = ...` to this player"))
+                .emit();
             }
-            self.attributes.push((name, [values[0].unwrap_or(0.0), values[1].unwrap_or(0.0)]));
+            self.attributes
+                .push((name, [values[0].unwrap_or(0.0), values[1].unwrap_or(0.0)]));
         }
 
         // Setup.
@@ -521,10 +601,13 @@ impl<'a> Checker<'a> {
         }
         if ends.is_empty() && !self.diags.has_errors() {
             self.current_file = (self.files.len() - 1) as u16;
-            self.warning(Span::new(0, 0), "no end condition: games can only end by resignation")
-                .label("no `end` item")
-                .help("add e.g. `end when blocked` or `end when passes >= 2`")
-                .emit();
+            self.warning(
+                Span::new(0, 0),
+                "no end condition: games can only end by resignation",
+            )
+            .label("no `end` item")
+            .help("add e.g. `end when blocked` or `end when passes >= 2`")
+            .emit();
         }
         let Some(score) = score else { return Ok(None) };
 
@@ -592,16 +675,20 @@ impl<'a> Checker<'a> {
         self.current_file = (self.files.len() - 1) as u16;
         for (present, message, label, help) in checks {
             if !present {
-                self.error(Span::new(0, 0), message).label(label).help(help).emit();
+                self.error(Span::new(0, 0), message)
+                    .label(label)
+                    .help(help)
+                    .emit();
             }
         }
     }
 
     fn fits(&self, p: &Param, v: &Literal) -> Result<(), String> {
         match (&p.value, v, &p.allowed) {
-            (Literal::Int(_), Literal::Int(v), Some(parts)) if !allows(parts, *v) => {
-                Err(format!("{v} is outside the allowed values {}", allowed_text(parts)))
-            }
+            (Literal::Int(_), Literal::Int(v), Some(parts)) if !allows(parts, *v) => Err(format!(
+                "{v} is outside the allowed values {}",
+                allowed_text(parts)
+            )),
             (Literal::Int(_), Literal::Bool(_), _) => Err("a whole number is needed".into()),
             (Literal::Bool(_), Literal::Int(_), _) => Err("true or false is needed".into()),
             _ => Ok(()),
@@ -656,7 +743,12 @@ impl<'a> Checker<'a> {
     }
 
     /// Compiles a line pattern; false when it has errors (already reported).
-    fn line(&mut self, name: &ast::Ident, elements: &[ast::Spanned<ast::Element>], along: Option<&ast::Ident>) -> bool {
+    fn line(
+        &mut self,
+        name: &ast::Ident,
+        elements: &[ast::Spanned<ast::Element>],
+        along: Option<&ast::Ident>,
+    ) -> bool {
         let dirs = match along {
             None => DirSet::ALL,
             Some(a) => match DirSet::by_name(&a.node) {
@@ -670,12 +762,17 @@ impl<'a> Checker<'a> {
                 }
             },
         };
-        let (last, captured) = elements.split_last().expect("the grammar requires one element");
+        let (last, captured) = elements
+            .split_last()
+            .expect("the grammar requires one element");
         if last.node.min != 1 || last.node.max != 1 {
-            self.error(last.span, "the last element of a line must match exactly one cell")
-                .label("repeated end")
-                .help("the last element is the cell that closes the line; remove its repetition")
-                .emit();
+            self.error(
+                last.span,
+                "the last element of a line must match exactly one cell",
+            )
+            .label("repeated end")
+            .help("the last element is the cell that closes the line; remove its repetition")
+            .emit();
             return false;
         }
         if captured.is_empty() {
@@ -696,11 +793,12 @@ impl<'a> Checker<'a> {
             }
         }
         let simple_run = match captured {
-            [only] if only.node.min == 1
-                && only.node.max == u32::MAX
-                && only.node.class != last.node.class
-                && only.node.class != CellClass::Piece
-                && last.node.class != CellClass::Piece =>
+            [only]
+                if only.node.min == 1
+                    && only.node.max == u32::MAX
+                    && only.node.class != last.node.class
+                    && only.node.class != CellClass::Piece
+                    && last.node.class != CellClass::Piece =>
             {
                 Some((only.node.class, last.node.class))
             }
@@ -708,7 +806,10 @@ impl<'a> Checker<'a> {
         };
         self.lines.push(LinePattern {
             name: name.node.clone(),
-            elements: captured.iter().map(|e| (e.node.class, e.node.min, e.node.max)).collect(),
+            elements: captured
+                .iter()
+                .map(|e| (e.node.class, e.node.min, e.node.max))
+                .collect(),
             end: last.node.class,
             dirs,
             simple_run,
@@ -730,29 +831,44 @@ impl<'a> Checker<'a> {
                         continue;
                     };
                     for e in cells {
-                        let Some(set) = self.expect_set(e, &consts) else { continue };
+                        let Some(set) = self.expect_set(e, &consts) else {
+                            continue;
+                        };
                         let bits = self.const_set(set, e.span);
                         let off = bits.minus(&geometry.playable);
                         if let Some(c) = off.iter().next() {
-                            self.error(e.span, format!("{} is removed from play", geometry.name(c)))
-                                .label("not playable")
-                                .help("setup pieces must stand on playable cells")
-                                .emit();
+                            self.error(
+                                e.span,
+                                format!("{} is removed from play", geometry.name(c)),
+                            )
+                            .label("not playable")
+                            .help("setup pieces must stand on playable cells")
+                            .emit();
                         }
                         let clash = bits.inter(&setup[1 - p]);
                         if let Some(c) = clash.iter().next() {
                             let other = self.player_names[1 - p].clone();
-                            self.error(e.span, format!("{} is given to both players", geometry.name(c)))
-                                .label(format!("already holds a piece of {other}"))
-                                .help("each cell can hold one piece")
-                                .emit();
+                            self.error(
+                                e.span,
+                                format!("{} is given to both players", geometry.name(c)),
+                            )
+                            .label(format!("already holds a piece of {other}"))
+                            .help("each cell can hold one piece")
+                            .emit();
                         }
                         setup[p] = setup[p].union(&bits.minus(&setup[1 - p]));
                     }
                 }
                 SetupEntry::Rows(rows) => {
-                    let text: Vec<&str> = rows.node.split(['/', '\n']).map(str::trim).filter(|r| !r.is_empty()).collect();
-                    if text.len() != geometry.height || text.iter().any(|r| r.chars().count() != geometry.width) {
+                    let text: Vec<&str> = rows
+                        .node
+                        .split(['/', '\n'])
+                        .map(str::trim)
+                        .filter(|r| !r.is_empty())
+                        .collect();
+                    if text.len() != geometry.height
+                        || text.iter().any(|r| r.chars().count() != geometry.width)
+                    {
                         self.error(rows.span, format!("the rows do not describe a {} x {} board", geometry.width, geometry.height))
                             .label(format!("{} row(s) here", text.len()))
                             .help("give one row per board row, separated by /, each with one character per column")
@@ -778,10 +894,12 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                SetupEntry::ToMove(name) => match self.player_names.iter().position(|n| *n == name.node) {
-                    Some(p) => *first = p as u8,
-                    None => self.unknown_player(name),
-                },
+                SetupEntry::ToMove(name) => {
+                    match self.player_names.iter().position(|n| *n == name.node) {
+                        Some(p) => *first = p as u8,
+                        None => self.unknown_player(name),
+                    }
+                }
             }
         }
     }

@@ -34,10 +34,13 @@ impl Checker<'_> {
     fn bind(&mut self, name: &str, is_cell: bool, span: Span, scope: &mut Scope) -> u8 {
         let reg = scope.locals.len();
         if reg >= MAX_REGISTERS {
-            self.error(span, format!("too many variables alive at once (at most {MAX_REGISTERS})"))
-                .label("one too many")
-                .help("reuse a variable with let, or close blocks earlier")
-                .emit();
+            self.error(
+                span,
+                format!("too many variables alive at once (at most {MAX_REGISTERS})"),
+            )
+            .label("one too many")
+            .help("reuse a variable with let, or close blocks earlier")
+            .emit();
         }
         let reg = reg.min(MAX_REGISTERS - 1) as u8;
         scope.locals.push((name.to_string(), reg, is_cell));
@@ -71,17 +74,26 @@ impl Checker<'_> {
                                     .emit();
                             }
                             if words.contains(&w.node) {
-                                self.error(w.span, format!("the word \"{}\" is offered twice in this choice", w.node))
-                                    .label("duplicate option")
-                                    .help("each option of a choice needs its own word")
-                                    .emit();
+                                self.error(
+                                    w.span,
+                                    format!(
+                                        "the word \"{}\" is offered twice in this choice",
+                                        w.node
+                                    ),
+                                )
+                                .label("duplicate option")
+                                .help("each option of a choice needs its own word")
+                                .emit();
                             }
                             words.push(w.node.clone());
                             Some(AltKind::Word(w.node.clone()))
                         }
                         OptionKind::Pass => Some(AltKind::Pass),
                     };
-                    let condition = opt.condition.as_ref().and_then(|c| self.expect_bool(c, scope));
+                    let condition = opt
+                        .condition
+                        .as_ref()
+                        .and_then(|c| self.expect_bool(c, scope));
                     if let Some(m) = &opt.mark {
                         if m.node.chars().any(char::is_whitespace) {
                             self.error(m.span, "a mark cannot hold spaces")
@@ -101,7 +113,11 @@ impl Checker<'_> {
                     if let Some(kind) = kind {
                         alts.push(Alt {
                             kind,
-                            condition: if opt.condition.is_some() && condition.is_none() { None } else { condition },
+                            condition: if opt.condition.is_some() && condition.is_none() {
+                                None
+                            } else {
+                                condition
+                            },
                             mark: opt.mark.as_ref().map(|m| m.node.clone()),
                             body,
                             needs_trial: false,
@@ -141,7 +157,9 @@ impl Checker<'_> {
             }
             StmtKind::Let { name, value } => {
                 let value_span = value.span;
-                let Some(v) = self.expr(value, scope) else { return };
+                let Some(v) = self.expr(value, scope) else {
+                    return;
+                };
                 let (is_cell, value) = match v {
                     Typed::Cell(c) => (true, RegValue::Cell(c)),
                     Typed::Num(n) => (false, RegValue::Num(n)),
@@ -153,23 +171,46 @@ impl Checker<'_> {
                         return;
                     }
                 };
-                let existing = scope.locals.iter().rev().find(|(n, _, _)| *n == name.node).cloned();
+                let existing = scope
+                    .locals
+                    .iter()
+                    .rev()
+                    .find(|(n, _, _)| *n == name.node)
+                    .cloned();
                 let reg = match existing {
                     Some((_, reg, was_cell)) if was_cell == is_cell => reg,
                     Some((_, _, was_cell)) => {
-                        let (old, new) = if was_cell { (Type::Cell, Type::Num) } else { (Type::Num, Type::Cell) };
-                        self.error(value_span, format!("`{}` holds {}, not {}", name.node, old.describe(), new.describe()))
-                            .label("type changes")
-                            .help("use another name for this value")
-                            .emit();
+                        let (old, new) = if was_cell {
+                            (Type::Cell, Type::Num)
+                        } else {
+                            (Type::Num, Type::Cell)
+                        };
+                        self.error(
+                            value_span,
+                            format!(
+                                "`{}` holds {}, not {}",
+                                name.node,
+                                old.describe(),
+                                new.describe()
+                            ),
+                        )
+                        .label("type changes")
+                        .help("use another name for this value")
+                        .emit();
                         return;
                     }
                     None => self.bind(&name.node, is_cell, name.span, scope),
                 };
                 code.push(Instr::Let(reg, value));
             }
-            StmtKind::If { condition, then, otherwise } => {
-                let c = self.expect_bool(condition, scope).unwrap_or(Cond::Const(false));
+            StmtKind::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                let c = self
+                    .expect_bool(condition, scope)
+                    .unwrap_or(Cond::Const(false));
                 let at = code.len();
                 code.push(Instr::Jump(0));
                 self.block(then, scope, code);
@@ -187,7 +228,9 @@ impl Checker<'_> {
                 }
             }
             StmtKind::While { condition, body } => {
-                let c = self.expect_bool(condition, scope).unwrap_or(Cond::Const(false));
+                let c = self
+                    .expect_bool(condition, scope)
+                    .unwrap_or(Cond::Const(false));
                 let top = code.len();
                 code.push(Instr::Jump(0));
                 self.block(body, scope, code);
@@ -272,11 +315,17 @@ fn explore(code: &[Instr], starts: &[usize]) -> (bool, bool) {
 
 fn analyse(code: &mut [Instr]) {
     for pc in 0..code.len() {
-        let Instr::Choose(c) = &code[pc] else { continue };
+        let Instr::Choose(c) = &code[pc] else {
+            continue;
+        };
         let mut starts: Vec<usize> = c.alts.iter().map(|a| a.body as usize).collect();
         starts.push(c.otherwise as usize);
         let (more_choices, _) = explore(code, &starts);
-        let trials: Vec<bool> = c.alts.iter().map(|a| explore(code, &[a.body as usize]).1).collect();
+        let trials: Vec<bool> = c
+            .alts
+            .iter()
+            .map(|a| explore(code, &[a.body as usize]).1)
+            .collect();
         if let Instr::Choose(c) = &mut code[pc] {
             c.last_choice = !more_choices;
             for (a, t) in c.alts.iter_mut().zip(trials) {

@@ -17,7 +17,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "outflank", version, about = "Reversi-family games written as text rules")]
+#[command(
+    name = "outflank",
+    version,
+    about = "Reversi-family games written as text rules"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -153,7 +157,9 @@ fn load_game(args: &GameArgs) -> Result<Engine, Failure> {
     let mut overrides = Vec::new();
     for s in &args.set {
         let Some((k, v)) = s.split_once('=') else {
-            return Err(Failure::Message(format!("--set {s}: write NAME=VALUE, e.g. --set size=10")));
+            return Err(Failure::Message(format!(
+                "--set {s}: write NAME=VALUE, e.g. --set size=10"
+            )));
         };
         overrides.push((k.trim().to_string(), v.trim().to_string()));
     }
@@ -188,8 +194,20 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { files } => cmd_check(&files),
-        Command::Moves { game, moves, steps, limit, json } => cmd_moves(&game, &moves, steps, limit, json),
-        Command::Perft { game, depth, moves, divide, json } => cmd_perft(&game, depth, &moves, divide, json),
+        Command::Moves {
+            game,
+            moves,
+            steps,
+            limit,
+            json,
+        } => cmd_moves(&game, &moves, steps, limit, json),
+        Command::Perft {
+            game,
+            depth,
+            moves,
+            divide,
+            json,
+        } => cmd_perft(&game, depth, &moves, divide, json),
         Command::Run { game, games, seed } => cmd_run(&game, games, seed),
         Command::Trace { game, seed, moves } => cmd_trace(&game, seed, moves.as_deref()),
     };
@@ -224,9 +242,14 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
                     eprint!("{}", checked.warnings.render(color(), render_width()));
                 }
                 let g = &checked.game;
-                outln!(out, 
+                outln!(
+                    out,
                     "{f}: ok ({}, {} x {}, {} and {})",
-                    if g.title.is_empty() { "untitled" } else { &g.title },
+                    if g.title.is_empty() {
+                        "untitled"
+                    } else {
+                        &g.title
+                    },
                     g.geometry.width,
                     g.geometry.height,
                     g.players[0].name,
@@ -251,7 +274,13 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
     }
 }
 
-fn cmd_moves(args: &GameArgs, history: &str, steps: bool, limit: usize, json: bool) -> Result<String, Failure> {
+fn cmd_moves(
+    args: &GameArgs,
+    history: &str,
+    steps: bool,
+    limit: usize,
+    json: bool,
+) -> Result<String, Failure> {
     let mut out = String::new();
     let engine = load_game(args)?;
     let s = position(&engine, history)?;
@@ -261,14 +290,25 @@ fn cmd_moves(args: &GameArgs, history: &str, steps: bool, limit: usize, json: bo
         let mut out = Vec::new();
         for step in buf {
             let after = engine.apply(&s, step)?;
-            out.push(MoveEntry::new(&engine, engine.step_notation(&s, step), &after));
+            out.push(MoveEntry::new(
+                &engine,
+                engine.step_notation(&s, step),
+                &after,
+            ));
         }
         out
     } else {
+        // In the middle of a turn, the history's last move is the turn's beginning: list whole
+        // turns that start with it, so an entry can replace it in --moves.
+        let begun = if s.steps > 0 {
+            history.split_whitespace().last().unwrap_or("")
+        } else {
+            ""
+        };
         match engine.whole_turns(&s, limit) {
             Ok(turns) => turns
                 .into_iter()
-                .map(|t| MoveEntry::new(&engine, t.notation, &t.after))
+                .map(|t| MoveEntry::new(&engine, format!("{begun}{}", t.notation), &t.after))
                 .collect(),
             Err(ListError::Rule(e)) => return Err(e.into()),
             Err(ListError::TooMany(n)) => {
@@ -280,7 +320,11 @@ fn cmd_moves(args: &GameArgs, history: &str, steps: bool, limit: usize, json: bo
     };
     if json {
         let report = PositionReport::new(&engine, &s, entries);
-        outln!(out, "{}", serde_json::to_string_pretty(&report).expect("plain data serializes"));
+        outln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&report).expect("plain data serializes")
+        );
     } else {
         outp!(out, "{}", describe_position(&engine, &s));
         let names: Vec<String> = entries.iter().map(|e| e.notation.clone()).collect();
@@ -292,7 +336,13 @@ fn cmd_moves(args: &GameArgs, history: &str, steps: bool, limit: usize, json: bo
     Ok(out)
 }
 
-fn cmd_perft(args: &GameArgs, depth: u32, history: &str, divide: bool, json: bool) -> Result<String, Failure> {
+fn cmd_perft(
+    args: &GameArgs,
+    depth: u32,
+    history: &str,
+    divide: bool,
+    json: bool,
+) -> Result<String, Failure> {
     let mut out = String::new();
     let engine = load_game(args)?;
     let s = position(&engine, history)?;
@@ -313,14 +363,27 @@ fn cmd_perft(args: &GameArgs, depth: u32, history: &str, divide: bool, json: boo
             depth,
             leaves,
             seconds,
-            divide: divide.then(|| split.iter().map(|(m, n)| DivideEntry { r#move: m.clone(), leaves: *n }).collect()),
+            divide: divide.then(|| {
+                split
+                    .iter()
+                    .map(|(m, n)| DivideEntry {
+                        r#move: m.clone(),
+                        leaves: *n,
+                    })
+                    .collect()
+            }),
         };
-        outln!(out, "{}", serde_json::to_string(&report).expect("plain data serializes"));
+        outln!(
+            out,
+            "{}",
+            serde_json::to_string(&report).expect("plain data serializes")
+        );
     } else {
         for (m, n) in &split {
             outln!(out, "{m}: {n}");
         }
-        outln!(out, 
+        outln!(
+            out,
             "perft {depth}: {leaves} leaves in {seconds:.3} s ({} leaves/s)",
             rate(leaves as f64, seconds)
         );
@@ -348,15 +411,25 @@ fn cmd_run(args: &GameArgs, games: u64, seed: u64) -> Result<String, Failure> {
             _ => draws += 1,
         }
         if show_each {
-            outln!(out, "game {}: {} ({steps} steps)", i + 1, result_line(&engine, &end));
+            outln!(
+                out,
+                "game {}: {} ({steps} steps)",
+                i + 1,
+                result_line(&engine, &end)
+            );
         }
         last = end;
     }
     let seconds = started.elapsed().as_secs_f64();
     out.push('\n');
     outp!(out, "{}", board_text(&engine, &last));
-    outln!(out, "final position of game {games}: {}", result_line(&engine, &last));
-    outln!(out, 
+    outln!(
+        out,
+        "final position of game {games}: {}",
+        result_line(&engine, &last)
+    );
+    outln!(
+        out,
         "{games} games: {} {} wins, {} {} wins, {draws} draws; {:.1} steps per game",
         engine.player_name(0),
         wins[0],
@@ -364,7 +437,11 @@ fn cmd_run(args: &GameArgs, games: u64, seed: u64) -> Result<String, Failure> {
         wins[1],
         total_steps as f64 / games.max(1) as f64
     );
-    outln!(out, "{} games/s ({seconds:.3} s)", rate(games as f64, seconds));
+    outln!(
+        out,
+        "{} games/s ({seconds:.3} s)",
+        rate(games as f64, seconds)
+    );
     Ok(out)
 }
 
@@ -372,9 +449,18 @@ fn cmd_trace(args: &GameArgs, seed: Option<u64>, history: Option<&str>) -> Resul
     let mut out = String::new();
     let engine = load_game(args)?;
     let mut s = engine.start()?;
-    let title = if engine.game.title.is_empty() { "untitled" } else { &engine.game.title };
+    let title = if engine.game.title.is_empty() {
+        "untitled"
+    } else {
+        &engine.game.title
+    };
     outln!(out, "{title}");
-    let params: Vec<String> = engine.game.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let params: Vec<String> = engine
+        .game
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     if !params.is_empty() {
         outln!(out, "parameters: {}", params.join(" "));
     }
@@ -411,7 +497,11 @@ fn cmd_trace(args: &GameArgs, seed: Option<u64>, history: Option<&str>) -> Resul
                 Some(step) => step,
                 None => {
                     outp!(out, "{}", board_text(&engine, &s));
-                    outln!(out, "{} to move; the given moves end here", engine.player_name(s.mover));
+                    outln!(
+                        out,
+                        "{} to move; the given moves end here",
+                        engine.player_name(s.mover)
+                    );
                     break;
                 }
             }
@@ -421,13 +511,23 @@ fn cmd_trace(args: &GameArgs, seed: Option<u64>, history: Option<&str>) -> Resul
         let heading = if s.steps == 0 {
             format!("turn {}: {} to move", s.turn, engine.player_name(s.mover))
         } else {
-            format!("turn {}, step {}: {} to choose", s.turn, s.steps + 1, engine.player_name(s.mover))
+            format!(
+                "turn {}, step {}: {} to choose",
+                s.turn,
+                s.steps + 1,
+                engine.player_name(s.mover)
+            )
         };
         outln!(out, "{heading}");
         outp!(out, "{}", board_text(&engine, &s));
         let legal: Vec<String> = buf.iter().map(|&st| engine.step_notation(&s, st)).collect();
         outln!(out, "legal: {}", abbreviate(&legal));
-        outln!(out, "{} plays {}", engine.player_name(s.mover), engine.step_notation(&s, step));
+        outln!(
+            out,
+            "{} plays {}",
+            engine.player_name(s.mover),
+            engine.step_notation(&s, step)
+        );
         s = engine.apply(&s, step)?;
     }
     Ok(out)

@@ -16,7 +16,11 @@ pub fn score_value(v: f64) -> Value {
 }
 
 pub fn rate(count: f64, seconds: f64) -> String {
-    let r = if seconds > 0.0 { count / seconds } else { f64::INFINITY };
+    let r = if seconds > 0.0 {
+        count / seconds
+    } else {
+        f64::INFINITY
+    };
     if r >= 1e6 {
         format!("{:.2} M", r / 1e6)
     } else if r >= 1e3 {
@@ -74,7 +78,12 @@ impl PositionReport {
             result: s.outcome.map(|o| ResultReport {
                 winner: (o.winner != NOBODY).then(|| engine.player_name(o.winner).to_string()),
                 scores: (0..2)
-                    .map(|p| (engine.player_name(p).to_string(), score_value(o.scores[p as usize])))
+                    .map(|p| {
+                        (
+                            engine.player_name(p).to_string(),
+                            score_value(o.scores[p as usize]),
+                        )
+                    })
                     .collect(),
             }),
             moves,
@@ -154,12 +163,18 @@ pub fn result_line(engine: &Engine, s: &State) -> String {
 pub fn describe_position(engine: &Engine, s: &State) -> String {
     let mut out = board_text(engine, s);
     for (token, holder) in engine.extra(s) {
-        out.push_str(&format!("{token}: {}\n", holder.as_deref().unwrap_or("nobody")));
+        out.push_str(&format!(
+            "{token}: {}\n",
+            holder.as_deref().unwrap_or("nobody")
+        ));
     }
     if s.is_over() {
         out.push_str(&format!("game over: {}\n", result_line(engine, s)));
     } else if s.steps > 0 {
-        out.push_str(&format!("{} to move, in the middle of a turn\n", engine.player_name(s.mover)));
+        out.push_str(&format!(
+            "{} to move, in the middle of a turn\n",
+            engine.player_name(s.mover)
+        ));
     } else {
         out.push_str(&format!("{} to move\n", engine.player_name(s.mover)));
     }

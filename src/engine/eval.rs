@@ -114,7 +114,9 @@ impl Ctx<'_> {
             Cond::AnyLine(l, c) => {
                 let line = &self.engine.game.lines[*l];
                 let from = self.cell(c);
-                line.dirs.iter().any(|d| self.match_line(line, from, d).is_some())
+                line.dirs
+                    .iter()
+                    .any(|d| self.match_line(line, from, d).is_some())
             }
             Cond::Blocked => {
                 !self.engine.can_start_turn(self.state, self.state.mover)
@@ -141,7 +143,14 @@ impl Ctx<'_> {
 
     /// Backtracking match of the elements from `index` on, starting at `cur`. Greedy first, so
     /// the longest match is found when several exist.
-    fn match_elements(&self, line: &LinePattern, index: usize, cur: u16, d: usize, taken: usize) -> Option<usize> {
+    fn match_elements(
+        &self,
+        line: &LinePattern,
+        index: usize,
+        cur: u16,
+        d: usize,
+        taken: usize,
+    ) -> Option<usize> {
         let nb = &self.engine.game.geometry.neighbours;
         if index == line.elements.len() {
             return (cur != NONE && self.is(line.end, cur as usize)).then_some(taken);
@@ -244,7 +253,9 @@ impl Ctx<'_> {
             Set::Union(a, b) => self.set(a).union(&self.set(b)),
             Set::Inter(a, b) => self.set(a).inter(&self.set(b)),
             Set::Minus(a, b) => self.set(a).minus(&self.set(b)),
-            Set::Captured(l, c) => self.line_cells(&self.engine.game.lines[*l], self.cell(c), false),
+            Set::Captured(l, c) => {
+                self.line_cells(&self.engine.game.lines[*l], self.cell(c), false)
+            }
             Set::Ends(l, c) => self.line_cells(&self.engine.game.lines[*l], self.cell(c), true),
             Set::Neighbours(c, d) => self.adjacent(&Bits::single(self.cell(c)), *d),
             Set::Adjacent(s, d) => self.adjacent(&self.set(s), *d),
@@ -258,7 +269,8 @@ impl Ctx<'_> {
                 if (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && (dx, dy) != (0, 0) {
                     let steps = dx.abs().max(dy.abs());
                     for i in 1..steps {
-                        let c = (ay + dy / steps * i) as usize * g.width + (ax + dx / steps * i) as usize;
+                        let c = (ay + dy / steps * i) as usize * g.width
+                            + (ax + dx / steps * i) as usize;
                         out.insert(c);
                     }
                 }
@@ -275,7 +287,9 @@ impl Ctx<'_> {
                 };
                 self.flood(c, &within)
             }
-            Set::Liberties(s) => self.adjacent(&self.set(s), DirSet::ORTHOGONAL).inter(&self.empty()),
+            Set::Liberties(s) => self
+                .adjacent(&self.set(s), DirSet::ORTHOGONAL)
+                .inter(&self.empty()),
             Set::Surrounded(s) => {
                 let cells = self.set(s);
                 let mut out = Bits::EMPTY;
@@ -292,7 +306,11 @@ impl Ctx<'_> {
                         continue;
                     };
                     let group = self.flood(c, &st.pieces[owner]);
-                    if self.adjacent(&group, DirSet::ORTHOGONAL).inter(&empty).is_empty() {
+                    if self
+                        .adjacent(&group, DirSet::ORTHOGONAL)
+                        .inter(&empty)
+                        .is_empty()
+                    {
                         out = out.union(&group);
                     }
                 }
@@ -312,7 +330,9 @@ impl Ctx<'_> {
                     }
                     let region = self.flood(c, &empty);
                     seen = seen.union(&region);
-                    let border = self.adjacent(&region, DirSet::ORTHOGONAL).inter(&self.occupied());
+                    let border = self
+                        .adjacent(&region, DirSet::ORTHOGONAL)
+                        .inter(&self.occupied());
                     if !border.is_empty() && border.minus(&st.pieces[p as usize]).is_empty() {
                         out = out.union(&region);
                     }

@@ -116,7 +116,10 @@ impl Engine {
                     let cell = self.ctx(s).cell(c);
                     if s.owner(cell).is_some() {
                         return Err(RuleError {
-                            message: format!("place on {}, which is not empty", self.game.geometry.name(cell)),
+                            message: format!(
+                                "place on {}, which is not empty",
+                                self.game.geometry.name(cell)
+                            ),
                             loc: Some(*loc),
                         });
                     }
@@ -135,13 +138,19 @@ impl Engine {
                     let (from, to) = (self.ctx(s).cell(a), self.ctx(s).cell(b));
                     let Some(owner) = s.owner(from) else {
                         return Err(RuleError {
-                            message: format!("move from {}, which is empty", self.game.geometry.name(from)),
+                            message: format!(
+                                "move from {}, which is empty",
+                                self.game.geometry.name(from)
+                            ),
                             loc: Some(*loc),
                         });
                     };
                     if s.owner(to).is_some() || !self.game.geometry.playable.contains(to) {
                         return Err(RuleError {
-                            message: format!("move to {}, which is not an empty playable cell", self.game.geometry.name(to)),
+                            message: format!(
+                                "move to {}, which is not an empty playable cell",
+                                self.game.geometry.name(to)
+                            ),
                             loc: Some(*loc),
                         });
                     }
@@ -182,7 +191,12 @@ impl Engine {
 
     /// Calls `f` for every candidate of `choose` whose `where` holds, until `f` says stop.
     #[inline]
-    fn candidates(&self, s: &State, c: &Choose, mut f: impl FnMut(u16, u16) -> Result<bool, RuleError>) -> Result<(), RuleError> {
+    fn candidates(
+        &self,
+        s: &State,
+        c: &Choose,
+        mut f: impl FnMut(u16, u16) -> Result<bool, RuleError>,
+    ) -> Result<(), RuleError> {
         let mut probe = *s;
         for (i, alt) in c.alts.iter().enumerate() {
             match &alt.kind {
@@ -349,7 +363,11 @@ impl Engine {
             if end.timing != timing {
                 continue;
             }
-            let players: &[u8] = if end.for_each { &[s.mover, 1 - s.mover] } else { &[NOBODY] };
+            let players: &[u8] = if end.for_each {
+                &[s.mover, 1 - s.mover]
+            } else {
+                &[NOBODY]
+            };
             for &p in players {
                 let ctx = Ctx {
                     engine: self,
@@ -378,7 +396,12 @@ impl Engine {
         let scores = [value(&self.game.score, 0), value(&self.game.score, 1)];
         let winner = winner.unwrap_or_else(|| {
             let mut keys = vec![(scores[0], scores[1])];
-            keys.extend(self.game.tiebreaks.iter().map(|t| (value(t, 0), value(t, 1))));
+            keys.extend(
+                self.game
+                    .tiebreaks
+                    .iter()
+                    .map(|t| (value(t, 0), value(t, 1))),
+            );
             keys.iter()
                 .find(|(a, b)| a != b)
                 .map(|(a, b)| if a > b { 0 } else { 1 })
@@ -443,7 +466,10 @@ impl Engine {
             .enumerate()
             .map(|(i, t)| {
                 let h = s.tokens[i];
-                (t.clone(), (h != NOBODY).then(|| self.player_name(h).to_string()))
+                (
+                    t.clone(),
+                    (h != NOBODY).then(|| self.player_name(h).to_string()),
+                )
             })
             .collect()
     }

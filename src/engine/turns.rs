@@ -80,7 +80,13 @@ impl Engine {
     }
 
     /// Counts below `s`, which is inside the turn numbered `turn`.
-    fn perft_turn(&self, s: &State, turn: u32, depth: u32, buf: &mut Vec<Step>) -> Result<u64, RuleError> {
+    fn perft_turn(
+        &self,
+        s: &State,
+        turn: u32,
+        depth: u32,
+        buf: &mut Vec<Step>,
+    ) -> Result<u64, RuleError> {
         self.steps(s, buf)?;
         if depth == 1 && self.last_choice(s) {
             return Ok(buf.len() as u64);
@@ -134,11 +140,17 @@ impl Engine {
                 }
             }
             let Some((len, step)) = best else {
-                let legal: Vec<String> = steps.iter().map(|&st| self.step_notation(&cur, st)).collect();
+                let legal: Vec<String> = steps
+                    .iter()
+                    .map(|&st| self.step_notation(&cur, st))
+                    .collect();
                 return Err(if legal.is_empty() {
                     format!("no step is possible here, so `{rest}` cannot be played")
                 } else {
-                    format!("`{rest}` does not start with a legal step; legal here: {}", abbreviate(&legal))
+                    format!(
+                        "`{rest}` does not start with a legal step; legal here: {}",
+                        abbreviate(&legal)
+                    )
                 });
             };
             cur = self.apply(&cur, step).map_err(|e| e.to_string())?;
@@ -174,6 +186,10 @@ pub fn abbreviate(items: &[String]) -> String {
     if items.len() <= 20 {
         items.join(" ")
     } else {
-        format!("{} ... and {} more", items[..20].join(" "), items.len() - 20)
+        format!(
+            "{} ... and {} more",
+            items[..20].join(" "),
+            items.len() - 20
+        )
     }
 }

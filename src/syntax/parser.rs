@@ -38,9 +38,11 @@ fn pratt() -> &'static PrattParser<Rule> {
 /// Parses one rules file. On a syntax error, returns the diagnostic for it (pest stops at the
 /// first syntax error; the checker later collects all semantic errors).
 pub fn parse(source: &Arc<SourceFile>) -> Result<File, Diagnostic> {
-    let mut pairs = RulesParser::parse(Rule::file, &source.text)
-        .map_err(|e| syntax_error(source, e))?;
-    let file = pairs.next().expect("the file rule always produces one pair");
+    let mut pairs =
+        RulesParser::parse(Rule::file, &source.text).map_err(|e| syntax_error(source, e))?;
+    let file = pairs
+        .next()
+        .expect("the file rule always produces one pair");
     let mut extends = None;
     let mut items = Vec::new();
     for pair in file.into_inner() {
@@ -183,17 +185,22 @@ fn string(pair: Pair<Rule>) -> Spanned<String> {
             out.push(c);
         }
     }
-    Spanned { node: out, span: sp }
+    Spanned {
+        node: out,
+        span: sp,
+    }
 }
 
 fn int_of(pair: &Pair<Rule>) -> i64 {
     // The grammar guarantees digits; an absurdly long number saturates and is then reported
     // as out of range by the checker rather than crashing here.
-    pair.as_str().parse::<i64>().unwrap_or(if pair.as_str().starts_with('-') {
-        i64::MIN
-    } else {
-        i64::MAX
-    })
+    pair.as_str()
+        .parse::<i64>()
+        .unwrap_or(if pair.as_str().starts_with('-') {
+            i64::MIN
+        } else {
+            i64::MAX
+        })
 }
 
 fn literal(pair: Pair<Rule>) -> Spanned<Literal> {
@@ -262,7 +269,14 @@ fn item(pair: Pair<Rule>) -> Item {
                 match p.as_rule() {
                     Rule::symbol => {
                         let ssp = span(&p);
-                        let c = p.into_inner().next().unwrap().as_str().chars().next().unwrap();
+                        let c = p
+                            .into_inner()
+                            .next()
+                            .unwrap()
+                            .as_str()
+                            .chars()
+                            .next()
+                            .unwrap();
                         symbol = Some(Spanned { node: c, span: ssp });
                     }
                     Rule::attribute => {

@@ -9,7 +9,10 @@ use outflank::engine::Engine;
 pub fn engine(path: &str, set: &[(&str, &str)]) -> Engine {
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
     let source = read_source(path).unwrap();
-    let overrides: Vec<(String, String)> = set.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let overrides: Vec<(String, String)> = set
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     match check(source, &FsLoader, &overrides) {
         Ok(c) => Engine::new(c.game),
         Err(CheckError::Rules(d)) => panic!("{path}:\n{}", d.render(false, 100)),
@@ -45,7 +48,12 @@ pub struct Plain {
 
 impl Plain {
     pub fn othello(size: usize) -> Plain {
-        let mut p = Plain { size, cells: vec![0; size * size], to_move: 1, centre_opening: false };
+        let mut p = Plain {
+            size,
+            cells: vec![0; size * size],
+            to_move: 1,
+            centre_opening: false,
+        };
         let h = size / 2;
         // White on d4 and e5, black on e4 and d5 (for size 8).
         p.set(h - 1, h - 1, 2);
@@ -56,7 +64,12 @@ impl Plain {
     }
 
     pub fn brainking(size: usize) -> Plain {
-        Plain { size, cells: vec![0; size * size], to_move: 1, centre_opening: true }
+        Plain {
+            size,
+            cells: vec![0; size * size],
+            to_move: 1,
+            centre_opening: true,
+        }
     }
 
     fn set(&mut self, x: usize, y: usize, v: u8) {
@@ -66,7 +79,12 @@ impl Plain {
     fn centre(&self) -> [usize; 4] {
         let h = self.size / 2;
         let s = self.size;
-        [(h - 1) * s + h - 1, (h - 1) * s + h, h * s + h - 1, h * s + h]
+        [
+            (h - 1) * s + h - 1,
+            (h - 1) * s + h,
+            h * s + h - 1,
+            h * s + h,
+        ]
     }
 
     fn in_opening(&self) -> bool {
@@ -106,11 +124,17 @@ impl Plain {
     /// Legal placements for `player`, in increasing cell order.
     pub fn moves_for(&self, player: u8) -> Vec<usize> {
         if self.in_opening() {
-            let mut c: Vec<usize> = self.centre().into_iter().filter(|&c| self.cells[c] == 0).collect();
+            let mut c: Vec<usize> = self
+                .centre()
+                .into_iter()
+                .filter(|&c| self.cells[c] == 0)
+                .collect();
             c.sort();
             return c;
         }
-        (0..self.cells.len()).filter(|&c| self.cells[c] == 0 && !self.flips(c, player).is_empty()).collect()
+        (0..self.cells.len())
+            .filter(|&c| self.cells[c] == 0 && !self.flips(c, player).is_empty())
+            .collect()
     }
 
     pub fn over(&self) -> bool {
@@ -156,6 +180,10 @@ impl Plain {
     }
 
     pub fn name(&self, cell: usize) -> String {
-        format!("{}{}", (b'a' + (cell % self.size) as u8) as char, cell / self.size + 1)
+        format!(
+            "{}{}",
+            (b'a' + (cell % self.size) as u8) as char,
+            cell / self.size + 1
+        )
     }
 }

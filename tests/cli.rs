@@ -1,0 +1,268 @@
+//! The command-line contract, through the built binary.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn outflank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn json(o: &Output) -> Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn check_accepts_every_game_and_rejects_broken_files() {
+    let games: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
+        .unwrap()
+        .map(|e| format!("games/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    let args: Vec<&str> = std::iter::once("check")
+        .chain(games.iter().map(String::as_str))
+        .collect();
+    let o = outflank(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o)
+            .lines()
+            .filter(|l| l.ends_with(")") && l.contains(": ok ("))
+            .count(),
+        games.len()
+    );
+
+    let o = outflank(&[
+        "check",
+        "games/othello.rules",
+        "tests/fixtures/invalid/unknown-name-typo.rules",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("unknown name `emtpy`"), "{err}");
+    assert!(
+        err.contains("unknown-name-typo.rules:5:15"),
+        "file, line and column: {err}"
+    );
+    assert!(err.contains("help:"), "{err}");
+    assert!(
+        stdout(&o).contains("games/othello.rules: ok"),
+        "valid files are still reported"
+    );
+}
+
+#[test]
+fn moves_json_has_the_documented_shape() {
+    let v = json(&outflank(&["moves", "games/othello.rules", "--json"]));
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["over"], false);
+    assert_eq!(v["result"], Value::Null);
+    assert_eq!(v["board"][3], "...WB...");
+    assert_eq!(v["board"][4], "...BW...");
+    let moves = v["moves"].as_array().unwrap();
+    let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    // d3 flips d4: the board after it, and white to move.
+    assert_eq!(moves[0]["board"][2], "...B....");
+    assert_eq!(moves[0]["board"][3], "...BB...");
+    assert_eq!(moves[0]["to_move"], "white");
+}
+
+#[test]
+fn moves_json_reports_a_finished_game() {
+    // The shortest Othello game: nine moves, black wipes out white.
+    let v = json(&outflank(&[
+        "moves",
+        "games/othello.rules",
+        "--json",
+        "--moves",
+        "e6 f4 e3 f6 g5 d6 e7 f5 c5",
+    ]));
+    assert_eq!(v["over"], true);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(v["result"]["winner"], "black");
+    assert_eq!(v["result"]["scores"]["black"], 13);
+    assert_eq!(v["result"]["scores"]["white"], 0);
+}
+
+#[test]
+fn an_illegal_move_names_the_move_and_its_position() {
+    let o = outflank(&["moves", "games/othello.rules", "--moves", "d3 c3 a1"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains("move 3 `a1` is not legal"), "{err}");
+    assert!(err.contains("legal here:"), "{err}");
+}
+
+#[test]
+fn set_changes_parameters_and_reports_the_range() {
+    let v = json(&outflank(&[
+        "moves",
+        "games/othello.rules",
+        "--set",
+        "size=6",
+        "--json",
+    ]));
+    assert_eq!(v["board"].as_array().unwrap().len(), 6);
+    let o = outflank(&["moves", "games/othello.rules", "--set", "size=30"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("4 to 26 step 2"), "names the range: {err}");
+    let o = outflank(&["moves", "games/othello.rules", "--set", "colour=red"]);
+    assert!(stderr(&o).contains("no parameter named `colour`; the parameters are size"));
+    let o = outflank(&["moves", "games/othello.rules", "--set", "size"]);
+    assert!(stderr(&o).contains("write NAME=VALUE"));
+}
+
+#[test]
+fn steps_and_limit_for_multi_step_turns() {
+    let file = "tests/fixtures/valid/jump-chain.rules";
+    let v = json(&outflank(&[
+        "moves", file, "--json", "--moves", "c3xb4", "--steps",
+    ]));
+    let names: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["-a1", "-e1", "-e5"]);
+    assert!(v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["to_move"] == "dark"));
+    // A mid-turn history lists the ways to finish the turn.
+    let v = json(&outflank(&["moves", file, "--json", "--moves", "c3"]));
+    let names: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["c3xb4-a1", "c3xb4-e1", "c3xb4-e5"]);
+    // More whole turns than the limit: a clear message pointing at --steps.
+    let o = outflank(&["moves", file, "--limit", "5"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--steps"), "{}", stderr(&o));
+}
+
+#[test]
+fn move_notation_round_trips_through_the_command_line() {
+    let file = "tests/fixtures/valid/jump-chain.rules";
+    let v = json(&outflank(&["moves", file, "--json"]));
+    for m in v["moves"].as_array().unwrap() {
+        let notation = m["move"].as_str().unwrap();
+        let after = json(&outflank(&["moves", file, "--json", "--moves", notation]));
+        assert_eq!(after["board"], m["board"], "{notation}");
+        assert_eq!(after["to_move"], m["to_move"], "{notation}");
+    }
+}
+
+#[test]
+fn perft_json_and_divide() {
+    let v = json(&outflank(&[
+        "perft",
+        "games/othello.rules",
+        "--depth",
+        "6",
+        "--json",
+    ]));
+    assert_eq!(v["depth"], 6);
+    assert_eq!(v["leaves"], 8200);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    let o = outflank(&["perft", "games/othello.rules", "--depth", "3", "--divide"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("d3: 14\n") && text.contains("e6: 14\n"),
+        "{text}"
+    );
+    assert!(text.contains("perft 3: 56 leaves"), "{text}");
+    assert!(text.contains("leaves/s"), "{text}");
+}
+
+#[test]
+fn run_is_reproducible_from_its_seed() {
+    let a = stdout(&outflank(&[
+        "run",
+        "games/reversi-6x6.rules",
+        "--games",
+        "5",
+        "--seed",
+        "42",
+    ]));
+    let b = stdout(&outflank(&[
+        "run",
+        "games/reversi-6x6.rules",
+        "--games",
+        "5",
+        "--seed",
+        "42",
+    ]));
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains("games/s"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&a), strip(&b));
+    assert!(a.contains("games/s"), "{a}");
+    assert_eq!(a.lines().filter(|l| l.starts_with("game ")).count(), 5);
+    let c = stdout(&outflank(&[
+        "run",
+        "games/reversi-6x6.rules",
+        "--games",
+        "5",
+        "--seed",
+        "43",
+    ]));
+    assert_ne!(strip(&a), strip(&c), "another seed, other games");
+}
+
+#[test]
+fn trace_of_a_seeded_game() {
+    let o = outflank(&["trace", "games/reversi-6x6.rules", "--seed", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // Independent facts first: four opening placements in the centre, then a result line.
+    let plays: Vec<&str> = text.lines().filter(|l| l.contains(" plays ")).collect();
+    for p in &plays[..4] {
+        let cell = p.rsplit(' ').next().unwrap();
+        assert!(
+            ["c3", "d3", "c4", "d4"].contains(&cell),
+            "opening placement {cell}"
+        );
+    }
+    assert!(text.lines().last().unwrap().starts_with("result: "));
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn trace_of_given_moves_stops_where_they_end() {
+    let o = outflank(&["trace", "games/othello.rules", "--moves", "f5 d6 c3"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("black plays f5")
+            && text.contains("white plays d6")
+            && text.contains("black plays c3")
+    );
+    assert!(
+        text.trim_end()
+            .ends_with("white to move; the given moves end here"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
