@@ -59,7 +59,7 @@ pub fn random_game(
         if plies == MAX_GAME_STEPS {
             return Err(RuleError {
                 message: format!("the game did not end within {MAX_GAME_STEPS} steps; do the end conditions ever hold?"),
-                loc: None,
+                at: None,
             });
         }
     }

@@ -182,7 +182,6 @@ pub struct PlayerInfo {
 pub struct Game {
     pub title: String,
     pub credits: Vec<String>,
-    pub sources_text: Vec<String>,
     pub params: Vec<(String, String)>,
     pub geometry: Geometry,
     pub players: [PlayerInfo; 2],

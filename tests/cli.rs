@@ -266,3 +266,27 @@ fn trace_of_given_moves_stops_where_they_end() {
     );
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn a_rule_that_fails_while_running_points_at_itself() {
+    let o = outflank(&[
+        "moves",
+        "tests/fixtures/valid/place-twice.rules",
+        "--moves",
+        "a1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("rule error: place on a1, which is not empty"),
+        "{err}"
+    );
+    assert!(
+        err.contains("place-twice.rules:8:5"),
+        "points at the second place: {err}"
+    );
+    assert!(
+        !err.contains("is not legal"),
+        "not reported as the user's mistake: {err}"
+    );
+}

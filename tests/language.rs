@@ -10,7 +10,9 @@ use outflank::ir::NOBODY;
 
 fn at(e: &Engine, history: &str) -> State {
     let s = e.start().unwrap();
-    e.play_history(&s, history).unwrap()
+    e.play_history(&s, history)
+        .map_err(|e| e.to_string())
+        .unwrap()
 }
 
 fn turns(e: &Engine, history: &str) -> Vec<String> {
@@ -62,14 +64,14 @@ fn a_capture_chain_is_one_turn_of_several_steps() {
 fn a_history_may_stop_mid_turn_only_at_its_end() {
     let e = engine("tests/fixtures/valid/jump-chain.rules", &[]);
     let s = e.start().unwrap();
-    let err = e.play_history(&s, "c3xb4 a1").unwrap_err();
+    let err = e.play_history(&s, "c3xb4 a1").unwrap_err().to_string();
     assert!(
         err.contains("move 1 `c3xb4` stops in the middle of a turn"),
         "{err}"
     );
-    let err = e.play_history(&s, "c3xb4-b1").unwrap_err();
+    let err = e.play_history(&s, "c3xb4-b1").unwrap_err().to_string();
     assert!(err.contains("legal here: -a1 -e1 -e5"), "{err}");
-    let err = e.play_history(&s, "c3xb4-e5-a1").unwrap_err();
+    let err = e.play_history(&s, "c3xb4-e5-a1").unwrap_err().to_string();
     assert!(err.contains("the turn is complete before `-a1`"), "{err}");
 }
 

@@ -627,7 +627,6 @@ impl<'a> Checker<'a> {
         Ok(Some(Game {
             title,
             credits,
-            sources_text: Vec::new(),
             params: self
                 .params
                 .iter()

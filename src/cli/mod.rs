@@ -6,7 +6,7 @@ mod output;
 use crate::agents::{game_seed, random_game, Rng};
 use crate::check::{check, CheckError};
 use crate::engine::state::State;
-use crate::engine::turns::{abbreviate, ListError};
+use crate::engine::turns::{abbreviate, ListError, PlayError};
 use crate::engine::{Engine, RuleError};
 use crate::source::{Loader, SourceFile};
 use clap::{Args, Parser, Subcommand};
@@ -138,9 +138,31 @@ impl From<String> for Failure {
     }
 }
 
+impl From<PlayError> for Failure {
+    fn from(e: PlayError) -> Self {
+        match e {
+            PlayError::Illegal(m) => Failure::Message(m),
+            PlayError::Rule(r) => r.into(),
+        }
+    }
+}
+
 impl From<RuleError> for Failure {
+    /// A rules file that misbehaves while running: point at the rule when it is known.
     fn from(e: RuleError) -> Self {
-        Failure::Message(format!("rule error: {e}"))
+        match e.at {
+            Some((file, span)) => {
+                let mut all = crate::diagnostic::Diagnostics::default();
+                all.push(
+                    crate::diagnostic::Diagnostic::error(&file, span, format!("rule error: {}", e.message))
+                        .with_label("while running this rule")
+                        .with_help("the rules allowed a step that this statement cannot carry out; guard it with a condition"),
+                );
+                eprint!("{}", all.render(color(), render_width()));
+                Failure::Printed
+            }
+            None => Failure::Message(format!("rule error: {}", e.message)),
+        }
     }
 }
 
@@ -469,9 +491,12 @@ fn cmd_trace(args: &GameArgs, seed: Option<u64>, history: Option<&str>) -> Resul
     if let Some(h) = history {
         let mut cur = s;
         for (i, m) in h.split_whitespace().enumerate() {
-            let played = engine
-                .parse_turn(&cur, m)
-                .map_err(|e| format!("move {} `{m}` is not legal: {e}", i + 1))?;
+            let played = engine.parse_turn(&cur, m).map_err(|e| match e {
+                PlayError::Illegal(why) => {
+                    Failure::Message(format!("move {} `{m}` is not legal: {why}", i + 1))
+                }
+                rule => rule.into(),
+            })?;
             if let Some((_, st)) = played.last() {
                 cur = *st;
             }

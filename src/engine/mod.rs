@@ -38,7 +38,11 @@ impl Step {
 #[derive(Clone, Debug)]
 pub struct RuleError {
     pub message: String,
-    pub loc: Option<crate::ir::Loc>,
+    /// The statement that failed, when one did.
+    pub at: Option<(
+        std::sync::Arc<crate::source::SourceFile>,
+        crate::syntax::ast::Span,
+    )>,
 }
 
 impl fmt::Display for RuleError {
@@ -82,6 +86,19 @@ impl Engine {
         self.begin_turn(s)
     }
 
+    fn at(
+        &self,
+        loc: &crate::ir::Loc,
+    ) -> Option<(
+        std::sync::Arc<crate::source::SourceFile>,
+        crate::syntax::ast::Span,
+    )> {
+        self.game
+            .files
+            .get(loc.file as usize)
+            .map(|f| (f.clone(), loc.span))
+    }
+
     fn choose_at(&self, pc: u32) -> &Choose {
         match &self.game.program[pc as usize] {
             Instr::Choose(c) => c,
@@ -102,7 +119,7 @@ impl Engine {
             if budget == 0 {
                 return Err(RuleError {
                     message: "the turn program ran a million instructions without a choice; a while loop probably never ends".into(),
-                    loc: None,
+                    at: None,
                 });
             }
             match instr {
@@ -120,7 +137,7 @@ impl Engine {
                                 "place on {}, which is not empty",
                                 self.game.geometry.name(cell)
                             ),
-                            loc: Some(*loc),
+                            at: self.at(loc),
                         });
                     }
                     s.pieces[s.mover as usize].insert(cell);
@@ -142,7 +159,7 @@ impl Engine {
                                 "move from {}, which is empty",
                                 self.game.geometry.name(from)
                             ),
-                            loc: Some(*loc),
+                            at: self.at(loc),
                         });
                     };
                     if s.owner(to).is_some() || !self.game.geometry.playable.contains(to) {
@@ -151,7 +168,7 @@ impl Engine {
                                 "move to {}, which is not an empty playable cell",
                                 self.game.geometry.name(to)
                             ),
-                            loc: Some(*loc),
+                            at: self.at(loc),
                         });
                     }
                     s.pieces[owner as usize].remove(from);
@@ -312,7 +329,7 @@ impl Engine {
             Flow::TurnEnded => self.finish_turn(t),
             Flow::Illegal => Err(RuleError {
                 message: "an illegal step was played".into(),
-                loc: None,
+                at: None,
             }),
         }
     }

@@ -10,6 +10,30 @@ pub struct Turn {
     pub after: State,
 }
 
+/// Why a written move could not be played.
+#[derive(Debug)]
+pub enum PlayError {
+    /// The text does not name a legal move here (one line for the user).
+    Illegal(String),
+    /// The rules failed while playing it.
+    Rule(RuleError),
+}
+
+impl From<RuleError> for PlayError {
+    fn from(e: RuleError) -> Self {
+        PlayError::Rule(e)
+    }
+}
+
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::Illegal(m) => f.write_str(m),
+            PlayError::Rule(e) => write!(f, "rule error: {e}"),
+        }
+    }
+}
+
 /// Why a list of whole turns stopped.
 #[derive(Debug)]
 pub enum ListError {
@@ -119,19 +143,20 @@ impl Engine {
     /// Plays the steps written in `text` (one whole turn, or the start of one) from `s`.
     /// Returns the states after each step. At each point the legal step whose notation is the
     /// longest prefix of the remaining text is taken.
-    pub fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<(Step, State)>, String> {
+    pub fn parse_turn(&self, s: &State, text: &str) -> Result<Vec<(Step, State)>, PlayError> {
+        let illegal = |m: String| Err(PlayError::Illegal(m));
         let mut cur = *s;
         let mut rest = text;
         let mut played = Vec::new();
         let mut steps = Vec::new();
         while !rest.is_empty() {
             if cur.is_over() {
-                return Err(format!("the game is over; `{rest}` cannot be played"));
+                return illegal(format!("the game is over; `{rest}` cannot be played"));
             }
             if !played.is_empty() && !same_turn(s, &cur) {
-                return Err(format!("the turn is complete before `{rest}`"));
+                return illegal(format!("the turn is complete before `{rest}`"));
             }
-            self.steps(&cur, &mut steps).map_err(|e| e.to_string())?;
+            self.steps(&cur, &mut steps)?;
             let mut best: Option<(usize, Step)> = None;
             for &step in &steps {
                 let n = self.step_notation(&cur, step);
@@ -144,7 +169,7 @@ impl Engine {
                     .iter()
                     .map(|&st| self.step_notation(&cur, st))
                     .collect();
-                return Err(if legal.is_empty() {
+                return illegal(if legal.is_empty() {
                     format!("no step is possible here, so `{rest}` cannot be played")
                 } else {
                     format!(
@@ -153,7 +178,7 @@ impl Engine {
                     )
                 });
             };
-            cur = self.apply(&cur, step).map_err(|e| e.to_string())?;
+            cur = self.apply(&cur, step)?;
             played.push((step, cur));
             rest = &rest[len..];
         }
@@ -161,19 +186,22 @@ impl Engine {
     }
 
     /// Plays a history of whole turns separated by spaces; the last may stop mid-turn.
-    pub fn play_history(&self, start: &State, history: &str) -> Result<State, String> {
+    pub fn play_history(&self, start: &State, history: &str) -> Result<State, PlayError> {
         let mut s = *start;
         let moves: Vec<&str> = history.split_whitespace().collect();
         for (i, m) in moves.iter().enumerate() {
-            let played = self
-                .parse_turn(&s, m)
-                .map_err(|e| format!("move {} `{m}` is not legal: {e}", i + 1))?;
+            let played = self.parse_turn(&s, m).map_err(|e| match e {
+                PlayError::Illegal(why) => {
+                    PlayError::Illegal(format!("move {} `{m}` is not legal: {why}", i + 1))
+                }
+                rule => rule,
+            })?;
             let end = played.last().map(|(_, st)| *st).unwrap_or(s);
             if i + 1 < moves.len() && same_turn(&s, &end) {
-                return Err(format!(
+                return Err(PlayError::Illegal(format!(
                     "move {} `{m}` stops in the middle of a turn; only the last move of a history may",
                     i + 1
-                ));
+                )));
             }
             s = end;
         }

@@ -157,9 +157,39 @@ fn rule_name(rule: Rule) -> &'static str {
     }
 }
 
+/// The pair's span without the whitespace and comments pest may keep at its end, so that
+/// labels cover the construct itself.
 fn span(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
-    Span::new(s.start(), s.end())
+    Span::new(s.start(), s.start() + significant_len(s.as_str()))
+}
+
+fn significant_len(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut i, mut end) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                end = i.min(bytes.len());
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            _ => {
+                i += 1;
+                end = i;
+            }
+        }
+    }
+    end
 }
 
 fn ident(pair: Pair<Rule>) -> Ident {
