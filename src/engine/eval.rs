@@ -25,6 +25,8 @@ pub struct Ctx<'a> {
     pub engine: &'a Engine,
     pub state: &'a State,
     pub bound: u8,
+    /// Whether the player to move has a first step, when the caller already knows.
+    pub mover_can_move: Option<bool>,
 }
 
 impl Ctx<'_> {
@@ -119,8 +121,10 @@ impl Ctx<'_> {
                     .any(|d| self.match_line(line, from, d).is_some())
             }
             Cond::Blocked => {
-                !self.engine.can_start_turn(self.state, self.state.mover)
-                    && !self.engine.can_start_turn(self.state, 1 - self.state.mover)
+                let mover = self
+                    .mover_can_move
+                    .unwrap_or_else(|| self.engine.can_start_turn(self.state, self.state.mover));
+                !mover && !self.engine.can_start_turn(self.state, 1 - self.state.mover)
             }
         }
     }
@@ -340,5 +344,27 @@ impl Ctx<'_> {
                 out
             }
         }
+    }
+}
+
+/// Whether a condition asks `blocked` (which costs move generation for both players).
+pub fn uses_blocked(c: &Cond) -> bool {
+    match c {
+        Cond::Blocked => true,
+        Cond::Not(a) => uses_blocked(a),
+        Cond::And(a, b) | Cond::Or(a, b) => uses_blocked(a) || uses_blocked(b),
+        Cond::Num(_, a, b) => num_uses_blocked(a) || num_uses_blocked(b),
+        _ => false,
+    }
+}
+
+fn num_uses_blocked(n: &Num) -> bool {
+    match n {
+        Num::If(c, a, b) => uses_blocked(c) || num_uses_blocked(a) || num_uses_blocked(b),
+        Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
+            num_uses_blocked(a) || num_uses_blocked(b)
+        }
+        Num::Neg(a) => num_uses_blocked(a),
+        _ => false,
     }
 }

@@ -65,11 +65,20 @@ const STEP_BUDGET: u32 = 1_000_000;
 /// A game ready to play.
 pub struct Engine {
     pub game: Game,
+    /// Some turn-boundary end condition asks `blocked`.
+    ends_use_blocked: bool,
 }
 
 impl Engine {
     pub fn new(game: Game) -> Engine {
-        Engine { game }
+        let ends_use_blocked = game
+            .ends
+            .iter()
+            .any(|e| e.timing == Timing::AfterTurn && eval::uses_blocked(&e.condition));
+        Engine {
+            game,
+            ends_use_blocked,
+        }
     }
 
     fn ctx<'a>(&'a self, state: &'a State) -> Ctx<'a> {
@@ -77,6 +86,7 @@ impl Engine {
             engine: self,
             state,
             bound: NOBODY,
+            mover_can_move: None,
         }
     }
 
@@ -316,7 +326,7 @@ impl Engine {
         self.bind(&mut t, c, step.alt, step.value);
         t.steps += 1;
         let flow = self.run(&mut t, c.alts[step.alt as usize].body)?;
-        if let Some(outcome) = self.check_ends(&t, Timing::AfterStep) {
+        if let Some(outcome) = self.check_ends(&t, Timing::AfterStep, None) {
             t.outcome = Some(outcome);
             t.pc = AT_GAME_OVER;
             return Ok(t);
@@ -347,13 +357,28 @@ impl Engine {
     /// Checks the turn-boundary end conditions, then runs the mover's program to its first
     /// choice; with no choice at all the mover must pass.
     fn begin_turn(&self, mut t: State) -> Result<State, RuleError> {
-        if let Some(outcome) = self.check_ends(&t, Timing::AfterTurn) {
+        // `blocked` needs to know whether the mover can start; find the first step once and
+        // share it, rather than searching for it again after the end check.
+        let mut first = None;
+        if self.ends_use_blocked {
+            let mut u = t;
+            let flow = self.run(&mut u, 0)?;
+            first = Some((flow, u));
+        }
+        let hint = first.as_ref().map(|(f, _)| matches!(f, Flow::Suspended(_)));
+        if let Some(outcome) = self.check_ends(&t, Timing::AfterTurn, hint) {
             t.outcome = Some(outcome);
             t.pc = AT_GAME_OVER;
             return Ok(t);
         }
-        let mut u = t;
-        match self.run(&mut u, 0)? {
+        let (flow, mut u) = match first {
+            Some(found) => found,
+            None => {
+                let mut u = t;
+                (self.run(&mut u, 0)?, u)
+            }
+        };
+        match flow {
             Flow::Suspended(pc) => {
                 u.pc = pc;
                 Ok(u)
@@ -375,7 +400,12 @@ impl Engine {
         matches!(self.run(&mut u, 0), Ok(Flow::Suspended(_)))
     }
 
-    fn check_ends(&self, s: &State, timing: Timing) -> Option<Outcome> {
+    fn check_ends(
+        &self,
+        s: &State,
+        timing: Timing,
+        mover_can_move: Option<bool>,
+    ) -> Option<Outcome> {
         for end in &self.game.ends {
             if end.timing != timing {
                 continue;
@@ -390,6 +420,7 @@ impl Engine {
                     engine: self,
                     state: s,
                     bound: p,
+                    mover_can_move,
                 };
                 if ctx.cond(&end.condition) {
                     let winner = end.winner.as_ref().map(|w| ctx.player(w));
@@ -407,6 +438,7 @@ impl Engine {
                 engine: self,
                 state: s,
                 bound: p,
+                mover_can_move: None,
             }
             .num(expr)
         };
