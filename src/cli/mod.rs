@@ -183,7 +183,13 @@ fn load_game(args: &GameArgs) -> Result<Engine, Failure> {
                 "--set {s}: write NAME=VALUE, e.g. --set size=10"
             )));
         };
-        overrides.push((k.trim().to_string(), v.trim().to_string()));
+        let k = k.trim();
+        if overrides.iter().any(|(name, _)| name == k) {
+            return Err(Failure::Message(format!(
+                "--set {k}=... is given twice; keep one"
+            )));
+        }
+        overrides.push((k.to_string(), v.trim().to_string()));
     }
     match check(source, &FsLoader, &overrides) {
         Ok(checked) => {
@@ -211,9 +217,20 @@ fn write_stdout(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
-/// Runs the command line; returns the process exit code.
+/// Runs the command line; returns the process exit code. The work runs on a thread with a
+/// large stack: parsing and checking recurse as deep as the rules' expressions nest, and the
+/// parser's limits keep that depth far below this.
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || run(cli))
+        .expect("a thread can be started")
+        .join()
+        .unwrap_or(101)
+}
+
+fn run(cli: Cli) -> i32 {
     let result = match cli.command {
         Command::Check { files } => cmd_check(&files),
         Command::Moves {

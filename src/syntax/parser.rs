@@ -38,11 +38,23 @@ fn pratt() -> &'static PrattParser<Rule> {
 /// Parses one rules file. On a syntax error, returns the diagnostic for it (pest stops at the
 /// first syntax error; the checker later collects all semantic errors).
 pub fn parse(source: &Arc<SourceFile>) -> Result<File, Diagnostic> {
+    check_nesting(source)?;
     let mut pairs =
         RulesParser::parse(Rule::file, &source.text).map_err(|e| syntax_error(source, e))?;
     let file = pairs
         .next()
         .expect("the file rule always produces one pair");
+    for p in file.clone().into_inner().flatten() {
+        if p.as_rule() == Rule::expr && p.clone().into_inner().count() > MAX_EXPR_TOKENS {
+            return Err(
+                Diagnostic::error(source, span(&p), "this expression is too long")
+                    .with_label(format!(
+                        "more than {MAX_EXPR_TOKENS} operators and operands"
+                    ))
+                    .with_help("split it into named parts with def"),
+            );
+        }
+    }
     let mut extends = None;
     let mut items = Vec::new();
     for pair in file.into_inner() {
@@ -56,6 +68,42 @@ pub fn parse(source: &Arc<SourceFile>) -> Result<File, Diagnostic> {
         }
     }
     Ok(File { extends, items })
+}
+
+/// Deeper nesting than any real rules file needs; refusing it keeps the recursive parser and
+/// checker far from the stack's limit.
+const MAX_NESTING: usize = 64;
+
+fn check_nesting(source: &Arc<SourceFile>) -> Result<(), Diagnostic> {
+    let bytes = source.text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Diagnostic::error(source, Span::new(i, i + 1), "brackets are nested too deeply")
+                        .with_label(format!("nesting level {depth}"))
+                        .with_help(format!("at most {MAX_NESTING} levels of ( and {{ are allowed; split the rule with def")));
+                }
+            }
+            b')' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>) -> Diagnostic {
@@ -551,6 +599,10 @@ fn choice_option(pair: Pair<Rule>) -> ChoiceOption {
         span: sp,
     }
 }
+
+/// Most operators and operands one expression may have; with `MAX_NESTING` it bounds the
+/// depth of every expression tree.
+const MAX_EXPR_TOKENS: usize = 512;
 
 fn expr(pair: Pair<Rule>) -> Expr {
     debug_assert_eq!(pair.as_rule(), Rule::expr);
