@@ -144,6 +144,8 @@ pub struct Choose {
     pub otherwise: u32,
     /// No further choice can follow in the same turn: every option completes the turn.
     pub last_choice: bool,
+    /// A single legal option is taken at once, without a step.
+    pub auto: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -154,6 +156,8 @@ pub struct Alt {
     pub body: u32,
     /// The body can meet a `require` before the next choice, so each option must be tried.
     pub needs_trial: bool,
+    /// No choice can follow this option in the same turn.
+    pub ends_turn: bool,
 }
 
 #[derive(Clone, Debug)]

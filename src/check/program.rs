@@ -50,7 +50,11 @@ impl Checker<'_> {
 
     fn statement(&mut self, stmt: &Stmt, scope: &mut Scope, code: &mut Vec<Instr>) {
         match &stmt.kind {
-            StmtKind::Choose { options, otherwise } => {
+            StmtKind::Choose {
+                auto,
+                options,
+                otherwise,
+            } => {
                 let at = code.len();
                 code.push(Instr::Stop); // replaced below
                 let mut alts = Vec::new();
@@ -121,6 +125,7 @@ impl Checker<'_> {
                             mark: opt.mark.as_ref().map(|m| m.node.clone()),
                             body,
                             needs_trial: false,
+                            ends_turn: false,
                         });
                     }
                 }
@@ -136,6 +141,7 @@ impl Checker<'_> {
                     alts,
                     otherwise: otherwise_pc,
                     last_choice: false,
+                    auto: *auto,
                 }));
             }
             StmtKind::Place(e) => {
@@ -321,15 +327,16 @@ fn analyse(code: &mut [Instr]) {
         let mut starts: Vec<usize> = c.alts.iter().map(|a| a.body as usize).collect();
         starts.push(c.otherwise as usize);
         let (more_choices, _) = explore(code, &starts);
-        let trials: Vec<bool> = c
+        let facts: Vec<(bool, bool)> = c
             .alts
             .iter()
-            .map(|a| explore(code, &[a.body as usize]).1)
+            .map(|a| explore(code, &[a.body as usize]))
             .collect();
         if let Instr::Choose(c) = &mut code[pc] {
             c.last_choice = !more_choices;
-            for (a, t) in c.alts.iter_mut().zip(trials) {
-                a.needs_trial = t;
+            for (a, (choice, require)) in c.alts.iter_mut().zip(facts) {
+                a.needs_trial = require;
+                a.ends_turn = !choice;
             }
         }
     }

@@ -34,6 +34,13 @@ struct GameArgs {
     /// Set a parameter, e.g. --set size=10 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
+    /// Start from this position instead of the setup: rows of symbols, row 1 first, separated
+    /// by `/` (`.` empty, `#` removed), e.g. "..../.BW./.WB./....".
+    #[arg(long, value_name = "ROWS")]
+    position: Option<String>,
+    /// The player to move in --position (default: the first mover).
+    #[arg(long, value_name = "PLAYER", requires = "position")]
+    to_move: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -206,9 +213,19 @@ fn load_game(args: &GameArgs) -> Result<Engine, Failure> {
     }
 }
 
-fn position(engine: &Engine, history: &str) -> Result<State, Failure> {
-    let start = engine.start()?;
+/// The starting position (the rules' setup or --position), then the history played on it.
+fn position(engine: &Engine, args: &GameArgs, history: &str) -> Result<State, Failure> {
+    let start = start(engine, args)?;
     Ok(engine.play_history(&start, history)?)
+}
+
+fn start(engine: &Engine, args: &GameArgs) -> Result<State, Failure> {
+    match &args.position {
+        Some(rows) => engine
+            .position(rows, args.to_move.as_deref())
+            .map_err(|e| Failure::Message(format!("--position: {e}"))),
+        None => Ok(engine.start()?),
+    }
 }
 
 /// Writes everything at once; a reader that stops early (`| head`) is not worth a message.
@@ -322,7 +339,7 @@ fn cmd_moves(
 ) -> Result<String, Failure> {
     let mut out = String::new();
     let engine = load_game(args)?;
-    let s = position(&engine, history)?;
+    let s = position(&engine, args, history)?;
     let entries: Vec<MoveEntry> = if steps {
         let mut buf = Vec::new();
         engine.steps(&s, &mut buf)?;
@@ -384,7 +401,7 @@ fn cmd_perft(
 ) -> Result<String, Failure> {
     let mut out = String::new();
     let engine = load_game(args)?;
-    let s = position(&engine, history)?;
+    let s = position(&engine, args, history)?;
     let started = Instant::now();
     let (leaves, split) = if divide {
         let split = match engine.perft_divide(&s, depth) {
@@ -433,7 +450,7 @@ fn cmd_perft(
 fn cmd_run(args: &GameArgs, games: u64, seed: u64) -> Result<String, Failure> {
     let mut out = String::new();
     let engine = load_game(args)?;
-    let start = engine.start()?;
+    let start = start(&engine, args)?;
     let started = Instant::now();
     let mut wins = [0u64; 2];
     let mut draws = 0;
@@ -487,7 +504,7 @@ fn cmd_run(args: &GameArgs, games: u64, seed: u64) -> Result<String, Failure> {
 fn cmd_trace(args: &GameArgs, seed: Option<u64>, history: Option<&str>) -> Result<String, Failure> {
     let mut out = String::new();
     let engine = load_game(args)?;
-    let mut s = engine.start()?;
+    let mut s = start(&engine, args)?;
     let title = if engine.game.title.is_empty() {
         "untitled"
     } else {

@@ -53,6 +53,12 @@ impl fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
+enum Sole {
+    None,
+    One(u16, u16),
+    Several,
+}
+
 enum Flow {
     Suspended(u32),
     TurnEnded,
@@ -134,10 +140,21 @@ impl Engine {
             }
             match instr {
                 Instr::Choose(c) => {
-                    if self.any_option(s, c)? {
+                    if c.auto {
+                        // A forced choice is no decision: take it without stopping.
+                        match self.sole_option(s, c)? {
+                            Sole::None => pc = c.otherwise,
+                            Sole::One(alt, value) => {
+                                self.bind(s, c, alt, value);
+                                pc = c.alts[alt as usize].body;
+                            }
+                            Sole::Several => return Ok(Flow::Suspended(pc)),
+                        }
+                    } else if self.any_option(s, c)? {
                         return Ok(Flow::Suspended(pc));
+                    } else {
+                        pc = c.otherwise;
                     }
-                    pc = c.otherwise;
                 }
                 Instr::Place(c, loc) => {
                     let cell = self.ctx(s).cell(c);
@@ -276,6 +293,22 @@ impl Engine {
         Ok(found)
     }
 
+    /// Whether `c` has no legal option, exactly one (which), or more.
+    fn sole_option(&self, s: &State, c: &Choose) -> Result<Sole, RuleError> {
+        let mut found = Sole::None;
+        self.candidates(s, c, |alt, value| {
+            if !self.passes_trial(s, c, alt, value)? {
+                return Ok(true);
+            }
+            found = match found {
+                Sole::None => Sole::One(alt, value),
+                _ => Sole::Several,
+            };
+            Ok(matches!(found, Sole::One(..)))
+        })?;
+        Ok(found)
+    }
+
     fn bind(&self, s: &mut State, c: &Choose, alt: u16, value: u16) {
         match &c.alts[alt as usize].kind {
             AltKind::Cell { reg, .. } => s.regs[*reg as usize] = value as i32,
@@ -311,6 +344,78 @@ impl Engine {
             AT_GAME_OVER | AT_FORCED_PASS => true,
             pc => self.choose_at(pc).last_choice,
         }
+    }
+
+    /// Whether playing `step` at `s` certainly completes the turn (no choice can follow).
+    pub fn step_ends_turn(&self, s: &State, step: Step) -> bool {
+        step.alt == FORCED_PASS || self.choose_at(s.pc).alts[step.alt as usize].ends_turn
+    }
+
+    /// Sets up a position: rows of symbols (`.` empty, `#` or `.` on removed cells), row 1
+    /// first, separated by `/`; `to_move` names the player to move (default: the first mover).
+    pub fn position(&self, rows: &str, to_move: Option<&str>) -> Result<State, String> {
+        let g = &self.game.geometry;
+        let rows: Vec<&str> = rows.split('/').map(str::trim).collect();
+        if rows.len() != g.height {
+            return Err(format!(
+                "the position has {} rows, the board has {}",
+                rows.len(),
+                g.height
+            ));
+        }
+        let mut pieces = [bits::Bits::EMPTY; 2];
+        for (y, row) in rows.iter().enumerate() {
+            let cells: Vec<char> = row.chars().collect();
+            if cells.len() != g.width {
+                return Err(format!(
+                    "row {} has {} cells, the board is {} wide",
+                    y + 1,
+                    cells.len(),
+                    g.width
+                ));
+            }
+            for (x, ch) in cells.into_iter().enumerate() {
+                let cell = y * g.width + x;
+                let removed = !g.playable.contains(cell);
+                match ch {
+                    '.' | '#' if removed => {}
+                    '.' => {}
+                    _ if removed => {
+                        return Err(format!(
+                            "{} is removed from play, so it must be '#'",
+                            g.name(cell)
+                        ))
+                    }
+                    _ => match self.game.players.iter().position(|p| p.symbol == ch) {
+                        Some(p) => pieces[p].insert(cell),
+                        None => {
+                            let symbols: Vec<String> = self
+                                .game
+                                .players
+                                .iter()
+                                .map(|p| format!("'{}'", p.symbol))
+                                .collect();
+                            return Err(format!(
+                                "'{ch}' at {} is not a piece; use '.' or {}",
+                                g.name(cell),
+                                symbols.join(" or ")
+                            ));
+                        }
+                    },
+                }
+            }
+        }
+        let mover = match to_move {
+            None => self.game.first,
+            Some(name) => self.game.player_by_name(name).ok_or_else(|| {
+                format!(
+                    "no player named `{name}`; the players are {} and {}",
+                    self.game.players[0].name, self.game.players[1].name
+                )
+            })?,
+        };
+        self.begin_turn(State::new(pieces, mover))
+            .map_err(|e| format!("rule error: {e}"))
     }
 
     /// Plays one legal step. Steps not produced by [`Engine::steps`] for this state are a bug

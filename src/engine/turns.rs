@@ -118,6 +118,10 @@ impl Engine {
         let steps = std::mem::take(buf);
         let mut total = 0;
         for &step in &steps {
+            if depth == 1 && self.step_ends_turn(s, step) {
+                total += 1;
+                continue;
+            }
             let t = self.apply(s, step)?;
             total += if !t.is_over() && t.turn == turn {
                 self.perft_turn(&t, turn, depth, buf)?

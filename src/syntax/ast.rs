@@ -155,6 +155,8 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     Choose {
+        /// `choose auto`: a single legal option is taken without a step.
+        auto: bool,
         options: Vec<ChoiceOption>,
         otherwise: Option<Block>,
     },

@@ -509,13 +509,19 @@ fn statement(pair: Pair<Rule>) -> Stmt {
         Rule::choose_one | Rule::choose_many => {
             let mut options = Vec::new();
             let mut otherwise = None;
+            let mut auto = false;
             for p in inner {
                 match p.as_rule() {
                     Rule::else_block => otherwise = Some(block(p.into_inner().next().unwrap())),
+                    Rule::kw_auto => auto = true,
                     _ => options.push(choice_option(p)),
                 }
             }
-            StmtKind::Choose { options, otherwise }
+            StmtKind::Choose {
+                auto,
+                options,
+                otherwise,
+            }
         }
         Rule::place => StmtKind::Place(expr(inner.next().unwrap())),
         Rule::flip => StmtKind::Flip(expr(inner.next().unwrap())),
