@@ -212,7 +212,7 @@ mod plain {
             (x >= 0 && y >= 0 && x < self.n && y < self.n).then(|| b[(y * self.n + x) as usize])
         }
 
-        fn chain(&self, b: &mut Vec<u8>, p: u8, x: i32, y: i32, out: &mut Vec<Vec<u8>>) {
+        fn chain(&self, b: &[u8], p: u8, x: i32, y: i32, out: &mut Vec<Vec<u8>>) {
             let o = 3 - p;
             let mut jumped = false;
             for (dx, dy) in DIRS {
@@ -220,14 +220,14 @@ mod plain {
                     && self.at(b, x + 2 * dx, y + 2 * dy) == Some(0)
                 {
                     jumped = true;
-                    let mut c = b.clone();
+                    let mut c = b.to_vec();
                     c[((y + dy) * self.n + x + dx) as usize] = p;
                     c[((y + 2 * dy) * self.n + x + 2 * dx) as usize] = p;
-                    self.chain(&mut c, p, x + 2 * dx, y + 2 * dy, out);
+                    self.chain(&c, p, x + 2 * dx, y + 2 * dy, out);
                 }
             }
             if !jumped {
-                out.push(b.clone());
+                out.push(b.to_vec());
             }
         }
 
@@ -249,7 +249,7 @@ mod plain {
                             let mut c = b.to_vec();
                             c[(y * self.n + x) as usize] = p;
                             c[((y + dy) * self.n + x + dx) as usize] = p;
-                            self.chain(&mut c, p, x, y, &mut out);
+                            self.chain(&c, p, x, y, &mut out);
                         }
                     }
                     if captured {
@@ -262,7 +262,9 @@ mod plain {
                     let friend = around.contains(&p);
                     let enemy = around.contains(&o);
                     let corner = (x == 0 || x == self.n - 1) && (y == 0 || y == self.n - 1);
-                    if (friend && !enemy) || (corner && !friend && !enemy) {
+                    // Forbidden: beside a friend with no enemy beside; a corner with no stone beside.
+                    // Both need "no enemy beside", so together: no enemy, and a friend or a corner.
+                    if !enemy && (friend || corner) {
                         continue;
                     }
                     let mut c = b.to_vec();
