@@ -64,6 +64,8 @@ pub enum Cond {
     NonEmpty(Box<Set>),
     /// `some(captured(L, c))`, answered without building the set.
     AnyLine(usize, Box<Cell>),
+    /// `some(liberties(group(c)))`: stops at the first liberty found.
+    Breathes(Box<Cell>),
     Blocked,
 }
 

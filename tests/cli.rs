@@ -290,3 +290,30 @@ fn a_rule_that_fails_while_running_points_at_itself() {
         "not reported as the user's mistake: {err}"
     );
 }
+
+#[test]
+fn json_reports_extra_state_and_half_point_scores() {
+    let file = "games/reversi-go-9x9.rules";
+    let v = json(&outflank(&["moves", file, "--json"]));
+    assert_eq!(v["extra"]["button"], Value::Null);
+    let moves = v["moves"].as_array().unwrap();
+    let button = moves.iter().find(|m| m["move"] == "button").unwrap();
+    let pass = moves.iter().find(|m| m["move"] == "pass").unwrap();
+    // Same board, told apart by the extra state.
+    assert_eq!(button["board"], pass["board"]);
+    assert_eq!(button["extra"]["button"], "black");
+    assert_eq!(pass["extra"]["button"], Value::Null);
+
+    let v = json(&outflank(&[
+        "moves",
+        file,
+        "--json",
+        "--moves",
+        "e5 button pass pass",
+    ]));
+    assert_eq!(v["over"], true);
+    // Black: 1 stone + 80 territory. White: the button's half point + komi 7.
+    assert_eq!(v["result"]["scores"]["black"], 81);
+    assert_eq!(v["result"]["scores"]["white"], 7.5);
+    assert_eq!(v["result"]["winner"], "black");
+}

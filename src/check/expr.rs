@@ -493,15 +493,10 @@ impl Checker<'_> {
                         Set::Const(b) => Num::Const(b.count() as f64),
                         s => Num::Count(boxed(s)),
                     }),
-                    "some" => Typed::Bool(match s {
-                        Set::Const(b) => Cond::Const(!b.is_empty()),
-                        Set::Captured(l, c) => Cond::AnyLine(l, c),
-                        s => Cond::NonEmpty(boxed(s)),
-                    }),
-                    _ => Typed::Bool(match s {
-                        Set::Const(b) => Cond::Const(b.is_empty()),
-                        Set::Captured(l, c) => Cond::Not(boxed(Cond::AnyLine(l, c))),
-                        s => Cond::Not(boxed(Cond::NonEmpty(boxed(s)))),
+                    "some" => Typed::Bool(nonempty(s)),
+                    _ => Typed::Bool(match nonempty(s) {
+                        Cond::Const(b) => Cond::Const(!b),
+                        c => Cond::Not(boxed(c)),
                     }),
                 })
             }
@@ -894,6 +889,19 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+}
+
+/// `some(S)`, with the forms that can be answered without building `S` recognised.
+fn nonempty(s: Set) -> Cond {
+    match s {
+        Set::Const(b) => Cond::Const(!b.is_empty()),
+        Set::Captured(l, c) => Cond::AnyLine(l, c),
+        Set::Liberties(inner) => match *inner {
+            Set::Group(c) => Cond::Breathes(c),
+            other => Cond::NonEmpty(boxed(Set::Liberties(boxed(other)))),
+        },
+        s => Cond::NonEmpty(boxed(s)),
     }
 }
 

@@ -113,6 +113,20 @@ impl Ctx<'_> {
             Cond::SetEq(eq, a, b) => (self.set(a) == self.set(b)) == *eq,
             Cond::In(c, s) => self.set(s).contains(self.cell(c)),
             Cond::NonEmpty(s) => !self.set(s).is_empty(),
+            Cond::Breathes(c) => {
+                let cell = self.cell(c);
+                let st = self.state;
+                let empty = self.empty();
+                match st.owner(cell) {
+                    // An empty cell's "group" is its region; its liberties are empty neighbours.
+                    None => self
+                        .flood(cell, &empty, None)
+                        .is_some_and(|r| r.count() > 1),
+                    Some(p) => self
+                        .flood(cell, &st.pieces[p as usize], Some(&empty))
+                        .is_none(),
+                }
+            }
             Cond::AnyLine(l, c) => {
                 let line = &self.engine.game.lines[*l];
                 let from = self.cell(c);
@@ -218,25 +232,50 @@ impl Ctx<'_> {
         out
     }
 
-    /// The orthogonally connected part of `within` that contains `start`.
-    fn flood(&self, start: usize, within: &Bits) -> Bits {
+    /// The orthogonally connected part of `within` that contains `start`, grown layer by
+    /// layer without allocating. With `stop_at`, gives up (None) as soon as the part touches a
+    /// cell of it: "does this group breathe" rarely needs the whole group.
+    fn flood(&self, start: usize, within: &Bits, stop_at: Option<&Bits>) -> Option<Bits> {
         let nb = &self.engine.game.geometry.neighbours;
         let mut out = Bits::EMPTY;
         if !within.contains(start) {
-            return out;
+            return Some(out);
         }
-        let mut stack = vec![start];
         out.insert(start);
-        while let Some(c) = stack.pop() {
-            for d in DirSet::ORTHOGONAL.iter() {
-                let n = nb[c][d];
-                if n != NONE && within.contains(n as usize) && !out.contains(n as usize) {
-                    out.insert(n as usize);
-                    stack.push(n as usize);
+        let mut frontier = out;
+        loop {
+            let mut next = Bits::EMPTY;
+            for c in frontier.iter() {
+                for d in DirSet::ORTHOGONAL.iter() {
+                    let n = nb[c][d];
+                    if n == NONE {
+                        continue;
+                    }
+                    let n = n as usize;
+                    if stop_at.is_some_and(|s| s.contains(n)) {
+                        return None;
+                    }
+                    if within.contains(n) && !out.contains(n) {
+                        next.insert(n);
+                        out.insert(n);
+                    }
                 }
             }
+            if next.is_empty() {
+                return Some(out);
+            }
+            frontier = next;
         }
-        out
+    }
+
+    /// The stones of the group at `cell` (empty cells: the empty region).
+    fn group_at(&self, cell: usize) -> Bits {
+        let st = self.state;
+        let within = match st.owner(cell) {
+            Some(p) => st.pieces[p as usize],
+            None => self.empty(),
+        };
+        self.flood(cell, &within, None).unwrap_or_default()
     }
 
     fn empty(&self) -> Bits {
@@ -280,17 +319,7 @@ impl Ctx<'_> {
                 }
                 out.inter(&g.playable)
             }
-            Set::Group(c) => {
-                let c = self.cell(c);
-                let within = if st.pieces[0].contains(c) {
-                    st.pieces[0]
-                } else if st.pieces[1].contains(c) {
-                    st.pieces[1]
-                } else {
-                    self.empty()
-                };
-                self.flood(c, &within)
-            }
+            Set::Group(c) => self.group_at(self.cell(c)),
             Set::Liberties(s) => self
                 .adjacent(&self.set(s), DirSet::ORTHOGONAL)
                 .inter(&self.empty()),
@@ -302,19 +331,9 @@ impl Ctx<'_> {
                     if out.contains(c) {
                         continue;
                     }
-                    let owner = if st.pieces[0].contains(c) {
-                        0
-                    } else if st.pieces[1].contains(c) {
-                        1
-                    } else {
-                        continue;
-                    };
-                    let group = self.flood(c, &st.pieces[owner]);
-                    if self
-                        .adjacent(&group, DirSet::ORTHOGONAL)
-                        .inter(&empty)
-                        .is_empty()
-                    {
+                    let Some(owner) = st.owner(c) else { continue };
+                    // None: the group reached a liberty, so it is not surrounded.
+                    if let Some(group) = self.flood(c, &st.pieces[owner as usize], Some(&empty)) {
                         out = out.union(&group);
                     }
                 }
@@ -332,7 +351,7 @@ impl Ctx<'_> {
                     if seen.contains(c) {
                         continue;
                     }
-                    let region = self.flood(c, &empty);
+                    let region = self.flood(c, &empty, None).unwrap_or_default();
                     seen = seen.union(&region);
                     let border = self
                         .adjacent(&region, DirSet::ORTHOGONAL)
