@@ -4,6 +4,7 @@
 mod expr;
 mod load;
 mod program;
+mod ranges;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::engine::bits::Bits;
@@ -917,12 +918,68 @@ impl<'a> Checker<'a> {
             Some(w) => Some(self.expect_player(w, &scope)?),
             None => None,
         };
+        let condition = condition?;
+        self.never_holds(rule, &condition);
         Some(ir::EndCondition {
             timing: rule.timing,
             for_each: rule.for_each.is_some(),
-            condition: condition?,
+            condition,
             winner,
         })
+    }
+
+    /// Warns when an end condition is false in every position the rules allow, reasoning
+    /// from the board, the regions and the parameters.
+    fn never_holds(&mut self, rule: &ast::EndRule, condition: &ir::Cond) {
+        let Some(geometry) = &self.geometry else {
+            return;
+        };
+        let players: Vec<Option<u8>> = if rule.for_each.is_some() {
+            vec![Some(0), Some(1)]
+        } else {
+            vec![None]
+        };
+        let analyses: Vec<ranges::Ranges> = players
+            .iter()
+            .map(|&bound| ranges::Ranges {
+                playable: geometry.playable,
+                attributes: &self.attributes,
+                bound,
+            })
+            .collect();
+        if analyses.iter().any(|r| r.can_hold(condition)) {
+            return;
+        }
+        let detail = match (condition, &analyses[0]) {
+            (ir::Cond::Num(_, a, b), r) => {
+                let (a, b) = (r.num(a), r.num(b));
+                format!(
+                    "the left side is at most {}, the right side at least {}",
+                    a.1, b.0
+                )
+            }
+            _ => "it is false in every position".to_string(),
+        };
+        let who = if rule.for_each.is_some() {
+            " for either player"
+        } else {
+            ""
+        };
+        let main = self.files.len() - 1;
+        let context = if self.current_file as usize != main {
+            format!(
+                " (this rule comes from a base file; here it is checked for {})",
+                self.files[main].name
+            )
+        } else {
+            String::new()
+        };
+        self.warning(rule.condition.span, format!("this end condition can never hold{who}"))
+            .label(detail)
+            .help(format!(
+                "check the parameters, the regions it counts, and the cells removed from play; as written this rule never ends the game{context}"
+            ))
+            .emit();
     }
 
     fn player_expr(&mut self, player: &ast::Ident, value: &Expr) -> Option<ir::Num> {

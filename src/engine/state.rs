@@ -67,3 +67,32 @@ impl State {
         }
     }
 }
+
+/// Everything that decides a state's future, for memo tables: a state without its outcome and
+/// step count (the step count only changes how the next step is written).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StateKey {
+    pieces: [Bits; 2],
+    regs: [i32; MAX_REGISTERS],
+    tokens: [u8; MAX_TOKENS],
+    mover: u8,
+    turn: u32,
+    passes: u32,
+    pc: u32,
+    passing: bool,
+}
+
+impl State {
+    pub fn key(&self) -> StateKey {
+        StateKey {
+            pieces: self.pieces,
+            regs: self.regs,
+            tokens: self.tokens,
+            mover: self.mover,
+            turn: self.turn,
+            passes: self.passes,
+            pc: self.pc,
+            passing: self.passing,
+        }
+    }
+}

@@ -100,7 +100,8 @@ impl Engine {
             return Ok(1);
         }
         let mut buf = Vec::with_capacity(64);
-        self.perft_turn(s, s.turn, depth, &mut buf)
+        let mut memo = Memo::default();
+        self.perft_turn(s, s.turn, depth, &mut buf, &mut memo)
     }
 
     /// Counts below `s`, which is inside the turn numbered `turn`.
@@ -110,28 +111,45 @@ impl Engine {
         turn: u32,
         depth: u32,
         buf: &mut Vec<Step>,
+        memo: &mut Memo,
     ) -> Result<u64, RuleError> {
-        self.steps(s, buf)?;
-        if depth == 1 && self.last_choice(s) {
-            return Ok(buf.len() as u64);
-        }
-        let steps = std::mem::take(buf);
-        let mut total = 0;
-        for &step in &steps {
-            if depth == 1 && self.step_ends_turn(s, step) {
-                total += 1;
-                continue;
+        // Different choice sequences inside a turn often meet in the same sub-state (a chain
+        // reaching one board by two routes): count each such sub-state once.
+        let key = (s.steps > 0).then(|| (s.key(), depth));
+        if let Some(k) = &key {
+            if let Some(&n) = memo.table.get(k) {
+                return Ok(n);
             }
-            let t = self.apply(s, step)?;
-            total += if !t.is_over() && t.turn == turn {
-                self.perft_turn(&t, turn, depth, buf)?
-            } else if depth == 1 || t.is_over() {
-                1
-            } else {
-                self.perft_turn(&t, t.turn, depth - 1, buf)?
-            };
         }
-        *buf = steps;
+        self.steps(s, buf)?;
+        let total = if depth == 1 && self.last_choice(s) {
+            buf.len() as u64
+        } else {
+            let steps = std::mem::take(buf);
+            let mut total = 0;
+            for &step in &steps {
+                if depth == 1 && self.step_ends_turn(s, step) {
+                    total += 1;
+                    continue;
+                }
+                let t = self.apply(s, step)?;
+                total += if !t.is_over() && t.turn == turn {
+                    self.perft_turn(&t, turn, depth, buf, memo)?
+                } else if depth == 1 || t.is_over() {
+                    1
+                } else {
+                    self.perft_turn(&t, t.turn, depth - 1, buf, memo)?
+                };
+            }
+            *buf = steps;
+            total
+        };
+        if let Some(k) = key {
+            if memo.table.len() >= Memo::MAX_ENTRIES {
+                memo.table.clear();
+            }
+            memo.table.insert(k, total);
+        }
         Ok(total)
     }
 
@@ -211,6 +229,17 @@ impl Engine {
         }
         Ok(s)
     }
+}
+
+/// Counts of mid-turn sub-states already seen, by remaining depth.
+#[derive(Default)]
+struct Memo {
+    table: std::collections::HashMap<(crate::engine::state::StateKey, u32), u64>,
+}
+
+impl Memo {
+    /// Bounds the memory of a long count; clearing only costs recomputation.
+    const MAX_ENTRIES: usize = 1 << 21;
 }
 
 /// At most 20 items, then a count of the rest.

@@ -129,6 +129,23 @@ fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>) -> Diagno
     } else {
         message
     };
+    // A reserved word where a name was expected deserves its own explanation.
+    let word: String = source.text[start.min(source.text.len())..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let expects_name = matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. } if positives.contains(&Rule::ident));
+    if expects_name && RulesParser::parse(Rule::keyword, &word).is_ok_and(|p| p.as_str() == word) {
+        return Diagnostic::error(
+            source,
+            Span::new(start, start + word.len()),
+            format!("`{word}` is a reserved word and cannot be used as a name"),
+        )
+        .with_label("reserved word")
+        .with_help(
+            "choose another name; the reserved words are listed in grammar/rules.pest (keyword)",
+        );
+    }
     let at_end = start >= source.text.len();
     Diagnostic::error(source, Span::new(start, end.max(start)), message)
         .with_label(if at_end { "the file ends here" } else { "here" })
