@@ -399,3 +399,23 @@ fn seeded_game_9x9() {
     let e = engine("games/verto-9x9.rules", &[]);
     insta::assert_snapshot!("verto_9x9_seed_1", seeded_game(&e, 1));
 }
+
+#[test]
+fn the_size_is_a_parameter() {
+    // The 9x9 file is the 8x8 file with another size; any size in range plays to the end.
+    let e = engine("games/verto-8x8.rules", &[("size", "10")]);
+    let s = e.start().unwrap();
+    assert_eq!(
+        e.perft(&s, 1).unwrap(),
+        96,
+        "100 cells minus the four bare corners"
+    );
+    let mut rng = Rng::new(3);
+    let (end, _) = outflank::agents::random_game(&e, &s, &mut rng).unwrap();
+    assert!(end.is_over());
+    assert_eq!(
+        end.pieces[0].count() + end.pieces[1].count(),
+        100,
+        "the game ends on a full board"
+    );
+}
