@@ -10,5 +10,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ir;
+pub mod record;
+pub mod selfplay;
 pub mod source;
 pub mod syntax;

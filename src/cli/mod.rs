@@ -2,8 +2,9 @@
 //! diagnostics and boards, JSON. The game logic lives in the library.
 
 mod output;
+mod run;
 
-use crate::agents::{game_seed, random_game, Rng};
+use crate::agents::{game_seed, Rng};
 use crate::check::{check, CheckError};
 use crate::engine::state::State;
 use crate::engine::turns::{abbreviate, ListError, PlayError};
@@ -28,12 +29,12 @@ struct Cli {
 }
 
 #[derive(Args, Clone)]
-struct GameArgs {
+pub(crate) struct GameArgs {
     /// The rules file.
-    file: String,
+    pub(crate) file: String,
     /// Set a parameter, e.g. --set size=10 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
-    set: Vec<String>,
+    pub(crate) set: Vec<String>,
     /// Start from this position instead of the setup: rows of symbols, row 1 first, separated
     /// by `/` (`.` empty, `#` removed), e.g. "..../.BW./.WB./....".
     #[arg(long, value_name = "ROWS")]
@@ -80,7 +81,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play games between seeded random players.
+    /// Self-play between computer players, in parallel, with a statistical summary.
     Run {
         #[command(flatten)]
         game: GameArgs,
@@ -88,6 +89,30 @@ enum Command {
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The players, first player's first: random, greedy, mcts[:N|:Nms], alphabeta[:D].
+        #[arg(long, default_value = "random,random")]
+        agents: String,
+        /// Swap seats every other game (fair strength comparisons).
+        #[arg(long)]
+        swap: bool,
+        /// Threads (default: all cores). The games do not depend on it.
+        #[arg(long)]
+        jobs: Option<usize>,
+        #[arg(long)]
+        json: bool,
+        /// Append a record of every game to this JSON-lines file.
+        #[arg(long, value_name = "FILE.jsonl")]
+        record: Option<String>,
+    },
+    /// Replay recorded games, checking every move and the result.
+    Replay {
+        #[command(flatten)]
+        game: GameArgs,
+        /// A record file: one JSON object, or JSON lines.
+        record: String,
+        /// Only report whether the records match.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Print a playthrough, step by step, as stable text.
     Trace {
@@ -134,7 +159,7 @@ macro_rules! outp {
 }
 
 /// A failure that ends the command: already printed or to print as one line.
-enum Failure {
+pub(crate) enum Failure {
     Printed,
     Message(String),
 }
@@ -177,11 +202,11 @@ fn render_width() -> usize {
     100
 }
 
-fn color() -> bool {
+pub(crate) fn color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
-fn load_game(args: &GameArgs) -> Result<Engine, Failure> {
+pub(crate) fn load_game(args: &GameArgs) -> Result<Engine, Failure> {
     let source = read_source(&args.file)?;
     let mut overrides = Vec::new();
     for s in &args.set {
@@ -219,7 +244,7 @@ fn position(engine: &Engine, args: &GameArgs, history: &str) -> Result<State, Fa
     Ok(engine.play_history(&start, history)?)
 }
 
-fn start(engine: &Engine, args: &GameArgs) -> Result<State, Failure> {
+pub(crate) fn start(engine: &Engine, args: &GameArgs) -> Result<State, Failure> {
     match &args.position {
         Some(rows) => engine
             .position(rows, args.to_move.as_deref())
@@ -229,7 +254,7 @@ fn start(engine: &Engine, args: &GameArgs) -> Result<State, Failure> {
 }
 
 /// Writes everything at once; a reader that stops early (`| head`) is not worth a message.
-fn write_stdout(text: &str) {
+pub(crate) fn write_stdout(text: &str) {
     use std::io::Write;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
@@ -264,7 +289,32 @@ fn run(cli: Cli) -> i32 {
             divide,
             json,
         } => cmd_perft(&game, depth, &moves, divide, json),
-        Command::Run { game, games, seed } => cmd_run(&game, games, seed),
+        Command::Run {
+            game,
+            games,
+            seed,
+            agents,
+            swap,
+            jobs,
+            json,
+            record,
+        } => run::cmd_run(
+            &game,
+            &run::RunOptions {
+                games,
+                seed,
+                agents,
+                swap,
+                jobs,
+                json,
+                record,
+            },
+        ),
+        Command::Replay {
+            game,
+            record,
+            quiet,
+        } => run::cmd_replay(&game, &record, quiet),
         Command::Trace { game, seed, moves } => cmd_trace(&game, seed, moves.as_deref()),
     };
     match result {
@@ -444,60 +494,6 @@ fn cmd_perft(
             rate(leaves as f64, seconds)
         );
     }
-    Ok(out)
-}
-
-fn cmd_run(args: &GameArgs, games: u64, seed: u64) -> Result<String, Failure> {
-    let mut out = String::new();
-    let engine = load_game(args)?;
-    let start = start(&engine, args)?;
-    let started = Instant::now();
-    let mut wins = [0u64; 2];
-    let mut draws = 0;
-    let mut total_steps = 0;
-    let mut last = start;
-    let show_each = games <= 20;
-    for i in 0..games {
-        let mut rng = Rng::new(game_seed(seed, i));
-        let (end, steps) = random_game(&engine, &start, &mut rng)?;
-        total_steps += steps;
-        let outcome = end.outcome.expect("random games run to their end");
-        match outcome.winner {
-            w if (w as usize) < 2 => wins[w as usize] += 1,
-            _ => draws += 1,
-        }
-        if show_each {
-            outln!(
-                out,
-                "game {}: {} ({steps} steps)",
-                i + 1,
-                result_line(&engine, &end)
-            );
-        }
-        last = end;
-    }
-    let seconds = started.elapsed().as_secs_f64();
-    out.push('\n');
-    outp!(out, "{}", board_text(&engine, &last));
-    outln!(
-        out,
-        "final position of game {games}: {}",
-        result_line(&engine, &last)
-    );
-    outln!(
-        out,
-        "{games} games: {} {} wins, {} {} wins, {draws} draws; {:.1} steps per game",
-        engine.player_name(0),
-        wins[0],
-        engine.player_name(1),
-        wins[1],
-        total_steps as f64 / games.max(1) as f64
-    );
-    outln!(
-        out,
-        "{} games/s ({seconds:.3} s)",
-        rate(games as f64, seconds)
-    );
     Ok(out)
 }
 

@@ -1,0 +1,49 @@
+//! The best immediate score change: each step is judged by the score margin right after it.
+
+use super::{score_margin, terminal_value, Agent, Rng};
+use crate::engine::state::State;
+use crate::engine::{Engine, RuleError, Step};
+
+pub struct Greedy {
+    rng: Rng,
+    buf: Vec<Step>,
+}
+
+impl Greedy {
+    pub fn new(seed: u64) -> Greedy {
+        Greedy {
+            rng: Rng::new(seed),
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl Agent for Greedy {
+    fn describe(&self) -> String {
+        "greedy".into()
+    }
+
+    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError> {
+        engine.steps(s, &mut self.buf)?;
+        let me = s.mover;
+        let mut best: Vec<Step> = Vec::new();
+        let mut best_value = f64::NEG_INFINITY;
+        for &step in &self.buf {
+            let t = engine.apply(s, step)?;
+            let v = if t.is_over() {
+                terminal_value(&t, me)
+            } else {
+                score_margin(engine, &t, me)
+            };
+            if v > best_value {
+                best_value = v;
+                best.clear();
+            }
+            if v == best_value {
+                best.push(step);
+            }
+        }
+        // Equal steps are told apart by the seed, so games differ but repeat exactly.
+        Ok(best[self.rng.below(best.len())])
+    }
+}

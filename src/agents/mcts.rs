@@ -1,0 +1,146 @@
+//! Monte Carlo tree search (UCT) over steps, with uniform random playouts.
+
+use super::{random_step, Agent, Rng};
+use crate::engine::state::State;
+use crate::engine::{Engine, RuleError, Step};
+use crate::ir::NOBODY;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    Playouts(u64),
+    Millis(u64),
+}
+
+pub struct Mcts {
+    budget: Budget,
+    rng: Rng,
+}
+
+struct Node {
+    state: State,
+    /// Steps not yet expanded into children.
+    untried: Vec<Step>,
+    children: Vec<(Step, usize)>,
+    visits: f64,
+    /// Sum of rewards for the player who moved into this node (the parent's mover).
+    reward: f64,
+}
+
+/// The exploration constant of UCB1.
+const EXPLORATION: f64 = 1.4;
+
+impl Mcts {
+    pub fn new(seed: u64, budget: Budget) -> Mcts {
+        Mcts {
+            budget,
+            rng: Rng::new(seed),
+        }
+    }
+
+    fn node(engine: &Engine, state: State) -> Result<Node, RuleError> {
+        let mut untried = Vec::new();
+        engine.steps(&state, &mut untried)?;
+        Ok(Node {
+            state,
+            untried,
+            children: Vec::new(),
+            visits: 0.0,
+            reward: 0.0,
+        })
+    }
+
+    /// 1, 0.5 or 0 for each player at the end of a playout.
+    fn rewards(s: &State) -> [f64; 2] {
+        match s.outcome.map(|o| o.winner) {
+            Some(0) => [1.0, 0.0],
+            Some(1) => [0.0, 1.0],
+            Some(NOBODY) | None => [0.5, 0.5],
+            Some(_) => [0.5, 0.5],
+        }
+    }
+}
+
+impl Agent for Mcts {
+    fn describe(&self) -> String {
+        match self.budget {
+            Budget::Playouts(n) => format!("mcts:{n}"),
+            Budget::Millis(ms) => format!("mcts:{ms}ms"),
+        }
+    }
+
+    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError> {
+        let mut tree = vec![Self::node(engine, *s)?];
+        if tree[0].untried.len() == 1 {
+            return Ok(tree[0].untried[0]);
+        }
+        let started = Instant::now();
+        let mut buf = Vec::new();
+        let mut done = 0u64;
+        loop {
+            match self.budget {
+                Budget::Playouts(n) if done >= n => break,
+                Budget::Millis(ms)
+                    if done > 0 && started.elapsed() >= Duration::from_millis(ms) =>
+                {
+                    break
+                }
+                _ => {}
+            }
+            done += 1;
+            // Selection: follow UCB1 while the node is fully expanded.
+            let mut path = vec![0usize];
+            let mut at = 0;
+            while tree[at].untried.is_empty() && !tree[at].children.is_empty() {
+                let parent_visits = tree[at].visits.max(1.0).ln();
+                let mut best = (f64::NEG_INFINITY, 0);
+                for &(_, c) in &tree[at].children {
+                    let child = &tree[c];
+                    let ucb = child.reward / child.visits
+                        + EXPLORATION * (parent_visits / child.visits).sqrt();
+                    if ucb > best.0 {
+                        best = (ucb, c);
+                    }
+                }
+                at = best.1;
+                path.push(at);
+            }
+            // Expansion: one untried step, chosen at random.
+            if !tree[at].untried.is_empty() {
+                let i = self.rng.below(tree[at].untried.len());
+                let step = tree[at].untried.swap_remove(i);
+                let child = Self::node(engine, engine.apply(&tree[at].state, step)?)?;
+                tree.push(child);
+                let c = tree.len() - 1;
+                tree[at].children.push((step, c));
+                at = c;
+                path.push(at);
+            }
+            // Playout: random steps to the end.
+            let mut p = tree[at].state;
+            let mut steps = 0;
+            while let Some(step) = random_step(engine, &p, &mut self.rng, &mut buf)? {
+                p = engine.apply(&p, step)?;
+                steps += 1;
+                if steps == super::MAX_GAME_STEPS {
+                    break;
+                }
+            }
+            let rewards = Self::rewards(&p);
+            // Backpropagation: each node is credited for the player who moved into it.
+            for w in path.windows(2) {
+                let mover = tree[w[0]].state.mover as usize;
+                tree[w[1]].visits += 1.0;
+                tree[w[1]].reward += rewards[mover];
+            }
+            tree[0].visits += 1.0;
+        }
+        // The most visited step; with a budget too small to expand any, an untried one.
+        let best = tree[0]
+            .children
+            .iter()
+            .max_by(|a, b| tree[a.1].visits.total_cmp(&tree[b.1].visits))
+            .map(|&(step, _)| step);
+        Ok(best.unwrap_or_else(|| tree[0].untried[0]))
+    }
+}

@@ -1,0 +1,164 @@
+//! Players that choose steps. Every decision is one step, so a long chain never has to be
+//! enumerated as whole turns.
+
+use crate::engine::state::State;
+use crate::engine::{Engine, RuleError, Step};
+
+/// SplitMix64: small, fast, and stable across versions, so a seed names the same games forever.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (n > 0), without modulo bias worth noticing for n < 2^32.
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// Chooses uniformly among the legal steps.
+pub fn random_step(
+    engine: &Engine,
+    s: &State,
+    rng: &mut Rng,
+    buf: &mut Vec<Step>,
+) -> Result<Option<Step>, RuleError> {
+    engine.steps(s, buf)?;
+    Ok((!buf.is_empty()).then(|| buf[rng.below(buf.len())]))
+}
+
+/// A game longer than this is taken to be endless (rules without a reachable end).
+pub const MAX_GAME_STEPS: u64 = 1_000_000;
+
+/// The seed of game `index` of a series: independent of how games are spread over threads.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    Rng::new(seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
+}
+
+/// Plays a whole game of uniform random steps; returns the final state and the number of steps.
+pub fn random_game(
+    engine: &Engine,
+    start: &State,
+    rng: &mut Rng,
+) -> Result<(State, u64), RuleError> {
+    let mut s = *start;
+    let mut buf = Vec::with_capacity(64);
+    let mut plies = 0;
+    while let Some(step) = random_step(engine, &s, rng, &mut buf)? {
+        s = engine.apply(&s, step)?;
+        plies += 1;
+        if plies == MAX_GAME_STEPS {
+            return Err(RuleError {
+                message: format!("the game did not end within {MAX_GAME_STEPS} steps; do the end conditions ever hold?"),
+                at: None,
+            });
+        }
+    }
+    Ok((s, plies))
+}
+
+mod alphabeta;
+mod greedy;
+mod mcts;
+
+pub use alphabeta::AlphaBeta;
+pub use greedy::Greedy;
+pub use mcts::{Budget, Mcts};
+
+/// A player that decides one step at a time.
+pub trait Agent: Send {
+    /// How the agent is named on the command line and in records (`mcts:1000`).
+    fn describe(&self) -> String;
+    /// Picks one of the legal steps at `s` (the game is not over).
+    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError>;
+}
+
+/// Uniform among the legal steps.
+pub struct Random {
+    rng: Rng,
+    buf: Vec<Step>,
+}
+
+impl Random {
+    pub fn new(seed: u64) -> Random {
+        Random {
+            rng: Rng::new(seed),
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl Agent for Random {
+    fn describe(&self) -> String {
+        "random".into()
+    }
+    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError> {
+        Ok(random_step(engine, s, &mut self.rng, &mut self.buf)?
+            .expect("a game that is not over has a step"))
+    }
+}
+
+/// Builds an agent from its command-line name: `random`, `greedy`, `mcts[:N|:Nms]`,
+/// `alphabeta[:DEPTH]`.
+pub fn agent(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
+    let (kind, arg) = match spec.split_once(':') {
+        Some((k, a)) => (k, Some(a)),
+        None => (spec, None),
+    };
+    let number = |a: &str, what: &str| -> Result<u64, String> {
+        a.parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("`{spec}`: {what} must be a positive whole number"))
+    };
+    match (kind, arg) {
+        ("random", None) => Ok(Box::new(Random::new(seed))),
+        ("greedy", None) => Ok(Box::new(Greedy::new(seed))),
+        ("mcts", None) => Ok(Box::new(Mcts::new(seed, Budget::Playouts(1000)))),
+        ("mcts", Some(a)) => {
+            let budget = match a.strip_suffix("ms") {
+                Some(ms) => Budget::Millis(number(ms, "the time budget")?),
+                None => Budget::Playouts(number(a, "the number of playouts")?),
+            };
+            Ok(Box::new(Mcts::new(seed, budget)))
+        }
+        ("alphabeta", None) => Ok(Box::new(AlphaBeta::new(seed, 4))),
+        ("alphabeta", Some(a)) => {
+            let depth = number(a, "the depth")?;
+            if depth > 64 {
+                return Err(format!("`{spec}`: a depth above 64 is not useful"));
+            }
+            Ok(Box::new(AlphaBeta::new(seed, depth as u32)))
+        }
+        (_, Some(_)) if ["random", "greedy"].contains(&kind) => Err(format!("`{spec}`: {kind} takes no setting")),
+        _ => Err(format!(
+            "unknown player `{spec}`; the players are random, greedy, mcts[:PLAYOUTS|:MSms], alphabeta[:DEPTH]"
+        )),
+    }
+}
+
+/// Score of `p` minus the other player's, as the rules score the position now.
+pub fn score_margin(engine: &Engine, s: &State, p: u8) -> f64 {
+    let o = engine.outcome(s, None);
+    o.scores[p as usize] - o.scores[1 - p as usize]
+}
+
+/// A finished game's value for `p`: far beyond any score margin, so a win is always preferred.
+pub fn terminal_value(s: &State, p: u8) -> f64 {
+    let o = s.outcome.expect("terminal states have an outcome");
+    let margin = o.scores[p as usize] - o.scores[1 - p as usize];
+    match o.winner {
+        w if w == p => 1e6 + margin,
+        w if w == crate::ir::NOBODY => margin,
+        _ => -1e6 + margin,
+    }
+}

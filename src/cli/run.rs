@@ -1,0 +1,343 @@
+//! `run` (self-play with statistics and records) and `replay` (checking records).
+
+use super::output::{board_text, rate, result_line};
+use super::{load_game, start, write_stdout, Failure, GameArgs};
+use crate::record::{params_of, replay, result_of, rules_hash, Record};
+use crate::selfplay::{play_games, wilson, Match};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+pub struct RunOptions {
+    pub games: u64,
+    pub seed: u64,
+    pub agents: String,
+    pub swap: bool,
+    pub jobs: Option<usize>,
+    pub json: bool,
+    pub record: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Share {
+    wins: u64,
+    rate: f64,
+    ci95: [f64; 2],
+}
+
+#[derive(Serialize)]
+struct Length {
+    mean: f64,
+    min: usize,
+    max: usize,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    rules: String,
+    games: u64,
+    seed: u64,
+    jobs: usize,
+    /// Agent of each player (before swapping).
+    seats: BTreeMap<String, String>,
+    swap: bool,
+    /// Wins by player.
+    wins: BTreeMap<String, Share>,
+    /// Wins by agent, when seats are swapped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agents: Option<BTreeMap<String, Share>>,
+    draws: u64,
+    /// Game length in whole turns.
+    length: Length,
+    /// Mean number of options at a decision with more than one.
+    branching: f64,
+    seconds: f64,
+    games_per_second: f64,
+}
+
+fn share(wins: u64, n: u64) -> Share {
+    let (lo, hi) = wilson(wins, n);
+    Share {
+        wins,
+        rate: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
+        ci95: [lo, hi],
+    }
+}
+
+pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
+    let engine = load_game(args)?;
+    let begin = start(&engine, args)?;
+    let specs: Vec<String> = o.agents.split(',').map(|a| a.trim().to_string()).collect();
+    if specs.len() != 2 {
+        return Err(Failure::Message(format!(
+            "--agents {}: name two players, e.g. mcts,random",
+            o.agents
+        )));
+    }
+    for spec in &specs {
+        crate::agents::agent(spec, 0)?;
+    }
+    if o.games == 0 {
+        return Err(Failure::Message("--games 0: nothing to play".into()));
+    }
+    let m = Match {
+        agents: [specs[0].clone(), specs[1].clone()],
+        swap: o.swap,
+    };
+    let jobs = o.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if jobs == 0 {
+        return Err(Failure::Message(
+            "--jobs 0: at least one thread is needed".into(),
+        ));
+    }
+    // A progress bar only for a person watching.
+    let show = std::io::stderr().is_terminal() && !o.json;
+    let total = o.games;
+    let progress = move |done: u64| {
+        if show {
+            let width = 30;
+            let filled = (done * width / total) as usize;
+            eprint!(
+                "\r{:>8}/{total} games [{}{}]",
+                done,
+                "#".repeat(filled),
+                ".".repeat(width as usize - filled)
+            );
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let started = Instant::now();
+    let results = play_games(&engine, &begin, &m, o.seed, o.games, jobs, &progress)?;
+    let seconds = started.elapsed().as_secs_f64();
+    if show {
+        eprintln!();
+    }
+
+    if let Some(path) = &o.record {
+        let mut text = String::new();
+        for r in &results {
+            let record = Record {
+                rules: args.file.clone(),
+                rules_hash: rules_hash(&engine),
+                params: params_of(&engine),
+                players: (0..2)
+                    .map(|p| {
+                        (
+                            engine.player_name(p).to_string(),
+                            r.agents[p as usize].clone(),
+                        )
+                    })
+                    .collect(),
+                seed: Some(r.seed),
+                moves: r.moves.clone(),
+                result: result_of(&engine, &r.final_state),
+            };
+            text.push_str(&serde_json::to_string(&record).expect("records serialize"));
+            text.push('\n');
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("--record {path}: {e}"))?;
+        file.write_all(text.as_bytes())
+            .map_err(|e| format!("--record {path}: {e}"))?;
+    }
+
+    let n = results.len() as u64;
+    let mut wins = [0u64; 2];
+    let mut by_agent: BTreeMap<String, u64> = BTreeMap::new();
+    let mut draws = 0;
+    for r in &results {
+        match r.outcome.winner {
+            w if (w as usize) < 2 => {
+                wins[w as usize] += 1;
+                *by_agent.entry(r.agents[w as usize].clone()).or_default() += 1;
+            }
+            _ => draws += 1,
+        }
+    }
+    let lengths: Vec<usize> = results.iter().map(|r| r.moves.len()).collect();
+    let (decisions, options): (u64, u64) = results
+        .iter()
+        .fold((0, 0), |(d, o), r| (d + r.decisions, o + r.options));
+    let summary = Summary {
+        rules: args.file.clone(),
+        games: n,
+        seed: o.seed,
+        jobs,
+        seats: (0..2)
+            .map(|p| (engine.player_name(p).to_string(), specs[p as usize].clone()))
+            .collect(),
+        swap: o.swap,
+        wins: (0..2)
+            .map(|p| {
+                (
+                    engine.player_name(p).to_string(),
+                    share(wins[p as usize], n),
+                )
+            })
+            .collect(),
+        agents: (o.swap && specs[0] != specs[1]).then(|| {
+            specs
+                .iter()
+                .map(|a| (a.clone(), share(by_agent.get(a).copied().unwrap_or(0), n)))
+                .collect()
+        }),
+        draws,
+        length: Length {
+            mean: lengths.iter().sum::<usize>() as f64 / n as f64,
+            min: lengths.iter().copied().min().unwrap_or(0),
+            max: lengths.iter().copied().max().unwrap_or(0),
+        },
+        branching: if decisions > 0 {
+            options as f64 / decisions as f64
+        } else {
+            1.0
+        },
+        seconds,
+        games_per_second: if seconds > 0.0 {
+            n as f64 / seconds
+        } else {
+            0.0
+        },
+    };
+    if o.json {
+        return Ok(serde_json::to_string_pretty(&summary).expect("plain data serializes") + "\n");
+    }
+
+    let mut out = String::new();
+    if n <= 20 {
+        for r in &results {
+            out.push_str(&format!(
+                "game {}: {} ({} turns)\n",
+                r.index + 1,
+                result_line(&engine, &r.final_state),
+                r.moves.len()
+            ));
+        }
+        out.push('\n');
+        let last = &results[results.len() - 1];
+        out.push_str(&board_text(&engine, &last.final_state));
+        out.push_str(&format!(
+            "final position of game {n}: {}\n\n",
+            result_line(&engine, &last.final_state)
+        ));
+    }
+    let pct = |s: &Share| {
+        format!(
+            "{:.1}% (95% CI {:.1}-{:.1}%)",
+            s.rate * 100.0,
+            s.ci95[0] * 100.0,
+            s.ci95[1] * 100.0
+        )
+    };
+    out.push_str(&format!(
+        "{n} games, seed {}, {jobs} job(s){}\n",
+        o.seed,
+        if o.swap {
+            ", seats swapped every other game"
+        } else {
+            ""
+        }
+    ));
+    for p in 0..2u8 {
+        let name = engine.player_name(p);
+        let s = &summary.wins[name];
+        let seat = if o.swap {
+            String::new()
+        } else {
+            format!(" ({})", specs[p as usize])
+        };
+        out.push_str(&format!("{name}{seat}: {} wins, {}\n", s.wins, pct(s)));
+    }
+    if let Some(agents) = &summary.agents {
+        for (a, s) in agents {
+            out.push_str(&format!("{a}: {} wins, {}\n", s.wins, pct(s)));
+        }
+    }
+    out.push_str(&format!("draws: {draws}\n"));
+    out.push_str(&format!(
+        "length: {:.1} turns on average (min {}, max {}); {:.1} choices per decision\n",
+        summary.length.mean, summary.length.min, summary.length.max, summary.branching
+    ));
+    out.push_str(&format!(
+        "{} games/s ({seconds:.3} s)\n",
+        rate(n as f64, seconds)
+    ));
+    Ok(out)
+}
+
+pub fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut records = Vec::new();
+    // One JSON object, or one per line.
+    match serde_json::from_str::<Record>(&text) {
+        Ok(r) => records.push((1, r)),
+        Err(_) => {
+            for (i, line) in text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+            {
+                let r: Record = serde_json::from_str(line)
+                    .map_err(|e| format!("{path}:{}: not a game record: {e}", i + 1))?;
+                records.push((i + 1, r));
+            }
+        }
+    }
+    if records.is_empty() {
+        return Err(Failure::Message(format!("{path}: no records in this file")));
+    }
+    let mut out = String::new();
+    for (line, record) in &records {
+        // The record's parameters, unless the command line sets them.
+        let mut game_args = args.clone();
+        for (k, v) in &record.params {
+            if !args
+                .set
+                .iter()
+                .any(|s| s.split('=').next() == Some(k.as_str()))
+            {
+                game_args.set.push(format!("{k}={v}"));
+            }
+        }
+        let engine = load_game(&game_args)?;
+        let begin = start(&engine, &game_args)?;
+        let where_ = if records.len() > 1 {
+            format!("{path}:{line}")
+        } else {
+            path.to_string()
+        };
+        match replay(&engine, &begin, record) {
+            Err(m) => {
+                write_stdout(&out);
+                return Err(Failure::Message(format!("{where_}: {m}")));
+            }
+            Ok(states) => {
+                if !quiet {
+                    for (i, (m, s)) in record.moves.iter().zip(&states).enumerate() {
+                        out.push_str(&format!("{}. {m}\n", i + 1));
+                        out.push_str(&board_text(&engine, s));
+                    }
+                }
+                let end = states.last().copied().unwrap_or(begin);
+                let verdict = if end.is_over() {
+                    result_line(&engine, &end)
+                } else {
+                    "not finished".into()
+                };
+                out.push_str(&format!(
+                    "{where_}: {} moves replayed, {verdict}\n",
+                    record.moves.len()
+                ));
+            }
+        }
+    }
+    Ok(out)
+}

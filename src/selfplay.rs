@@ -1,0 +1,162 @@
+//! Self-play: games between agents, in parallel, reproducible from one seed whatever the number
+//! of threads (each game's seed depends only on the run's seed and the game's index).
+
+use crate::agents::{agent, game_seed, Agent, MAX_GAME_STEPS};
+use crate::engine::state::{Outcome, State};
+use crate::engine::{Engine, RuleError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub index: u64,
+    pub seed: u64,
+    /// The agent of each player (by player index).
+    pub agents: [String; 2],
+    /// Whole turns in notation.
+    pub moves: Vec<String>,
+    pub outcome: Outcome,
+    pub final_state: State,
+    pub steps: u64,
+    /// Decisions with more than one option, and the options they had in all.
+    pub decisions: u64,
+    pub options: u64,
+}
+
+/// What to play: the agents by seat, and whether they swap seats every other game.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub agents: [String; 2],
+    pub swap: bool,
+}
+
+impl Match {
+    /// The agent specs for game `index`, by player.
+    pub fn seating(&self, index: u64) -> [String; 2] {
+        if self.swap && index % 2 == 1 {
+            [self.agents[1].clone(), self.agents[0].clone()]
+        } else {
+            self.agents.clone()
+        }
+    }
+}
+
+/// Plays game `index` of a series to its end.
+pub fn play_game(
+    engine: &Engine,
+    start: &State,
+    m: &Match,
+    seed: u64,
+    index: u64,
+) -> Result<GameResult, String> {
+    let game = game_seed(seed, index);
+    let seating = m.seating(index);
+    let mut agents: Vec<Box<dyn Agent>> = Vec::new();
+    for (seat, spec) in seating.iter().enumerate() {
+        agents.push(agent(spec, game_seed(game, seat as u64 + 1))?);
+    }
+    let rule = |e: RuleError| format!("rule error: {e}");
+    let mut s = *start;
+    let mut moves: Vec<String> = Vec::new();
+    let (mut steps, mut decisions, mut options) = (0, 0, 0);
+    let mut buf = Vec::new();
+    while !s.is_over() {
+        engine.steps(&s, &mut buf).map_err(rule)?;
+        if buf.len() > 1 {
+            decisions += 1;
+            options += buf.len() as u64;
+        }
+        let step = if buf.len() == 1 {
+            buf[0]
+        } else {
+            agents[s.mover as usize].choose(engine, &s).map_err(rule)?
+        };
+        let text = engine.step_notation(&s, step);
+        if s.steps == 0 {
+            moves.push(text);
+        } else if let Some(last) = moves.last_mut() {
+            last.push_str(&text);
+        }
+        s = engine.apply(&s, step).map_err(rule)?;
+        steps += 1;
+        if steps == MAX_GAME_STEPS {
+            return Err(format!(
+                "game {index} did not end within {MAX_GAME_STEPS} steps"
+            ));
+        }
+    }
+    Ok(GameResult {
+        index,
+        seed: game,
+        agents: seating,
+        moves,
+        outcome: s.outcome.expect("the loop ends at a finished game"),
+        final_state: s,
+        steps,
+        decisions,
+        options,
+    })
+}
+
+/// Plays `games` games on `jobs` threads; `progress` is called after each finished game with
+/// the number done. Results come back in game order.
+pub fn play_games(
+    engine: &Engine,
+    start: &State,
+    m: &Match,
+    seed: u64,
+    games: u64,
+    jobs: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<GameResult>, String> {
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let results: Mutex<Vec<GameResult>> = Mutex::new(Vec::new());
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
+                    break;
+                }
+                match play_game(engine, start, m, seed, i) {
+                    Ok(r) => {
+                        if let Ok(mut all) = results.lock() {
+                            all.push(r);
+                        }
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                    Err(e) => {
+                        if let Ok(mut f) = failure.lock() {
+                            f.get_or_insert(e);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or(None) {
+        return Err(e);
+    }
+    let mut all = results.into_inner().unwrap_or_default();
+    all.sort_by_key(|r| r.index);
+    Ok(all)
+}
+
+/// The 95% Wilson score interval of a proportion `k / n`.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+    let p = k / n;
+    let centre = p + z * z / (2.0 * n);
+    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    let denom = 1.0 + z * z / n;
+    (
+        ((centre - spread) / denom).max(0.0),
+        ((centre + spread) / denom).min(1.0),
+    )
+}
