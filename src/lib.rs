@@ -12,5 +12,6 @@ pub mod engine;
 pub mod ir;
 pub mod record;
 pub mod selfplay;
+pub mod solve;
 pub mod source;
 pub mod syntax;

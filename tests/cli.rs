@@ -317,3 +317,254 @@ fn json_reports_extra_state_and_half_point_scores() {
     assert_eq!(v["result"]["scores"]["white"], 7.5);
     assert_eq!(v["result"]["winner"], "black");
 }
+
+fn outflank_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn temp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("outflank-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn run_with_agents_gives_the_same_games_whatever_the_jobs() {
+    let (a, b) = (temp("jobs1.jsonl"), temp("jobs2.jsonl"));
+    for (jobs, path) in [("1", &a), ("2", &b)] {
+        let _ = std::fs::remove_file(path);
+        let o = outflank(&[
+            "run",
+            "games/reversi-6x6.rules",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+            "--agents",
+            "greedy,random",
+            "--swap",
+            "--jobs",
+            jobs,
+            "--record",
+            path,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let (a, b) = (
+        std::fs::read_to_string(&a).unwrap(),
+        std::fs::read_to_string(&b).unwrap(),
+    );
+    assert_eq!(a.lines().count(), 6);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn run_json_summary() {
+    let v = json(&outflank(&[
+        "run",
+        "games/othello.rules",
+        "--set",
+        "size=6",
+        "--games",
+        "10",
+        "--agents",
+        "greedy,random",
+        "--json",
+    ]));
+    assert_eq!(v["games"], 10);
+    let wins =
+        v["wins"]["black"]["wins"].as_u64().unwrap() + v["wins"]["white"]["wins"].as_u64().unwrap();
+    assert_eq!(wins + v["draws"].as_u64().unwrap(), 10);
+    let ci = v["wins"]["black"]["ci95"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= v["wins"]["black"]["rate"].as_f64().unwrap());
+    assert!(v["length"]["min"].as_u64().unwrap() <= v["length"]["max"].as_u64().unwrap());
+    assert!(v["branching"].as_f64().unwrap() > 1.0);
+    assert!(v["games_per_second"].as_f64().unwrap() > 0.0);
+    let o = outflank(&["run", "games/othello.rules", "--agents", "mcts,wizard"]);
+    assert!(
+        stderr(&o).contains("unknown player `wizard`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn replay_checks_records_precisely() {
+    let path = temp("replay.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let o = outflank(&[
+        "run",
+        "games/verto-8x8.rules",
+        "--games",
+        "2",
+        "--agents",
+        "random,greedy",
+        "--record",
+        &path,
+    ]);
+    assert!(o.status.success());
+    let o = outflank(&["replay", "games/verto-8x8.rules", &path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(":2: "), "both records replayed");
+
+    let text = std::fs::read_to_string(&path).unwrap();
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let write = |name: &str, v: &Value| {
+        let p = temp(name);
+        std::fs::write(&p, serde_json::to_string(v).unwrap()).unwrap();
+        p
+    };
+    // A move changed to one that is not legal there.
+    let mut bad = first.clone();
+    bad["moves"][3] = Value::from("a1");
+    let o = outflank(&[
+        "replay",
+        "games/verto-8x8.rules",
+        &write("bad-move.json", &bad),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("move 4 `a1` does not replay"),
+        "{}",
+        stderr(&o)
+    );
+    // A result that the moves do not lead to.
+    let mut bad = first.clone();
+    bad["result"]["winner"] = Value::from(if first["result"]["winner"] == "light" {
+        "dark"
+    } else {
+        "light"
+    });
+    let o = outflank(&[
+        "replay",
+        "games/verto-8x8.rules",
+        &write("bad-result.json", &bad),
+    ]);
+    assert!(
+        stderr(&o).contains("the record says") && stderr(&o).contains("but the replay ends with"),
+        "{}",
+        stderr(&o)
+    );
+    // Other rules: the hash differs.
+    let o = outflank(&[
+        "replay",
+        "games/verto-9x9.rules",
+        &write("good.json", &first),
+    ]);
+    assert!(
+        stderr(&o).contains("the record was made with other rules"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn solve_small_othello() {
+    // Othello on 4x4 with best play: the second player wins, 11 to 3.
+    let o = outflank(&["solve", "games/othello.rules", "--set", "size=4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("with best play: black 3, white 11: white wins"),
+        "{}",
+        stdout(&o)
+    );
+    let v = json(&outflank(&[
+        "solve",
+        "games/othello.rules",
+        "--set",
+        "size=4",
+        "--json",
+    ]));
+    assert_eq!(v["result"]["winner"], "white");
+    // The best line replays to that result.
+    let line: Vec<&str> = v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let end = json(&outflank(&[
+        "moves",
+        "games/othello.rules",
+        "--set",
+        "size=4",
+        "--json",
+        "--moves",
+        &line.join(" "),
+    ]));
+    assert_eq!(end["result"]["scores"]["white"], 11);
+}
+
+#[test]
+fn play_a_scripted_game_through_standard_input() {
+    let saved = temp("played.json");
+    // Two humans on 4x4: a typo, a look at the legal moves, an undo, then the game to its end.
+    let script =
+        format!("a1\n?\nb1\nundo\nb1\na1\na2\nc1\nd4\na3\nd1\nb4\na4\nc4\nsave {saved}\nquit\n");
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/othello.rules",
+            "--set",
+            "size=4",
+            "--black",
+            "human",
+            "--white",
+            "human",
+        ],
+        &script,
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(text.contains("`a1` is not legal here"), "{text}");
+    assert!(text.contains("legal moves (4): b1 a2 d3 c4"), "{text}");
+    assert!(text.contains("undone"), "{text}");
+    assert!(
+        text.contains("game over: black 3, white 11: white wins"),
+        "{text}"
+    );
+    // The saved record replays.
+    let o = outflank(&["replay", "games/othello.rules", &saved, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("10 moves replayed, black 3, white 11: white wins"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn play_against_the_computer_and_resign() {
+    let o = outflank_with_input(
+        &["play", "games/othello.rules", "--white", "alphabeta:2"],
+        "d3\nresign\n",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("white (alphabeta:2) plays "), "{text}");
+    assert!(
+        text.contains("game over: black resigns: white wins"),
+        "{text}"
+    );
+    let o = outflank_with_input(&["play", "games/othello.rules", "--red", "human"], "");
+    assert!(
+        stderr(&o).contains("--black PLAYER --white PLAYER"),
+        "{}",
+        stderr(&o)
+    );
+}

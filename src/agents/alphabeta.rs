@@ -39,9 +39,16 @@ impl AlphaBeta {
         }
     }
 
-    /// Position value for the player to move: score margin plus a little mobility.
-    fn evaluate(engine: &Engine, s: &State, steps: usize) -> f64 {
-        score_margin(engine, s, s.mover) + 0.05 * steps as f64
+    /// Position value for the player to move: the score margin plus the mobility margin (first
+    /// steps available to each side), which says more than the score early in most games.
+    fn evaluate(engine: &Engine, s: &State, steps: usize) -> Result<f64, RuleError> {
+        let mine = if s.steps == 0 {
+            steps
+        } else {
+            engine.first_steps(s, s.mover)?
+        };
+        let theirs = engine.first_steps(s, 1 - s.mover)?;
+        Ok(score_margin(engine, s, s.mover) + mine as f64 - theirs as f64)
     }
 
     fn search(
@@ -71,7 +78,7 @@ impl AlphaBeta {
         let mut steps = Vec::new();
         engine.steps(s, &mut steps)?;
         if depth == 0 {
-            return Ok(Self::evaluate(engine, s, steps.len()));
+            return Self::evaluate(engine, s, steps.len());
         }
         // The table's best step first: it usually cuts the rest.
         if let Some(b) = first {

@@ -922,6 +922,22 @@ pub fn closest(name: &str, candidates: &[String]) -> Option<String> {
     best.map(|(_, c)| c.clone())
 }
 
+/// Up to `n` candidates nearest to `name`, nearest first (for "did you mean" hints).
+pub fn closest_names(name: &str, candidates: &[String], n: usize) -> Vec<String> {
+    let mut scored: Vec<(usize, &String)> = candidates
+        .iter()
+        .map(|c| (edit_distance(name, c), c))
+        .collect();
+    scored.sort();
+    let limit = (name.len() / 2).max(2);
+    scored
+        .into_iter()
+        .filter(|(d, _)| *d <= limit)
+        .take(n)
+        .map(|(_, c)| c.clone())
+        .collect()
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();

@@ -12,6 +12,7 @@ use crate::engine::geometry::{DirSet, Geometry};
 use crate::ir::{self, Game, LinePattern, PlayerInfo, MAX_TOKENS};
 use crate::source::{Loader, SourceFile};
 use crate::syntax::ast::{self, AllowedPart, CellClass, Expr, ItemKind, Literal, SetupEntry, Span};
+pub use expr::closest_names;
 use expr::{Scope, Typed};
 use std::collections::BTreeMap;
 use std::sync::Arc;

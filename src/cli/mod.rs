@@ -2,6 +2,7 @@
 //! diagnostics and boards, JSON. The game logic lives in the library.
 
 mod output;
+mod play;
 mod run;
 
 use crate::agents::{game_seed, Rng};
@@ -103,6 +104,30 @@ enum Command {
         /// Append a record of every game to this JSON-lines file.
         #[arg(long, value_name = "FILE.jsonl")]
         record: Option<String>,
+    },
+    /// Play a game in the terminal: `--NAME PLAYER` for each player named in the rules
+    /// (human, random, greedy, mcts[:N|:Nms], alphabeta[:D]); default: human against mcts.
+    Play {
+        #[command(flatten)]
+        game: GameArgs,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// --NAME PLAYER pairs, e.g. --black human --white alphabeta:4.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "--PLAYER WHO"
+        )]
+        seats: Vec<String>,
+    },
+    /// The exact result with best play by both sides (small boards).
+    Solve {
+        #[command(flatten)]
+        game: GameArgs,
+        #[arg(long, default_value = "")]
+        moves: String,
+        #[arg(long)]
+        json: bool,
     },
     /// Replay recorded games, checking every move and the result.
     Replay {
@@ -310,6 +335,8 @@ fn run(cli: Cli) -> i32 {
                 record,
             },
         ),
+        Command::Solve { game, moves, json } => cmd_solve(&game, &moves, json),
+        Command::Play { game, seed, seats } => play::cmd_play(&game, &seats, seed),
         Command::Replay {
             game,
             record,
@@ -494,6 +521,51 @@ fn cmd_perft(
             rate(leaves as f64, seconds)
         );
     }
+    Ok(out)
+}
+
+fn cmd_solve(args: &GameArgs, history: &str, json: bool) -> Result<String, Failure> {
+    let engine = load_game(args)?;
+    let s = position(&engine, args, history)?;
+    let started = Instant::now();
+    let solution = crate::solve::solve(&engine, &s)?;
+    let seconds = started.elapsed().as_secs_f64();
+    // The best line as whole turns.
+    let mut turns: Vec<String> = Vec::new();
+    for (st, step) in &solution.line {
+        let text = engine.step_notation(st, *step);
+        match turns.last_mut() {
+            Some(last) if st.steps > 0 => last.push_str(&text),
+            _ => turns.push(text),
+        }
+    }
+    let end = &solution.end;
+    if json {
+        #[derive(serde::Serialize)]
+        struct Solved {
+            result: Option<ResultReport>,
+            line: Vec<String>,
+            nodes: u64,
+            seconds: f64,
+        }
+        let report = PositionReport::new(&engine, end, Vec::new());
+        let solved = Solved {
+            result: report.result,
+            line: turns,
+            nodes: solution.nodes,
+            seconds,
+        };
+        return Ok(serde_json::to_string_pretty(&solved).expect("plain data serializes") + "\n");
+    }
+    let mut out = String::new();
+    outln!(out, "with best play: {}", result_line(&engine, end));
+    outln!(out, "best line: {}", turns.join(" "));
+    outp!(out, "{}", board_text(&engine, end));
+    outln!(
+        out,
+        "{} positions searched in {seconds:.3} s",
+        solution.nodes
+    );
     Ok(out)
 }
 

@@ -346,6 +346,17 @@ impl Engine {
         }
     }
 
+    /// The cell a step names, if it is a cell option (for marking the last move).
+    pub fn step_cell(&self, s: &State, step: Step) -> Option<usize> {
+        if step.alt == FORCED_PASS {
+            return None;
+        }
+        match self.choose_at(s.pc).alts[step.alt as usize].kind {
+            AltKind::Cell { .. } => Some(step.value as usize),
+            _ => None,
+        }
+    }
+
     /// Whether playing `step` at `s` certainly completes the turn (no choice can follow).
     pub fn step_ends_turn(&self, s: &State, step: Step) -> bool {
         step.alt == FORCED_PASS || self.choose_at(s.pc).alts[step.alt as usize].ends_turn
@@ -492,6 +503,24 @@ impl Engine {
                 t.pc = AT_FORCED_PASS;
                 Ok(t)
             }
+        }
+    }
+
+    /// How many first steps `player` would have if it were their turn now (for evaluations).
+    pub fn first_steps(&self, s: &State, player: u8) -> Result<usize, RuleError> {
+        let mut u = *s;
+        u.mover = player;
+        u.steps = 0;
+        u.passing = false;
+        u.regs = [0; crate::ir::MAX_REGISTERS];
+        match self.run(&mut u, 0)? {
+            Flow::Suspended(pc) => {
+                u.pc = pc;
+                let mut buf = Vec::new();
+                self.steps(&u, &mut buf)?;
+                Ok(buf.len())
+            }
+            _ => Ok(0),
         }
     }
 

@@ -1,0 +1,353 @@
+//! `play`: an interactive game in the terminal, reading commands from standard input (so a
+//! test can script a whole game).
+
+use super::output::result_line;
+use super::{load_game, start, Failure, GameArgs};
+use crate::agents::{agent, game_seed, Agent};
+use crate::check::closest_names;
+use crate::engine::state::State;
+use crate::engine::turns::PlayError;
+use crate::engine::Engine;
+use crate::record::{params_of, result_of, rules_hash, Record, RecordResult};
+use std::io::{BufRead, Write};
+
+const HELP: &str =
+    "commands: a move in notation (a whole turn, or its next steps), ? (legal moves), \
+undo, resign, save FILE, help, quit";
+
+struct Game<'a> {
+    engine: &'a Engine,
+    /// Turn starts, and the move played from each.
+    history: Vec<(State, String)>,
+    /// The current position and the steps of the turn in progress.
+    now: State,
+    partial: String,
+    /// Cells chosen in the last turn, marked on the board.
+    marks: Vec<usize>,
+    resigned: Option<u8>,
+}
+
+impl Game<'_> {
+    fn board(&self) -> String {
+        let e = self.engine;
+        let g = &e.game.geometry;
+        let mut out = String::from("   ");
+        for x in 0..g.width {
+            out.push((b'a' + x as u8) as char);
+            out.push(' ');
+        }
+        out = out.trim_end().to_string() + "\n";
+        for (y, row) in e.board_rows(&self.now).iter().enumerate() {
+            out.push_str(&format!("{:>2} ", y + 1));
+            for (x, ch) in row.chars().enumerate() {
+                out.push(ch);
+                // A star after the cells chosen in the last turn.
+                out.push(if self.marks.contains(&(y * g.width + x)) {
+                    '*'
+                } else {
+                    ' '
+                });
+            }
+            out = out.trim_end().to_string() + "\n";
+        }
+        out
+    }
+
+    fn status(&self) -> String {
+        let e = self.engine;
+        let o = e.outcome(&self.now, None);
+        let mut line = format!(
+            "score: {} {}, {} {}",
+            e.player_name(0),
+            super::output::score_value(o.scores[0]),
+            e.player_name(1),
+            super::output::score_value(o.scores[1])
+        );
+        for (token, holder) in e.extra(&self.now) {
+            line.push_str(&format!(
+                "; {token}: {}",
+                holder.as_deref().unwrap_or("nobody")
+            ));
+        }
+        line
+    }
+
+    fn over(&self) -> bool {
+        self.now.is_over() || self.resigned.is_some()
+    }
+
+    fn record(&self, args: &GameArgs, seats: &[String; 2]) -> Record {
+        let e = self.engine;
+        let mut moves: Vec<String> = self.history.iter().map(|(_, m)| m.clone()).collect();
+        if !self.partial.is_empty() {
+            moves.push(self.partial.clone());
+        }
+        let result = match self.resigned {
+            Some(p) => Some(RecordResult {
+                winner: Some(e.player_name(1 - p).to_string()),
+                scores: (0..2)
+                    .map(|q| {
+                        (
+                            e.player_name(q).to_string(),
+                            e.outcome(&self.now, None).scores[q as usize],
+                        )
+                    })
+                    .collect(),
+                resigned: Some(e.player_name(p).to_string()),
+            }),
+            None => result_of(e, &self.now),
+        };
+        Record {
+            rules: args.file.clone(),
+            rules_hash: rules_hash(e),
+            params: params_of(e),
+            players: (0..2)
+                .map(|p| (e.player_name(p).to_string(), seats[p as usize].clone()))
+                .collect(),
+            seed: None,
+            moves,
+            result,
+        }
+    }
+
+    /// Plays steps written in `text` from the current position.
+    fn play_text(&mut self, text: &str) -> Result<(), PlayError> {
+        let played = self.engine.parse_turn(&self.now, text)?;
+        for (i, (step, after)) in played.iter().enumerate() {
+            let before = if i == 0 { self.now } else { played[i - 1].1 };
+            self.advance(before, *step, *after);
+        }
+        Ok(())
+    }
+
+    fn advance(&mut self, before: State, step: crate::engine::Step, after: State) {
+        let e = self.engine;
+        if before.steps == 0 {
+            self.history.push((before, String::new()));
+            self.marks.clear();
+        }
+        let text = e.step_notation(&before, step);
+        self.partial.push_str(&text);
+        if let Some(c) = e.step_cell(&before, step) {
+            self.marks.push(c);
+        }
+        self.now = after;
+        if after.is_over() || after.steps == 0 {
+            if let Some(last) = self.history.last_mut() {
+                last.1 = std::mem::take(&mut self.partial);
+            }
+        }
+    }
+}
+
+pub fn cmd_play(args: &GameArgs, seat_args: &[String], seed: u64) -> Result<String, Failure> {
+    let engine = load_game(args)?;
+    let names = [
+        engine.player_name(0).to_string(),
+        engine.player_name(1).to_string(),
+    ];
+    // Default: a human against the computer.
+    let mut seats = ["human".to_string(), "mcts:1000".to_string()];
+    let mut i = 0;
+    while i < seat_args.len() {
+        let flag = seat_args[i].trim_start_matches("--");
+        let Some(p) = names.iter().position(|n| n == flag) else {
+            return Err(Failure::Message(format!(
+                "{}: unknown option; name the players as in the rules: --{} PLAYER --{} PLAYER",
+                seat_args[i], names[0], names[1]
+            )));
+        };
+        let Some(who) = seat_args.get(i + 1) else {
+            return Err(Failure::Message(format!(
+                "--{flag} needs a player: human, random, greedy, mcts, alphabeta"
+            )));
+        };
+        if who != "human" {
+            agent(who, 0)?;
+        }
+        seats[p] = who.clone();
+        i += 2;
+    }
+    let mut agents: Vec<Option<Box<dyn Agent>>> = Vec::new();
+    for (p, who) in seats.iter().enumerate() {
+        agents.push(if who == "human" {
+            None
+        } else {
+            Some(agent(who, game_seed(seed, p as u64 + 1))?)
+        });
+    }
+
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut out = std::io::stdout().lock();
+    let mut say = |text: &str| {
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    };
+    let begin = start(&engine, args)?;
+    let mut g = Game {
+        engine: &engine,
+        history: Vec::new(),
+        now: begin,
+        partial: String::new(),
+        marks: Vec::new(),
+        resigned: None,
+    };
+    say(&format!(
+        "{}\n{HELP}\n",
+        if engine.game.title.is_empty() {
+            "untitled"
+        } else {
+            &engine.game.title
+        }
+    ));
+    let mut shown = true;
+    loop {
+        if shown {
+            say(&format!("\n{}{}\n", g.board(), g.status()));
+            shown = false;
+        }
+        if g.over() {
+            let result = match g.resigned {
+                Some(p) => format!(
+                    "{} resigns: {} wins",
+                    engine.player_name(p),
+                    engine.player_name(1 - p)
+                ),
+                None => result_line(&engine, &g.now),
+            };
+            say(&format!("game over: {result}\n"));
+        } else if let Some(a) = agents[g.now.mover as usize].as_mut() {
+            // The computer plays its whole turn, step by step.
+            let mover = g.now.mover;
+            while !g.now.is_over()
+                && g.now.mover == mover
+                && (g.now.steps > 0 || g.partial.is_empty())
+            {
+                let before = g.now;
+                let step = a.choose(&engine, &before)?;
+                let after = engine.apply(&before, step)?;
+                g.advance(before, step, after);
+                if after.steps == 0 || after.is_over() {
+                    break;
+                }
+            }
+            let last = g.history.last().map(|(_, m)| m.clone()).unwrap_or_default();
+            say(&format!(
+                "{} ({}) plays {last}\n",
+                engine.player_name(mover),
+                seats[mover as usize]
+            ));
+            shown = true;
+            continue;
+        } else if g.now.steps > 0 {
+            say(&format!(
+                "{} continues {}; next: {}\n",
+                engine.player_name(g.now.mover),
+                g.partial,
+                step_list(&engine, &g.now)
+            ));
+        }
+        let prompt = if g.over() {
+            "> ".to_string()
+        } else {
+            format!("{}> ", engine.player_name(g.now.mover))
+        };
+        say(&prompt);
+        let Some(Ok(line)) = input.next() else {
+            say("\n");
+            break;
+        };
+        let line = line.trim();
+        match line.split_whitespace().next().unwrap_or("") {
+            "" => {}
+            "quit" | "exit" => break,
+            "help" => say(&format!("{HELP}\n")),
+            "?" => {
+                if g.over() {
+                    say("the game is over\n");
+                } else {
+                    say(&format!("{}\n", legal_list(&engine, &g.now)));
+                }
+            }
+            "undo" => {
+                // Back to the human's previous turn start, taking back computer turns too.
+                let mut undone = false;
+                g.resigned = None;
+                while let Some((state, _)) = g.history.pop() {
+                    g.now = state;
+                    g.partial.clear();
+                    undone = true;
+                    if agents[state.mover as usize].is_none() {
+                        break;
+                    }
+                }
+                g.marks.clear();
+                say(if undone {
+                    "undone\n"
+                } else {
+                    "nothing to undo\n"
+                });
+                shown = undone;
+            }
+            "resign" if !g.over() => {
+                g.resigned = Some(g.now.mover);
+                shown = true;
+            }
+            "save" => match line.split_whitespace().nth(1) {
+                None => say("save needs a file name: save FILE\n"),
+                Some(path) => {
+                    let record = g.record(args, &seats);
+                    let text =
+                        serde_json::to_string_pretty(&record).expect("records serialize") + "\n";
+                    match std::fs::write(path, text) {
+                        Ok(()) => say(&format!("saved to {path}\n")),
+                        Err(e) => say(&format!("cannot save to {path}: {e}\n")),
+                    }
+                }
+            },
+            _ if g.over() => say(&format!("the game is over; {HELP}\n")),
+            _ => match g.play_text(line) {
+                Ok(()) => shown = true,
+                Err(PlayError::Illegal(why)) => {
+                    let mut buf = Vec::new();
+                    engine.steps(&g.now, &mut buf)?;
+                    let legal: Vec<String> = buf
+                        .iter()
+                        .map(|&s| engine.step_notation(&g.now, s))
+                        .collect();
+                    let near = closest_names(line, &legal, 3);
+                    let hint = if near.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; did you mean {}?", near.join(" or "))
+                    };
+                    say(&format!("`{line}` is not legal here: {why}{hint}\n"));
+                }
+                Err(PlayError::Rule(e)) => return Err(e.into()),
+            },
+        }
+    }
+    Ok(String::new())
+}
+
+fn step_list(engine: &Engine, s: &State) -> String {
+    let mut buf = Vec::new();
+    let _ = engine.steps(s, &mut buf);
+    let texts: Vec<String> = buf.iter().map(|&st| engine.step_notation(s, st)).collect();
+    crate::engine::turns::abbreviate(&texts)
+}
+
+/// Whole moves when there are few, otherwise the next step's choices.
+fn legal_list(engine: &Engine, s: &State) -> String {
+    match engine.whole_turns(s, 60) {
+        Ok(turns) => {
+            let names: Vec<String> = turns.into_iter().map(|t| t.notation).collect();
+            format!("legal moves ({}): {}", names.len(), names.join(" "))
+        }
+        Err(_) => format!(
+            "many moves; the next step is one of: {}",
+            step_list(engine, s)
+        ),
+    }
+}
