@@ -197,6 +197,8 @@ pub struct Game {
     pub tokens: Vec<String>,
     pub attributes: Vec<(String, [f64; 2])>,
     pub program: Vec<Instr>,
+    /// Where the agreement program starts in `program`, if the rules have one.
+    pub agreement: Option<u32>,
     pub registers: usize,
     pub ends: Vec<EndCondition>,
     pub score: Num,

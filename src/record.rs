@@ -21,6 +21,10 @@ pub struct Record {
     pub seed: Option<u64>,
     /// Whole turns in notation.
     pub moves: Vec<String>,
+    /// An agreement after the game stopped: each player's proposal in order (the player to move
+    /// first), as steps of the rules' agreement program; "" for no proposal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agreement: Option<Vec<String>>,
     pub result: Option<RecordResult>,
 }
 
@@ -113,6 +117,43 @@ fn describe(r: &Option<RecordResult>) -> String {
     }
 }
 
+/// Applies agreement proposals to a stopped game: the player to move proposes first.
+pub fn apply_agreement(
+    engine: &Engine,
+    stopped: &State,
+    proposals: &[String],
+) -> Result<State, String> {
+    if !stopped.is_over() {
+        return Err("an agreement needs a game that has stopped".into());
+    }
+    let mut s = *stopped;
+    for (i, text) in proposals.iter().enumerate() {
+        if text.is_empty() {
+            continue;
+        }
+        let proposer = if i % 2 == 0 {
+            stopped.mover
+        } else {
+            1 - stopped.mover
+        };
+        let Some(mut a) = engine
+            .begin_agreement(&s, proposer)
+            .map_err(|e| format!("rule error: {e}"))?
+        else {
+            return Err("these rules have no agreement".into());
+        };
+        for part in text.split_whitespace() {
+            let played = engine.parse_turn(&a, part).map_err(|e| e.to_string())?;
+            a = played.last().map(|(_, st)| *st).unwrap_or(a);
+        }
+        if !a.is_over() {
+            return Err(format!("the proposal `{text}` is not finished"));
+        }
+        s = a;
+    }
+    Ok(s)
+}
+
 /// Replays a record from `start`; returns the state after each move.
 pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<State>, Mismatch> {
     let hash = rules_hash(engine);
@@ -141,6 +182,14 @@ pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<Sta
                 why: "it stops in the middle of a turn".into(),
             });
         }
+        states.push(s);
+    }
+    if let Some(proposals) = &record.agreement {
+        s = apply_agreement(engine, &s, proposals).map_err(|why| Mismatch::Move {
+            number: record.moves.len() + 1,
+            notation: proposals.join(" / "),
+            why,
+        })?;
         states.push(s);
     }
     match (&record.result, s.is_over()) {

@@ -568,3 +568,65 @@ fn play_against_the_computer_and_resign() {
         stderr(&o)
     );
 }
+
+#[test]
+fn reversi_go_agreement_on_dead_groups() {
+    let file = "games/reversi-go-9x9.rules";
+    // A lone black stone in the white corner: dead. White has 2 stones, 78 points of territory.
+    let position =
+        "BW......./W......../........./........./........./........./........./........./.........";
+    let args = [
+        "play",
+        file,
+        "--position",
+        position,
+        "--to-move",
+        "black",
+        "--black",
+        "human",
+        "--white",
+        "human",
+    ];
+    let saved = temp("agreed.json");
+    // Both pass; Black proposes nothing, White flips a1; both accept.
+    let o = outflank_with_input(
+        &args,
+        &format!("pass\npass\ndone\na1-done\nyes\nyes\nsave {saved}\nquit\n"),
+    );
+    let text = stdout(&o);
+    assert!(
+        text.contains("the players may agree to flip dead groups"),
+        "{text}"
+    );
+    assert!(text.contains("agreed"), "{text}");
+    // White: 3 stones + 78 territory + komi 7. Black: nothing left.
+    assert!(
+        text.contains("game over: black 0, white 88: white wins"),
+        "{text}"
+    );
+    let o = outflank(&[
+        "replay",
+        file,
+        &saved,
+        "--quiet",
+        "--position",
+        position,
+        "--to-move",
+        "black",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // Declined: play resumes, and two passes in a row end it as it stands.
+    let o = outflank_with_input(&args, "pass\npass\ndone\na1-done\nno\npass\npass\nquit\n");
+    let text = stdout(&o);
+    assert!(text.contains("no agreement: play resumes"), "{text}");
+    assert!(
+        text.contains("game over: black 1, white 87: white wins"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("the players may agree").count(),
+        1,
+        "no second offer without a placement"
+    );
+}

@@ -95,6 +95,7 @@ fn key(item: &ItemKind) -> (u8, Option<&str>) {
         ItemKind::Turn(_) => (14, None),
         ItemKind::End(_) => (15, None),
         ItemKind::Score { .. } | ItemKind::Tiebreak { .. } => (16, None),
+        ItemKind::Agreement(_) => (17, None),
     }
 }
 

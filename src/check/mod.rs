@@ -202,6 +202,7 @@ impl<'a> Checker<'a> {
                 ItemKind::Line { name, .. } => format!("line {}", name.node),
                 ItemKind::Turn(_) => "turn".to_string(),
                 ItemKind::Score { .. } => "score".to_string(),
+                ItemKind::Agreement(_) => "agreement".to_string(),
                 _ => continue,
             };
             if let Some(first) = seen.get(&(s.file, key.clone())) {
@@ -567,15 +568,20 @@ impl<'a> Checker<'a> {
         }
 
         // The turn program.
-        let mut program = Vec::new();
-        let mut have_turn = false;
+        let mut turn = None;
+        let mut agreement = None;
         for s in items {
-            if let ItemKind::Turn(block) = &s.item.kind {
-                self.current_file = s.file;
-                have_turn = true;
-                program = self.program(block);
+            match &s.item.kind {
+                ItemKind::Turn(block) => turn = Some((s.file, block)),
+                ItemKind::Agreement(block) => agreement = Some((s.file, block)),
+                _ => {}
             }
         }
+        let (program, agreement) = match turn {
+            Some(t) => self.program(t, agreement),
+            None => (Vec::new(), None),
+        };
+        let have_turn = turn.is_some();
         let _ = have_turn;
 
         // Ending and scoring.
@@ -642,6 +648,7 @@ impl<'a> Checker<'a> {
             tokens: std::mem::take(&mut self.tokens),
             attributes: std::mem::take(&mut self.attributes),
             program,
+            agreement,
             registers: self.registers,
             ends,
             score,

@@ -7,12 +7,26 @@ use crate::ir::{Alt, AltKind, Choose, Cmp, Cond, Instr, Loc, Num, RegValue, MAX_
 use crate::syntax::ast::{Block, OptionKind, Span, Stmt, StmtKind};
 
 impl Checker<'_> {
-    pub(super) fn program(&mut self, block: &Block) -> Vec<Instr> {
+    /// Compiles the turn program and, after it, the agreement program if there is one; returns
+    /// the code and where the agreement starts.
+    pub(super) fn program(
+        &mut self,
+        turn: (u16, &Block),
+        agreement: Option<(u16, &Block)>,
+    ) -> (Vec<Instr>, Option<u32>) {
         let mut code = Vec::new();
-        let mut scope = Scope::default();
-        self.block(block, &mut scope, &mut code);
+        self.current_file = turn.0;
+        self.block(turn.1, &mut Scope::default(), &mut code);
+        let mut entry = None;
+        if let Some((file, block)) = agreement {
+            // The turn program must end before the agreement's code begins.
+            code.push(Instr::Stop);
+            entry = Some(code.len() as u32);
+            self.current_file = file;
+            self.block(block, &mut Scope::default(), &mut code);
+        }
         analyse(&mut code);
-        code
+        (code, entry)
     }
 
     fn loc(&self, span: Span) -> Loc {

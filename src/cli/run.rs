@@ -135,6 +135,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
                     .collect(),
                 seed: Some(r.seed),
                 moves: r.moves.clone(),
+                agreement: None,
                 result: result_of(&engine, &r.final_state),
             };
             text.push_str(&serde_json::to_string(&record).expect("records serialize"));

@@ -442,6 +442,14 @@ impl Engine {
         self.bind(&mut t, c, step.alt, step.value);
         t.steps += 1;
         let flow = self.run(&mut t, c.alts[step.alt as usize].body)?;
+        if t.agreeing {
+            // An agreement changes the final position only: no end checks, no next turn.
+            match flow {
+                Flow::Suspended(pc) => t.pc = pc,
+                _ => self.close_agreement(&mut t),
+            }
+            return Ok(t);
+        }
         if let Some(outcome) = self.check_ends(&t, Timing::AfterStep, None) {
             t.outcome = Some(outcome);
             t.pc = AT_GAME_OVER;
@@ -521,6 +529,55 @@ impl Engine {
                 Ok(buf.len())
             }
             _ => Ok(0),
+        }
+    }
+
+    /// Starts the rules' agreement program on a stopped game, for `proposer`. None when the
+    /// rules have no agreement. The result is finished (over) once the program ends.
+    pub fn begin_agreement(&self, s: &State, proposer: u8) -> Result<Option<State>, RuleError> {
+        let Some(entry) = self.game.agreement else {
+            return Ok(None);
+        };
+        let mut t = *s;
+        t.mover = proposer;
+        t.agreeing = true;
+        t.outcome = None;
+        t.steps = 0;
+        t.passing = false;
+        t.regs = [0; crate::ir::MAX_REGISTERS];
+        match self.run(&mut t, entry)? {
+            Flow::Suspended(pc) => t.pc = pc,
+            _ => self.close_agreement(&mut t),
+        }
+        Ok(Some(t))
+    }
+
+    fn close_agreement(&self, t: &mut State) {
+        t.pc = AT_GAME_OVER;
+        t.outcome = Some(self.outcome(t, None));
+    }
+
+    /// Play resumes on a stopped game (the players did not agree): the same position, no
+    /// passes counted, the same player to move.
+    pub fn resume(&self, s: &State, mover: u8) -> Result<State, RuleError> {
+        let mut t = *s;
+        t.outcome = None;
+        t.agreeing = false;
+        t.passes = 0;
+        t.mover = mover;
+        t.steps = 0;
+        t.passing = false;
+        t.regs = [0; crate::ir::MAX_REGISTERS];
+        let mut u = t;
+        match self.run(&mut u, 0)? {
+            Flow::Suspended(pc) => {
+                u.pc = pc;
+                Ok(u)
+            }
+            _ => {
+                t.pc = AT_FORCED_PASS;
+                Ok(t)
+            }
         }
     }
 

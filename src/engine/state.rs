@@ -32,6 +32,8 @@ pub struct State {
     pub steps: u32,
     /// The turn so far is a pass.
     pub passing: bool,
+    /// Running the agreement program on a stopped game, not playing a turn.
+    pub agreeing: bool,
     pub outcome: Option<Outcome>,
 }
 
@@ -47,6 +49,7 @@ impl State {
             pc: 0,
             steps: 0,
             passing: false,
+            agreeing: false,
             outcome: None,
         }
     }
@@ -80,6 +83,7 @@ pub struct StateKey {
     passes: u32,
     pc: u32,
     passing: bool,
+    agreeing: bool,
 }
 
 impl State {
@@ -93,6 +97,7 @@ impl State {
             passes: self.passes,
             pc: self.pc,
             passing: self.passing,
+            agreeing: self.agreeing,
         }
     }
 }

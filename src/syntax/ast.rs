@@ -93,6 +93,7 @@ pub enum ItemKind {
         along: Option<Ident>,
     },
     Turn(Block),
+    Agreement(Block),
     End(EndRule),
     Score {
         player: Ident,

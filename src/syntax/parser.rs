@@ -428,6 +428,7 @@ fn item(pair: Pair<Rule>) -> Item {
             }
         }
         Rule::turn => ItemKind::Turn(block(inner.next().unwrap())),
+        Rule::agreement => ItemKind::Agreement(block(inner.next().unwrap())),
         Rule::end => {
             let mut timing = Timing::AfterTurn;
             let mut for_each = None;
