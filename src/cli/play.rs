@@ -219,96 +219,16 @@ pub fn cmd_play(args: &GameArgs, seat_args: &[String], seed: u64) -> Result<Stri
         }
         // After two passes the rules may offer an agreement; declined, play resumes, and two
         // passes in a row without a placement then end the game as it stands.
-        if g.now.is_over()
+        if engine.game.agreement.is_some()
+            && g.now.is_over()
             && g.resigned.is_none()
             && g.agreement.is_none()
             && !g.resumed
             && g.now.passes >= 2
         {
-            if engine.game.agreement.is_some() {
-                let stopped = g.now;
-                say("play has stopped: the players may agree to flip dead groups before scoring\n");
-                let mut proposals = Vec::new();
-                let mut agreed = stopped;
-                for proposer in [stopped.mover, 1 - stopped.mover] {
-                    let name = engine.player_name(proposer).to_string();
-                    if agents[proposer as usize].is_some() {
-                        say(&format!(
-                            "{name} ({}) proposes nothing\n",
-                            seats[proposer as usize]
-                        ));
-                        proposals.push(String::new());
-                        continue;
-                    }
-                    let mut a = engine
-                        .begin_agreement(&agreed, proposer)?
-                        .expect("the rules have an agreement");
-                    let mut text = String::new();
-                    while !a.is_over() {
-                        say(&format!(
-                            "{name}, agreement: {}\n{name}> ",
-                            step_list(&engine, &a)
-                        ));
-                        let Some(Ok(line)) = input.next() else { break };
-                        match engine.parse_turn(&a, line.trim()) {
-                            Ok(played) => {
-                                text.push_str(line.trim());
-                                a = played.last().map(|(_, st)| *st).unwrap_or(a);
-                            }
-                            Err(e) => say(&format!("{e}\n")),
-                        }
-                    }
-                    if !a.is_over() {
-                        break;
-                    }
-                    agreed = a;
-                    proposals.push(text);
-                }
-                let mut accepted = proposals.len() == 2;
-                if accepted {
-                    say(&format!(
-                        "\nproposed final position:\n{}",
-                        super::output::board_text(&engine, &agreed)
-                    ));
-                }
-                for p in 0..2u8 {
-                    if !accepted {
-                        break;
-                    }
-                    let name = engine.player_name(p);
-                    accepted = match agents[p as usize] {
-                        // A computer accepts what does not lower its own margin.
-                        Some(_) => {
-                            let margin = |s: &State| {
-                                let o = engine.outcome(s, None);
-                                o.scores[p as usize] - o.scores[1 - p as usize]
-                            };
-                            let yes = margin(&agreed) >= margin(&stopped);
-                            say(&format!(
-                                "{name} ({}) {}\n",
-                                seats[p as usize],
-                                if yes { "accepts" } else { "declines" }
-                            ));
-                            yes
-                        }
-                        None => {
-                            say(&format!("{name}, accept? (yes/no) "));
-                            matches!(input.next(), Some(Ok(l)) if l.trim().starts_with('y'))
-                        }
-                    };
-                }
-                if accepted {
-                    g.now = agreed;
-                    g.agreement = Some(proposals);
-                    say("agreed\n");
-                } else {
-                    g.now = engine.resume(&stopped, stopped.mover)?;
-                    g.resumed = true;
-                    say("no agreement: play resumes; two passes in a row now end the game as it stands\n");
-                }
-                shown = true;
-                continue;
-            }
+            offer_agreement(&mut g, &agents, &seats, &mut input, &mut say)?;
+            shown = true;
+            continue;
         }
         if g.over() {
             let result = match g.resigned {
@@ -453,4 +373,97 @@ fn legal_list(engine: &Engine, s: &State) -> String {
             step_list(engine, s)
         ),
     }
+}
+
+/// Runs the agreement: each player proposes (a computer proposes nothing), both accept or play
+/// resumes.
+fn offer_agreement(
+    g: &mut Game,
+    agents: &[Option<Box<dyn Agent>>],
+    seats: &[String; 2],
+    input: &mut impl Iterator<Item = std::io::Result<String>>,
+    say: &mut impl FnMut(&str),
+) -> Result<(), Failure> {
+    let engine = g.engine;
+    let stopped = g.now;
+    say("play has stopped: the players may agree to flip dead groups before scoring\n");
+    let mut proposals = Vec::new();
+    let mut agreed = stopped;
+    for proposer in [stopped.mover, 1 - stopped.mover] {
+        let name = engine.player_name(proposer).to_string();
+        if agents[proposer as usize].is_some() {
+            say(&format!(
+                "{name} ({}) proposes nothing\n",
+                seats[proposer as usize]
+            ));
+            proposals.push(String::new());
+            continue;
+        }
+        let mut a = engine
+            .begin_agreement(&agreed, proposer)?
+            .expect("the rules have an agreement");
+        let mut text = String::new();
+        while !a.is_over() {
+            say(&format!(
+                "{name}, agreement: {}\n{name}> ",
+                step_list(engine, &a)
+            ));
+            let Some(Ok(line)) = input.next() else { break };
+            match engine.parse_turn(&a, line.trim()) {
+                Ok(played) => {
+                    text.push_str(line.trim());
+                    a = played.last().map(|(_, st)| *st).unwrap_or(a);
+                }
+                Err(e) => say(&format!("{e}\n")),
+            }
+        }
+        if !a.is_over() {
+            break;
+        }
+        agreed = a;
+        proposals.push(text);
+    }
+    let mut accepted = proposals.len() == 2;
+    if accepted {
+        say(&format!(
+            "\nproposed final position:\n{}",
+            super::output::board_text(engine, &agreed)
+        ));
+    }
+    for p in 0..2u8 {
+        if !accepted {
+            break;
+        }
+        let name = engine.player_name(p);
+        accepted = match agents[p as usize] {
+            // A computer accepts what does not lower its own margin.
+            Some(_) => {
+                let margin = |s: &State| {
+                    let o = engine.outcome(s, None);
+                    o.scores[p as usize] - o.scores[1 - p as usize]
+                };
+                let yes = margin(&agreed) >= margin(&stopped);
+                say(&format!(
+                    "{name} ({}) {}\n",
+                    seats[p as usize],
+                    if yes { "accepts" } else { "declines" }
+                ));
+                yes
+            }
+            None => {
+                say(&format!("{name}, accept? (yes/no) "));
+                matches!(input.next(), Some(Ok(l)) if l.trim().starts_with('y'))
+            }
+        };
+    }
+    if accepted {
+        g.now = agreed;
+        g.agreement = Some(proposals);
+        say("agreed\n");
+    } else {
+        g.now = engine.resume(&stopped, stopped.mover)?;
+        g.resumed = true;
+        say("no agreement: play resumes; two passes in a row now end the game as it stands\n");
+    }
+    Ok(())
 }
