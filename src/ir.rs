@@ -86,6 +86,9 @@ pub enum Set {
     Inter(Box<Set>, Box<Set>),
     Minus(Box<Set>, Box<Set>),
     Captured(usize, Box<Cell>),
+    /// Every cell from which line `L` matches in some direction: `some(captured(L, c))` asked
+    /// for all cells at once, with whole-set shifts.
+    Sources(usize),
     Ends(usize, Box<Cell>),
     Neighbours(Box<Cell>, DirSet),
     Adjacent(Box<Set>, DirSet),

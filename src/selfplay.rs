@@ -70,7 +70,9 @@ pub fn play_game(
         let step = if buf.len() == 1 {
             buf[0]
         } else {
-            agents[s.mover as usize].choose(engine, &s).map_err(rule)?
+            agents[s.mover as usize]
+                .choose(engine, &s, &buf)
+                .map_err(rule)?
         };
         let text = engine.step_notation(&s, step);
         if s.steps == 0 {

@@ -135,9 +135,8 @@ impl Agent for AlphaBeta {
         format!("alphabeta:{}", self.depth)
     }
 
-    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError> {
-        let mut steps = Vec::new();
-        engine.steps(s, &mut steps)?;
+    fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError> {
+        let steps = legal;
         if steps.len() == 1 {
             return Ok(steps[0]);
         }

@@ -6,14 +6,12 @@ use crate::engine::{Engine, RuleError, Step};
 
 pub struct Greedy {
     rng: Rng,
-    buf: Vec<Step>,
 }
 
 impl Greedy {
     pub fn new(seed: u64) -> Greedy {
         Greedy {
             rng: Rng::new(seed),
-            buf: Vec::new(),
         }
     }
 }
@@ -23,12 +21,11 @@ impl Agent for Greedy {
         "greedy".into()
     }
 
-    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError> {
-        engine.steps(s, &mut self.buf)?;
+    fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError> {
         let me = s.mover;
         let mut best: Vec<Step> = Vec::new();
         let mut best_value = f64::NEG_INFINITY;
-        for &step in &self.buf {
+        for &step in legal {
             let t = engine.apply(s, step)?;
             let v = if t.is_over() {
                 terminal_value(&t, me)

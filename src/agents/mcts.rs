@@ -69,8 +69,14 @@ impl Agent for Mcts {
         }
     }
 
-    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError> {
-        let mut tree = vec![Self::node(engine, *s)?];
+    fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError> {
+        let mut tree = vec![Node {
+            state: *s,
+            untried: legal.to_vec(),
+            children: Vec::new(),
+            visits: 0.0,
+            reward: 0.0,
+        }];
         if tree[0].untried.len() == 1 {
             return Ok(tree[0].untried[0]);
         }

@@ -78,21 +78,19 @@ pub use mcts::{Budget, Mcts};
 pub trait Agent: Send {
     /// How the agent is named on the command line and in records (`mcts:1000`).
     fn describe(&self) -> String;
-    /// Picks one of the legal steps at `s` (the game is not over).
-    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError>;
+    /// Picks one of `legal`, the legal steps at `s` (never empty; the caller has them already).
+    fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError>;
 }
 
 /// Uniform among the legal steps.
 pub struct Random {
     rng: Rng,
-    buf: Vec<Step>,
 }
 
 impl Random {
     pub fn new(seed: u64) -> Random {
         Random {
             rng: Rng::new(seed),
-            buf: Vec::new(),
         }
     }
 }
@@ -101,9 +99,8 @@ impl Agent for Random {
     fn describe(&self) -> String {
         "random".into()
     }
-    fn choose(&mut self, engine: &Engine, s: &State) -> Result<Step, RuleError> {
-        Ok(random_step(engine, s, &mut self.rng, &mut self.buf)?
-            .expect("a game that is not over has a step"))
+    fn choose(&mut self, _: &Engine, _: &State, legal: &[Step]) -> Result<Step, RuleError> {
+        Ok(legal[self.rng.below(legal.len())])
     }
 }
 

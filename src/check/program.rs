@@ -3,7 +3,9 @@
 
 use super::expr::{Scope, Type, Typed};
 use super::Checker;
-use crate::ir::{Alt, AltKind, Choose, Cmp, Cond, Instr, Loc, Num, RegValue, MAX_REGISTERS};
+use crate::ir::{
+    Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, Num, RegValue, Set, MAX_REGISTERS,
+};
 use crate::syntax::ast::{Block, OptionKind, Span, Stmt, StmtKind};
 
 impl Checker<'_> {
@@ -128,6 +130,15 @@ impl Checker<'_> {
                     exits.push(code.len());
                     code.push(Instr::Jump(0));
                     scope.locals.truncate(depth);
+                    // `where some(captured(L, x))` on the chosen cell: ask the line for all cells
+                    // at once instead of cell by cell.
+                    let (kind, condition) = match (kind, condition) {
+                        (Some(AltKind::Cell { reg, set }), condition) => {
+                            let (set, condition) = hoist_lines(set, condition, reg);
+                            (Some(AltKind::Cell { reg, set }), condition)
+                        }
+                        other => other,
+                    };
                     if let Some(kind) = kind {
                         alts.push(Alt {
                             kind,
@@ -292,6 +303,26 @@ impl Checker<'_> {
                 }
             },
         }
+    }
+}
+
+/// Moves `some(captured(L, x))` tests on the chosen cell `x` (also inside `and`) from the
+/// condition into the candidate set, as `Sources(L)`.
+fn hoist_lines(set: Set, condition: Option<Cond>, reg: u8) -> (Set, Option<Cond>) {
+    match condition {
+        Some(Cond::AnyLine(l, cell)) if matches!(*cell, Cell::Reg(r) if r == reg) => {
+            (Set::Inter(Box::new(set), Box::new(Set::Sources(l))), None)
+        }
+        Some(Cond::And(a, b)) => {
+            let (set, a) = hoist_lines(set, Some(*a), reg);
+            let (set, b) = hoist_lines(set, Some(*b), reg);
+            let condition = match (a, b) {
+                (Some(a), Some(b)) => Some(Cond::And(Box::new(a), Box::new(b))),
+                (a, b) => a.or(b),
+            };
+            (set, condition)
+        }
+        other => (set, other),
     }
 }
 

@@ -248,7 +248,9 @@ pub fn cmd_play(args: &GameArgs, seat_args: &[String], seed: u64) -> Result<Stri
                 && (g.now.steps > 0 || g.partial.is_empty())
             {
                 let before = g.now;
-                let step = a.choose(&engine, &before)?;
+                let mut legal = Vec::new();
+                engine.steps(&before, &mut legal)?;
+                let step = a.choose(&engine, &before, &legal)?;
                 let after = engine.apply(&before, step)?;
                 g.advance(before, step, after);
                 if after.steps == 0 || after.is_over() {

@@ -60,6 +60,35 @@ impl Bits {
         }
         r
     }
+    /// Every cell moved by `k` (bit i goes to i + k); cells moved out of range are dropped.
+    #[inline]
+    pub fn shifted(&self, k: i32) -> Bits {
+        let mut out = [0u64; WORDS];
+        let (q, r) = ((k.unsigned_abs() / 64) as usize, k.unsigned_abs() % 64);
+        if k >= 0 {
+            for i in (q..WORDS).rev() {
+                let lo = self.0[i - q];
+                let carry = if r > 0 && i > q {
+                    self.0[i - q - 1] >> (64 - r)
+                } else {
+                    0
+                };
+                out[i] = (lo << r) | carry;
+            }
+        } else {
+            for i in 0..WORDS - q {
+                let hi = self.0[i + q];
+                let carry = if r > 0 && i + q + 1 < WORDS {
+                    self.0[i + q + 1] << (64 - r)
+                } else {
+                    0
+                };
+                out[i] = (hi >> r) | carry;
+            }
+        }
+        Bits(out)
+    }
+
     /// The cells in increasing order.
     #[inline]
     pub fn iter(&self) -> BitsIter {

@@ -218,6 +218,49 @@ impl Ctx<'_> {
         out
     }
 
+    fn class_set(&self, class: CellClass) -> Bits {
+        let s = self.state;
+        match class {
+            CellClass::Friend => s.pieces[s.mover as usize],
+            CellClass::Opponent => s.pieces[1 - s.mover as usize],
+            CellClass::Piece => self.occupied(),
+            CellClass::Empty => self.empty(),
+        }
+    }
+
+    /// The cells from which `line` matches in some direction, computed for all cells at once:
+    /// walking the pattern from its end backwards, each element keeps the cells of its class
+    /// whose next cell (in the direction) starts a match of the rest.
+    pub fn sources(&self, line: &LinePattern) -> Bits {
+        let g = &self.engine.game.geometry;
+        let classes: Vec<Bits> = line.elements.iter().map(|e| self.class_set(e.0)).collect();
+        let end = self.class_set(line.end);
+        let mut out = Bits::EMPTY;
+        for d in line.dirs.iter() {
+            let back = (d + 4) % 8;
+            // `rest`: cells where the remaining suffix of the pattern matches, going along d.
+            let mut rest = end;
+            for (i, &(_, min, max)) in line.elements.iter().enumerate().rev() {
+                let class = &classes[i];
+                let mut reach = rest;
+                let mut runs = Bits::EMPTY;
+                // After n cells of the class: the cells where a run of exactly n starts.
+                for n in 1..=max.min(g.width.max(g.height) as u32) {
+                    reach = g.step(&reach, back).inter(class);
+                    if reach.is_empty() {
+                        break;
+                    }
+                    if n >= min {
+                        runs = runs.union(&reach);
+                    }
+                }
+                rest = if min == 0 { runs.union(&rest) } else { runs };
+            }
+            out = out.union(&g.step(&rest, back));
+        }
+        out
+    }
+
     fn adjacent(&self, s: &Bits, dirs: DirSet) -> Bits {
         let nb = &self.engine.game.geometry.neighbours;
         let mut out = Bits::EMPTY;
@@ -300,6 +343,7 @@ impl Ctx<'_> {
                 self.line_cells(&self.engine.game.lines[*l], self.cell(c), false)
             }
             Set::Ends(l, c) => self.line_cells(&self.engine.game.lines[*l], self.cell(c), true),
+            Set::Sources(l) => self.sources(&self.engine.game.lines[*l]),
             Set::Neighbours(c, d) => self.adjacent(&Bits::single(self.cell(c)), *d),
             Set::Adjacent(s, d) => self.adjacent(&self.set(s), *d),
             Set::Between(a, b) => {

@@ -48,6 +48,10 @@ pub struct Geometry {
     pub playable: Bits,
     /// `neighbours[cell][d]`: the playable cell one step in direction `d`, or `NONE`.
     pub neighbours: Vec<[u16; 8]>,
+    /// For whole-set steps: the cells that have a neighbour in direction `d`, and the index
+    /// offset of that neighbour.
+    pub step_from: [Bits; 8],
+    pub step_offset: [i32; 8],
 }
 
 impl Geometry {
@@ -59,7 +63,7 @@ impl Geometry {
                 playable.insert(c);
             }
         }
-        let neighbours = (0..cells)
+        let neighbours: Vec<[u16; 8]> = (0..cells)
             .map(|c| {
                 let (x, y) = ((c % width) as i32, (c / width) as i32);
                 let mut n = [NONE; 8];
@@ -75,12 +79,29 @@ impl Geometry {
                 n
             })
             .collect();
+        let mut step_from = [Bits::EMPTY; 8];
+        for (c, n) in neighbours.iter().enumerate() {
+            for d in 0..8 {
+                if n[d] != NONE {
+                    step_from[d].insert(c);
+                }
+            }
+        }
+        let step_offset = DIRS.map(|(dx, dy)| dy * width as i32 + dx);
         Geometry {
             width,
             height,
             playable,
             neighbours,
+            step_from,
+            step_offset,
         }
+    }
+
+    /// Every cell of `s` moved one step in direction `d` (cells without a neighbour there drop).
+    #[inline]
+    pub fn step(&self, s: &Bits, d: usize) -> Bits {
+        s.inter(&self.step_from[d]).shifted(self.step_offset[d])
     }
 
     pub fn cells(&self) -> usize {
