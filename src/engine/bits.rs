@@ -76,14 +76,14 @@ impl Bits {
                 out[i] = (lo << r) | carry;
             }
         } else {
-            for i in 0..WORDS - q {
+            for (i, o) in out.iter_mut().enumerate().take(WORDS - q) {
                 let hi = self.0[i + q];
                 let carry = if r > 0 && i + q + 1 < WORDS {
                     self.0[i + q + 1] << (64 - r)
                 } else {
                     0
                 };
-                out[i] = (hi >> r) | carry;
+                *o = (hi >> r) | carry;
             }
         }
         Bits(out)
