@@ -630,3 +630,21 @@ fn reversi_go_agreement_on_dead_groups() {
         "no second offer without a placement"
     );
 }
+
+#[test]
+fn bench_reports_rates_per_game() {
+    let v = json(&outflank(&[
+        "bench",
+        "games/othello.rules",
+        "games/reversi-go-9x9.rules",
+        "--seconds",
+        "0.05",
+        "--json",
+    ]));
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["game"], "Othello");
+    assert!(rows[0]["playouts_per_second"].as_f64().unwrap() > 0.0);
+    assert!(rows[0]["perft_depth"].as_u64().unwrap() >= 1);
+    assert!(rows[1]["bytes_per_state"].as_u64().unwrap() > 0);
+}

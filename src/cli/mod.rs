@@ -1,6 +1,7 @@
 //! The `outflank` command line. Everything here is presentation: reading files, rendering
 //! diagnostics and boards, JSON. The game logic lives in the library.
 
+mod bench;
 mod output;
 mod play;
 mod run;
@@ -126,6 +127,16 @@ enum Command {
         game: GameArgs,
         #[arg(long, default_value = "")]
         moves: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure speed: random playouts and perft leaves per second, one thread, per game.
+    Bench {
+        /// Rules files (default: every file in games/).
+        files: Vec<String>,
+        /// Seconds to spend on each measurement.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
         #[arg(long)]
         json: bool,
     },
@@ -337,6 +348,11 @@ fn run(cli: Cli) -> i32 {
         ),
         Command::Solve { game, moves, json } => cmd_solve(&game, &moves, json),
         Command::Play { game, seed, seats } => play::cmd_play(&game, &seats, seed),
+        Command::Bench {
+            files,
+            seconds,
+            json,
+        } => bench::cmd_bench(&files, seconds, json),
         Command::Replay {
             game,
             record,

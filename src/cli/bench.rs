@@ -1,0 +1,94 @@
+//! `bench`: how fast each game runs, on one thread. Numbers, never assertions: tests do not time.
+
+use super::{load_game, Failure, GameArgs};
+use crate::agents::{game_seed, random_game, Rng};
+use crate::engine::state::State;
+use serde::Serialize;
+use std::time::Instant;
+
+#[derive(Serialize)]
+struct Row {
+    game: String,
+    playouts_per_second: f64,
+    steps_per_playout: f64,
+    perft_depth: u32,
+    perft_leaves_per_second: f64,
+    bytes_per_state: usize,
+}
+
+pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, Failure> {
+    let files: Vec<String> = if files.is_empty() {
+        let mut all: Vec<String> = std::fs::read_dir("games")
+            .map_err(|e| format!("cannot list games/: {e}; name the files to measure"))?
+            .filter_map(|e| e.ok())
+            .map(|e| format!("games/{}", e.file_name().to_string_lossy()))
+            .filter(|n| n.ends_with(".rules"))
+            .collect();
+        all.sort();
+        all
+    } else {
+        files.to_vec()
+    };
+    let mut rows = Vec::new();
+    for file in &files {
+        let args = GameArgs {
+            file: file.clone(),
+            set: Vec::new(),
+            position: None,
+            to_move: None,
+        };
+        let engine = load_game(&args)?;
+        let start = engine.start()?;
+        // Random playouts from the start until the time is used.
+        let began = Instant::now();
+        let (mut games, mut steps) = (0u64, 0u64);
+        while began.elapsed().as_secs_f64() < seconds {
+            let mut rng = Rng::new(game_seed(1, games));
+            let (_, n) = random_game(&engine, &start, &mut rng)?;
+            games += 1;
+            steps += n;
+        }
+        let playout_time = began.elapsed().as_secs_f64();
+        // Perft: the deepest depth that finishes within the time, deepening one ply at a time.
+        let (mut depth, mut leaves, mut perft_time) = (0, 0u64, 0.0);
+        let mut next = 1;
+        while perft_time < seconds / 4.0 && next <= 12 {
+            let t = Instant::now();
+            let n = engine.perft(&start, next)?;
+            let elapsed = t.elapsed().as_secs_f64();
+            (depth, leaves, perft_time) = (next, n, elapsed);
+            next += 1;
+        }
+        rows.push(Row {
+            game: engine.game.title.clone(),
+            playouts_per_second: games as f64 / playout_time,
+            steps_per_playout: steps as f64 / games.max(1) as f64,
+            perft_depth: depth,
+            perft_leaves_per_second: if perft_time > 0.0 {
+                leaves as f64 / perft_time
+            } else {
+                0.0
+            },
+            bytes_per_state: std::mem::size_of::<State>(),
+        });
+    }
+    if json {
+        return Ok(serde_json::to_string_pretty(&rows).expect("plain data serializes") + "\n");
+    }
+    let mut out = format!(
+        "{:<32} {:>12} {:>8} {:>6} {:>14} {:>7}\n",
+        "game", "playouts/s", "steps", "depth", "perft leaves/s", "bytes"
+    );
+    for r in &rows {
+        out.push_str(&format!(
+            "{:<32} {:>12.0} {:>8.1} {:>6} {:>14.0} {:>7}\n",
+            r.game,
+            r.playouts_per_second,
+            r.steps_per_playout,
+            r.perft_depth,
+            r.perft_leaves_per_second,
+            r.bytes_per_state
+        ));
+    }
+    Ok(out)
+}
