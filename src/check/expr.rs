@@ -195,12 +195,15 @@ impl Checker<'_> {
             return Some(Typed::Player(Player::Bound));
         }
         if let Some(v) = self.param_value(name) {
+            self.used.insert(("param", name.to_string()));
             return Some(v);
         }
         if let Some(bits) = self.regions.get(name) {
+            self.used.insert(("region", name.to_string()));
             return Some(Typed::Set(Set::Const(*bits)));
         }
         if self.defs.contains_key(name) {
+            self.used.insert(("def", name.to_string()));
             return self.expand_def(name, span, &[], scope);
         }
         if let Some(p) = self.player_names.iter().position(|n| n == name) {
@@ -434,6 +437,7 @@ impl Checker<'_> {
     fn line_arg(&mut self, e: &Expr) -> Option<usize> {
         if let ExprKind::Name(n) = &e.kind {
             if let Some(i) = self.lines.iter().position(|l| l.name == *n) {
+                self.used.insert(("line", n.clone()));
                 return Some(i);
             }
         }
@@ -480,6 +484,7 @@ impl Checker<'_> {
         scope: &Scope,
     ) -> Option<Typed> {
         if self.defs.contains_key(name) {
+            self.used.insert(("def", name.to_string()));
             return self.expand_def(name, span, args, scope);
         }
         match name {
@@ -587,7 +592,10 @@ impl Checker<'_> {
                             _ => None,
                         };
                         match token {
-                            Some(t) => Typed::Player(Player::Holder(t as u8)),
+                            Some(t) => {
+                                self.used.insert(("token", self.tokens[t].clone()));
+                                Typed::Player(Player::Holder(t as u8))
+                            }
                             None => {
                                 self.error(args[0].span, "expected the name of a token")
                                     .label("not a token")

@@ -58,6 +58,7 @@ pub fn check(
         tokens: Vec::new(),
         attributes: Vec::new(),
         registers: 0,
+        used: Default::default(),
     };
     let game = checker.run(&items, overrides)?;
     let mut diags = checker.diags;
@@ -98,6 +99,8 @@ pub(crate) struct Checker<'a> {
     tokens: Vec<String>,
     attributes: Vec<(String, [f64; 2])>,
     registers: usize,
+    /// (kind, name) of every parameter, region, def, line and token that is referred to.
+    used: std::collections::BTreeSet<(&'static str, String)>,
 }
 
 /// Builds one diagnostic; `emit` files it.
@@ -622,6 +625,7 @@ impl<'a> Checker<'a> {
         if self.diags.has_errors() {
             return Ok(None);
         }
+        self.unused(items);
         let mut credits = Vec::new();
         let mut title = String::new();
         for s in items {
@@ -655,6 +659,69 @@ impl<'a> Checker<'a> {
             tiebreaks,
             files: self.files.clone(),
         }))
+    }
+
+    /// A superset of the cells a set can ever hold (see `ranges`).
+    fn set_bound(&self, s: &ir::Set) -> Bits {
+        let playable = self
+            .geometry
+            .as_ref()
+            .map(|g| g.playable)
+            .unwrap_or_default();
+        ranges::Ranges {
+            playable,
+            attributes: &self.attributes,
+            bound: None,
+        }
+        .set_bound(s)
+    }
+
+    /// Warns about declarations of the checked file that nothing refers to, and line patterns
+    /// longer than the board.
+    fn unused(&mut self, items: &[load::Sourced<'a>]) {
+        let main = (self.files.len() - 1) as u16;
+        let longest = self
+            .geometry
+            .as_ref()
+            .map(|g| g.width.max(g.height))
+            .unwrap_or(0);
+        for s in items.iter().filter(|s| s.file == main) {
+            self.current_file = s.file;
+            let (kind, name) = match &s.item.kind {
+                ItemKind::Param { name, .. } => ("param", name),
+                ItemKind::Region { name, .. } => ("region", name),
+                ItemKind::Def { name, .. } => ("def", name),
+                ItemKind::Token(name) => ("token", name),
+                ItemKind::Line { name, elements, .. } => {
+                    // The line's own cell, the captured cells and the end must all fit.
+                    let needed: u64 = 2 + elements[..elements.len() - 1]
+                        .iter()
+                        .map(|e| e.node.min as u64)
+                        .sum::<u64>();
+                    if longest > 0 && needed > longest as u64 {
+                        self.warning(
+                            s.item.span,
+                            format!("line `{}` can never match on this board", name.node),
+                        )
+                        .label(format!(
+                            "needs {needed} cells in a row, the board has at most {longest}"
+                        ))
+                        .help("shorten the pattern or enlarge the board")
+                        .emit();
+                    }
+                    ("line", name)
+                }
+                _ => continue,
+            };
+            if !self.used.contains(&(kind, name.node.clone())) {
+                self.warning(name.span, format!("{kind} `{}` is never used", name.node))
+                    .label("declared here, used nowhere")
+                    .help(format!(
+                        "remove it, or use it in a rule; a {kind} that nothing reads has no effect"
+                    ))
+                    .emit();
+            }
+        }
     }
 
     /// Reports every essential item that neither the file nor its bases provide.

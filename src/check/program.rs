@@ -80,7 +80,18 @@ impl Checker<'_> {
                     let depth = scope.locals.len();
                     let kind = match &opt.kind {
                         OptionKind::Cell { var, set } => {
+                            let set_span = set.span;
                             let set = self.expect_set(set, scope);
+                            if let (Some(bound), Some(g)) =
+                                (set.as_ref().map(|s| self.set_bound(s)), &self.geometry)
+                            {
+                                if bound.inter(&g.playable).is_empty() {
+                                    self.warning(set_span, "this option can never be offered")
+                                        .label("no cell of the board can be in this set")
+                                        .help("check the regions it uses and the cells removed from play")
+                                        .emit();
+                                }
+                            }
                             let reg = self.bind(&var.node, true, var.span, scope);
                             set.map(|set| AltKind::Cell { reg, set })
                         }
@@ -294,7 +305,10 @@ impl Checker<'_> {
             }
             StmtKind::Stop => code.push(Instr::Stop),
             StmtKind::Take(name) => match self.tokens.iter().position(|t| *t == name.node) {
-                Some(t) => code.push(Instr::Take(t as u8)),
+                Some(t) => {
+                    self.used.insert(("token", name.node.clone()));
+                    code.push(Instr::Take(t as u8));
+                }
                 None => {
                     self.error(name.span, format!("unknown token `{}`", name.node))
                         .label("not a token")
