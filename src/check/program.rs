@@ -82,9 +82,14 @@ impl Checker<'_> {
                         OptionKind::Cell { var, set } => {
                             let set_span = set.span;
                             let set = self.expect_set(set, scope);
-                            if let (Some(bound), Some(g)) =
-                                (set.as_ref().map(|s| self.set_bound(s)), &self.geometry)
-                            {
+                            // Lints speak only of files without errors (a failed region stands
+                            // in as an empty set).
+                            let lint = !self.diags.has_errors();
+                            if let (true, Some(bound), Some(g)) = (
+                                lint,
+                                set.as_ref().map(|s| self.set_bound(s)),
+                                &self.geometry,
+                            ) {
                                 if bound.inter(&g.playable).is_empty() {
                                     self.warning(set_span, "this option can never be offered")
                                         .label("no cell of the board can be in this set")
