@@ -9,6 +9,7 @@ pub mod check;
 pub mod cli;
 pub mod diagnostic;
 pub mod engine;
+pub mod examples;
 pub mod ir;
 pub mod record;
 pub mod selfplay;

@@ -648,3 +648,48 @@ fn bench_reports_rates_per_game() {
     assert!(rows[0]["perft_depth"].as_u64().unwrap() >= 1);
     assert!(rows[1]["bytes_per_state"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn every_bundled_game_passes_its_own_examples() {
+    let mut files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
+        .unwrap()
+        .map(|e| format!("games/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    files.sort();
+    let mut args = vec!["test"];
+    args.extend(files.iter().map(String::as_str));
+    let o = outflank(&args);
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}\n{}", stderr(&o));
+    assert!(
+        !text.contains("(no examples)"),
+        "every game carries examples:\n{text}"
+    );
+    assert!(text.trim_end().ends_with(" passed, 0 failed"), "{text}");
+}
+
+#[test]
+fn a_failing_example_is_reported_with_a_board_diff() {
+    let o = outflank(&["test", "tests/fixtures/valid/failing-example.rules"]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(text.contains("ok    placing works"), "{text}");
+    assert!(
+        text.contains("FAIL  a wrong expectation: the board differs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("expected") && text.contains("actual"),
+        "{text}"
+    );
+    assert!(
+        text.contains("*  1 W...       B..."),
+        "the differing row is marked: {text}"
+    );
+    assert!(text.trim_end().ends_with("1 passed, 1 failed"), "{text}");
+    assert!(
+        stderr(&o).contains("failing-example.rules:"),
+        "points at the example: {}",
+        stderr(&o)
+    );
+}

@@ -96,6 +96,7 @@ fn key(item: &ItemKind) -> (u8, Option<&str>) {
         ItemKind::End(_) => (15, None),
         ItemKind::Score { .. } | ItemKind::Tiebreak { .. } => (16, None),
         ItemKind::Agreement(_) => (17, None),
+        ItemKind::Example(e) => (18, Some(&e.name.node)),
     }
 }
 

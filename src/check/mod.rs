@@ -626,6 +626,7 @@ impl<'a> Checker<'a> {
             return Ok(None);
         }
         self.unused(items);
+        let examples = self.examples(items);
         let mut credits = Vec::new();
         let mut title = String::new();
         for s in items {
@@ -658,7 +659,41 @@ impl<'a> Checker<'a> {
             score,
             tiebreaks,
             files: self.files.clone(),
+            examples,
         }))
+    }
+
+    /// The checked file's examples, with their player names checked.
+    fn examples(&mut self, items: &[load::Sourced<'a>]) -> Vec<ast::Example> {
+        let main = (self.files.len() - 1) as u16;
+        let mut out = Vec::new();
+        for s in items.iter().filter(|s| s.file == main) {
+            let ItemKind::Example(example) = &s.item.kind else {
+                continue;
+            };
+            self.current_file = s.file;
+            for step in &example.steps {
+                let names: Vec<&ast::Ident> = match &step.node {
+                    ast::ExampleStep::Position {
+                        to_move: Some(p), ..
+                    } => vec![p],
+                    ast::ExampleStep::Expect(
+                        ast::Expectation::ToMove(p) | ast::Expectation::Winner(p),
+                    ) => vec![p],
+                    ast::ExampleStep::Expect(ast::Expectation::Scores(list)) => {
+                        list.iter().map(|(p, _)| p).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                for name in names {
+                    if !self.player_names.contains(&name.node) {
+                        self.unknown_player(name);
+                    }
+                }
+            }
+            out.push(example.clone());
+        }
+        out
     }
 
     /// A superset of the cells a set can ever hold (see `ranges`).

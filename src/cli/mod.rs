@@ -130,6 +130,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run the examples written in rules files; exit 1 if any fails.
+    Test {
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
     /// Measure speed: random playouts and perft leaves per second, one thread, per game.
     Bench {
         /// Rules files (default: every file in games/).
@@ -353,6 +358,7 @@ fn run(cli: Cli) -> i32 {
             seconds,
             json,
         } => bench::cmd_bench(&files, seconds, json),
+        Command::Test { files } => cmd_test(&files),
         Command::Replay {
             game,
             record,
@@ -536,6 +542,79 @@ fn cmd_perft(
             "perft {depth}: {leaves} leaves in {seconds:.3} s ({} leaves/s)",
             rate(leaves as f64, seconds)
         );
+    }
+    Ok(out)
+}
+
+fn cmd_test(files: &[String]) -> Result<String, Failure> {
+    let (mut passed, mut failed) = (0, 0);
+    let mut out = String::new();
+    for file in files {
+        let args = GameArgs {
+            file: file.clone(),
+            set: Vec::new(),
+            position: None,
+            to_move: None,
+        };
+        let engine = load_game(&args)?;
+        outln!(out, "{file}");
+        if engine.game.examples.is_empty() {
+            outln!(out, "  (no examples)");
+        }
+        let source = engine
+            .game
+            .files
+            .last()
+            .expect("a checked game has its file")
+            .clone();
+        for example in &engine.game.examples {
+            match crate::examples::run_example(&engine, example) {
+                Ok(()) => {
+                    passed += 1;
+                    outln!(out, "  ok    {}", example.name.node);
+                }
+                Err(f) => {
+                    failed += 1;
+                    outln!(out, "  FAIL  {}: {}", example.name.node, f.message);
+                    if let Some((want, have)) = &f.boards {
+                        let width = want
+                            .iter()
+                            .chain(have)
+                            .map(|r| r.len())
+                            .max()
+                            .unwrap_or(0)
+                            .max(8);
+                        outln!(out, "          {:<width$}   {}", "expected", "actual");
+                        for i in 0..want.len().max(have.len()) {
+                            let (w, h) = (
+                                want.get(i).map(String::as_str).unwrap_or(""),
+                                have.get(i).map(String::as_str).unwrap_or(""),
+                            );
+                            let mark = if w == h { ' ' } else { '*' };
+                            outln!(out, "     {mark}{:>3} {w:<width$}   {h}", i + 1);
+                        }
+                    }
+                    let mut d = crate::diagnostic::Diagnostics::default();
+                    d.push(
+                        crate::diagnostic::Diagnostic::error(
+                            &source,
+                            f.span,
+                            format!("example `{}` failed", example.name.node),
+                        )
+                        .with_label(f.message.clone())
+                        .with_help(
+                            "the example's steps run in order; the labelled one did not hold",
+                        ),
+                    );
+                    eprint!("{}", d.render(color(), render_width()));
+                }
+            }
+        }
+    }
+    outln!(out, "{passed} passed, {failed} failed");
+    if failed > 0 {
+        write_stdout(&out);
+        return Err(Failure::Printed);
     }
     Ok(out)
 }

@@ -94,6 +94,7 @@ pub enum ItemKind {
     },
     Turn(Block),
     Agreement(Block),
+    Example(Example),
     End(EndRule),
     Score {
         player: Ident,
@@ -269,4 +270,39 @@ pub enum ExprKind {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Attr(Box<Expr>, Ident),
+}
+
+/// An example inside a rules file: where to start, what to play, and what must hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    pub name: Spanned<String>,
+    pub steps: Vec<Spanned<ExampleStep>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExampleStep {
+    Position {
+        rows: String,
+        to_move: Option<Ident>,
+    },
+    Play(String),
+    Expect(Expectation),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expectation {
+    /// Exactly these whole turns (in any order).
+    Legal(Vec<String>),
+    LegalIncludes(Vec<String>),
+    LegalExcludes(Vec<String>),
+    /// Exactly these next steps.
+    Steps(Vec<String>),
+    Board(Vec<String>),
+    ToMove(Ident),
+    Over,
+    NotOver,
+    Winner(Ident),
+    Draw,
+    Illegal(String),
+    Scores(Vec<(Ident, f64)>),
 }

@@ -429,6 +429,7 @@ fn item(pair: Pair<Rule>) -> Item {
         }
         Rule::turn => ItemKind::Turn(block(inner.next().unwrap())),
         Rule::agreement => ItemKind::Agreement(block(inner.next().unwrap())),
+        Rule::example => ItemKind::Example(example(inner)),
         Rule::end => {
             let mut timing = Timing::AfterTurn;
             let mut for_each = None;
@@ -464,6 +465,58 @@ fn item(pair: Pair<Rule>) -> Item {
         other => unreachable!("item rule {other:?}"),
     };
     Item { kind, span: sp }
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
+}
+
+fn example(mut inner: pest::iterators::Pairs<Rule>) -> Example {
+    let name = string(inner.next().unwrap());
+    let steps = inner
+        .map(|p| {
+            let sp = span(&p);
+            let rule = p.as_rule();
+            let mut parts = p.into_inner();
+            let node = match rule {
+                Rule::ex_position => ExampleStep::Position {
+                    rows: string(parts.next().unwrap()).node,
+                    to_move: parts.next().map(ident),
+                },
+                Rule::ex_play => ExampleStep::Play(string(parts.next().unwrap()).node),
+                _ => {
+                    let e = parts.next().unwrap();
+                    let erule = e.as_rule();
+                    let mut ep = e.into_inner();
+                    let mut text = || string(ep.next().unwrap()).node;
+                    ExampleStep::Expect(match erule {
+                        Rule::ex_legal => Expectation::Legal(words(&text())),
+                        Rule::ex_legal_includes => Expectation::LegalIncludes(words(&text())),
+                        Rule::ex_legal_excludes => Expectation::LegalExcludes(words(&text())),
+                        Rule::ex_steps => Expectation::Steps(words(&text())),
+                        Rule::ex_board => Expectation::Board(
+                            text().split('/').map(|r| r.trim().to_string()).collect(),
+                        ),
+                        Rule::ex_illegal => Expectation::Illegal(text()),
+                        Rule::ex_over => Expectation::Over,
+                        Rule::ex_not_over => Expectation::NotOver,
+                        Rule::ex_draw => Expectation::Draw,
+                        Rule::ex_to_move => Expectation::ToMove(ident(ep.next().unwrap())),
+                        Rule::ex_winner => Expectation::Winner(ident(ep.next().unwrap())),
+                        _ => {
+                            let mut scores = Vec::new();
+                            while let (Some(who), Some(n)) = (ep.next(), ep.next()) {
+                                scores.push((ident(who), n.as_str().parse().unwrap_or(f64::NAN)));
+                            }
+                            Expectation::Scores(scores)
+                        }
+                    })
+                }
+            };
+            Spanned { node, span: sp }
+        })
+        .collect();
+    Example { name, steps }
 }
 
 fn setup_entry(pair: Pair<Rule>) -> SetupEntry {
