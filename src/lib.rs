@@ -12,6 +12,7 @@ pub mod engine;
 pub mod examples;
 pub mod ir;
 pub mod record;
+pub mod render;
 pub mod selfplay;
 pub mod solve;
 pub mod source;

@@ -693,3 +693,68 @@ fn a_failing_example_is_reported_with_a_board_diff() {
         stderr(&o)
     );
 }
+
+#[test]
+fn render_draws_a_well_formed_diagram() {
+    let path = temp("board.svg");
+    let o = outflank(&[
+        "render",
+        "games/vect-reverse-corner-lock.rules",
+        "--moves",
+        "d3-d4>c3",
+        "--mark",
+        "last",
+        "--shade",
+        "centre",
+        "--svg",
+        &path,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("the SVG is well-formed XML");
+    let class = |c: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(c))
+            .count()
+    };
+    // After d3 and the move of d4 to c3: black d3, c3, e4, d5; white e5.
+    let pieces: Vec<(String, String)> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("piece"))
+        .map(|n| {
+            (
+                n.attribute("data-player").unwrap().to_string(),
+                format!(
+                    "{},{}",
+                    n.attribute("cx").unwrap(),
+                    n.attribute("cy").unwrap()
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(pieces.len(), 5);
+    assert_eq!(pieces.iter().filter(|(p, _)| p == "black").count(), 4);
+    assert_eq!(class("removed"), 4, "the four corners");
+    assert_eq!(class("region"), 4, "the centre squares are shaded");
+    assert_eq!(class("coord"), 16, "a to h and 1 to 8");
+    assert_eq!(
+        class("mark"),
+        3,
+        "the placement, the chosen disc and its destination"
+    );
+    insta::assert_snapshot!(text);
+
+    let o = outflank(&[
+        "render",
+        "games/othello.rules",
+        "--shade",
+        "nowhere",
+        "--svg",
+        &path,
+    ]);
+    assert!(
+        stderr(&o).contains("no region named `nowhere`"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -659,6 +659,7 @@ impl<'a> Checker<'a> {
             score,
             tiebreaks,
             files: self.files.clone(),
+            regions: self.regions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
             examples,
         }))
     }

@@ -130,6 +130,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw the board as an SVG diagram.
+    Render {
+        #[command(flatten)]
+        game: GameArgs,
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Mark the legal moves (dots) or the cells chosen in the last move (rings).
+        #[arg(long, value_parser = ["legal", "last"])]
+        mark: Option<String>,
+        /// Shade a named region (repeatable).
+        #[arg(long, value_name = "REGION")]
+        shade: Vec<String>,
+        /// Where to write the SVG.
+        #[arg(long, value_name = "OUT.svg")]
+        svg: String,
+    },
     /// Run the examples written in rules files; exit 1 if any fails.
     Test {
         #[arg(required = true)]
@@ -359,6 +375,13 @@ fn run(cli: Cli) -> i32 {
             json,
         } => bench::cmd_bench(&files, seconds, json),
         Command::Test { files } => cmd_test(&files),
+        Command::Render {
+            game,
+            moves,
+            mark,
+            shade,
+            svg,
+        } => cmd_render(&game, &moves, mark.as_deref(), shade, &svg),
         Command::Replay {
             game,
             record,
@@ -544,6 +567,50 @@ fn cmd_perft(
         );
     }
     Ok(out)
+}
+
+fn cmd_render(
+    args: &GameArgs,
+    history: &str,
+    mark: Option<&str>,
+    shade: Vec<String>,
+    out: &str,
+) -> Result<String, Failure> {
+    let engine = load_game(args)?;
+    let s = position(&engine, args, history)?;
+    let mut drawing = crate::render::Drawing {
+        shade,
+        ..Default::default()
+    };
+    match mark {
+        Some("legal") => {
+            let mut buf = Vec::new();
+            engine.steps(&s, &mut buf)?;
+            drawing.dots = buf
+                .iter()
+                .filter_map(|&st| engine.step_cell(&s, st))
+                .collect();
+        }
+        Some(_) => {
+            // Replay the last move of the history step by step to find the cells it chose.
+            let moves: Vec<&str> = history.split_whitespace().collect();
+            if let Some((last, before)) = moves.split_last() {
+                let prior = position(&engine, args, &before.join(" "))?;
+                let played = engine
+                    .parse_turn(&prior, last)
+                    .map_err(|e| Failure::Message(e.to_string()))?;
+                let mut at = prior;
+                for (step, after) in played {
+                    drawing.rings.extend(engine.step_cell(&at, step));
+                    at = after;
+                }
+            }
+        }
+        None => {}
+    }
+    let text = crate::render::svg(&engine, &s, &drawing)?;
+    std::fs::write(out, text).map_err(|e| format!("cannot write {out}: {e}"))?;
+    Ok(format!("wrote {out}\n"))
 }
 
 fn cmd_test(files: &[String]) -> Result<String, Failure> {
