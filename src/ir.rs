@@ -136,7 +136,7 @@ pub enum Instr {
     Let(u8, RegValue),
     JumpUnless(Cond, u32),
     Jump(u32),
-    Require(Cond),
+    Require(Cond, Loc),
     Stop,
     Take(u8),
     MarkPass,
@@ -163,6 +163,10 @@ pub struct Alt {
     pub needs_trial: bool,
     /// No choice can follow this option in the same turn.
     pub ends_turn: bool,
+    /// Where the option, its candidate set and its `where` clause are written (for `explain`).
+    pub loc: Loc,
+    pub set_loc: Option<Loc>,
+    pub condition_loc: Option<Loc>,
 }
 
 #[derive(Clone, Debug)]

@@ -758,3 +758,83 @@ fn render_draws_a_well_formed_diagram() {
         stderr(&o)
     );
 }
+
+#[test]
+fn explain_points_at_the_rule_that_allows_or_forbids() {
+    let o = outflank(&["explain", "games/othello.rules", "d3"]);
+    let text = stdout(&o);
+    assert!(o.status.success());
+    assert!(text.starts_with("d3 is legal for black"), "{text}");
+    assert!(
+        text.contains("othello.rules:32"),
+        "points at the choose: {text}"
+    );
+    assert!(
+        text.trim_end().ends_with("it places d3; flips d4"),
+        "{text}"
+    );
+    insta::assert_snapshot!("explain_legal", text);
+
+    // Empty, but outflanks nothing: the where clause is to blame, not the set.
+    let o = outflank(&["explain", "games/othello.rules", "a1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("for a1 this condition is false"),
+        "{}",
+        stdout(&o)
+    );
+    // BrainKing's opening: a1 is outside the centre squares the option offers.
+    let o = outflank(&["explain", "games/reversi-8x8.rules", "a1"]);
+    assert!(
+        stdout(&o).contains("a1 is not in the cells this option offers"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("empty & centre"), "{}", stdout(&o));
+    // A failing requirement (Reversi Go's suicide rule).
+    let position =
+        "BBBBB.W../WWWWWW.../........./........./........./........./........./........./.........";
+    let o = outflank(&[
+        "explain",
+        "games/reversi-go-9x9.rules",
+        "--position",
+        position,
+        "--to-move",
+        "black",
+        "f1",
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("after f1 this requirement does not hold"),
+        "{text}"
+    );
+    assert!(text.contains("require some(liberties(group(c)))"), "{text}");
+    insta::assert_snapshot!("explain_require", text);
+    // Not a cell at all.
+    let o = outflank(&["explain", "games/othello.rules", "z9"]);
+    assert!(
+        stdout(&o).contains("`z9` is not a cell of this 8 x 8 board"),
+        "{}",
+        stdout(&o)
+    );
+    // A chain: every step, and everything it changes.
+    let position = "......../......../..D...../...L..../......../.....L../......../........";
+    let o = outflank(&[
+        "explain",
+        "games/verto-8x8.rules",
+        "--position",
+        position,
+        "--to-move",
+        "dark",
+        "e5-g7",
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("`e5` is allowed") && text.contains("`-g7` is allowed"),
+        "{text}"
+    );
+    assert!(
+        text.trim_end().ends_with("it places e5 g7; flips d4 f6"),
+        "{text}"
+    );
+}

@@ -78,6 +78,12 @@ impl Checker<'_> {
                 let mut words: Vec<String> = Vec::new();
                 for opt in options {
                     let depth = scope.locals.len();
+                    let set_loc = match &opt.kind {
+                        OptionKind::Cell { set, .. } => Some(self.loc(set.span)),
+                        _ => None,
+                    };
+                    let condition_loc = opt.condition.as_ref().map(|c| self.loc(c.span));
+                    let option_loc = self.loc(opt.span);
                     let kind = match &opt.kind {
                         OptionKind::Cell { var, set } => {
                             let set_span = set.span;
@@ -167,6 +173,9 @@ impl Checker<'_> {
                             body,
                             needs_trial: false,
                             ends_turn: false,
+                            loc: option_loc,
+                            set_loc,
+                            condition_loc,
                         });
                     }
                 }
@@ -305,7 +314,7 @@ impl Checker<'_> {
             }
             StmtKind::Require(e) => {
                 if let Some(c) = self.expect_bool(e, scope) {
-                    code.push(Instr::Require(c));
+                    code.push(Instr::Require(c, self.loc(stmt.span)));
                 }
             }
             StmtKind::Stop => code.push(Instr::Stop),
@@ -373,7 +382,7 @@ fn explore(code: &[Instr], starts: &[usize]) -> (bool, bool) {
         seen[pc] = true;
         match &code[pc] {
             Instr::Choose(_) => choice = true,
-            Instr::Require(_) => require = true,
+            Instr::Require(..) => require = true,
             _ => {}
         }
         next.clear();

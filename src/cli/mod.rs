@@ -130,6 +130,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Say why a move is legal or not, pointing at the rules, and what it changes.
+    Explain {
+        #[command(flatten)]
+        game: GameArgs,
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// The move to explain (a whole turn or its first steps).
+        #[arg(name = "MOVE")]
+        the_move: String,
+    },
     /// Draw the board as an SVG diagram.
     Render {
         #[command(flatten)]
@@ -375,6 +385,11 @@ fn run(cli: Cli) -> i32 {
             json,
         } => bench::cmd_bench(&files, seconds, json),
         Command::Test { files } => cmd_test(&files),
+        Command::Explain {
+            game,
+            moves,
+            the_move,
+        } => cmd_explain(&game, &moves, &the_move),
         Command::Render {
             game,
             moves,
@@ -567,6 +582,88 @@ fn cmd_perft(
         );
     }
     Ok(out)
+}
+
+fn cmd_explain(args: &GameArgs, history: &str, the_move: &str) -> Result<String, Failure> {
+    use crate::diagnostic::{Diagnostic, Diagnostics};
+    let engine = load_game(args)?;
+    let s = position(&engine, args, history)?;
+    let ex = engine.explain(&s, the_move.trim())?;
+    let player = engine.player_name(ex.player).to_string();
+    let mut out = String::new();
+    let verdict = if ex.legal { "legal" } else { "not legal" };
+    outln!(out, "{} is {verdict} for {player}", the_move.trim());
+    let mut diags = Diagnostics::default();
+    let mut plain = Vec::new();
+    for step in &ex.steps {
+        if let Some(loc) = step.allowed_by {
+            let file = &engine.game.files[loc.file as usize];
+            let mut d = Diagnostic::warning(
+                file,
+                loc.span,
+                format!("`{}` is allowed by this option", step.text),
+            )
+            .with_label(format!("allows {}", step.text));
+            d.severity = miette::Severity::Advice;
+            diags.push(d);
+        } else if step.allowed_by.is_none() && step.reasons.is_empty() {
+            plain.push(format!("`{}`: the forced pass", step.text));
+        }
+        for (why, loc) in &step.reasons {
+            match loc {
+                Some(loc) => {
+                    let file = &engine.game.files[loc.file as usize];
+                    diags.push(
+                        Diagnostic::error(file, loc.span, why.clone()).with_label(why.clone()),
+                    );
+                }
+                None => plain.push(why.clone()),
+            }
+        }
+    }
+    outp!(out, "{}", diags.render(false, render_width()));
+    for p in plain {
+        outln!(out, "{p}");
+    }
+    // What the legal part of the move changes.
+    let (mut placed, mut flipped, mut vacated) = (Vec::new(), Vec::new(), Vec::new());
+    let g = &engine.game.geometry;
+    for c in 0..g.cells() {
+        match (s.owner(c), ex.after.owner(c)) {
+            (None, Some(_)) => placed.push(g.name(c)),
+            (Some(a), Some(b)) if a != b => flipped.push(g.name(c)),
+            (Some(_), None) => vacated.push(g.name(c)),
+            _ => {}
+        }
+    }
+    let mut parts = Vec::new();
+    for (what, cells) in [
+        ("places", &placed),
+        ("flips", &flipped),
+        ("empties", &vacated),
+    ] {
+        if !cells.is_empty() {
+            parts.push(format!("{what} {}", cells.join(" ")));
+        }
+    }
+    let lead = if ex.legal { "it" } else { "its legal part" };
+    if ex.steps.iter().any(|st| st.allowed_by.is_some()) || ex.legal {
+        outln!(
+            out,
+            "{lead} {}",
+            if parts.is_empty() {
+                "changes no cell".to_string()
+            } else {
+                parts.join("; ")
+            }
+        );
+    }
+    if ex.legal {
+        Ok(out)
+    } else {
+        write_stdout(&out);
+        Err(Failure::Printed)
+    }
 }
 
 fn cmd_render(

@@ -6,6 +6,7 @@
 
 pub mod bits;
 pub mod eval;
+pub mod explain;
 pub mod geometry;
 pub mod state;
 pub mod turns;
@@ -62,7 +63,8 @@ enum Sole {
 enum Flow {
     Suspended(u32),
     TurnEnded,
-    Illegal,
+    /// A `require` failed (where it is written).
+    Illegal(crate::ir::Loc),
 }
 
 /// Instructions one step may run before it is judged to loop forever.
@@ -214,9 +216,9 @@ impl Engine {
                     pc = if self.ctx(s).cond(c) { pc + 1 } else { *target };
                 }
                 Instr::Jump(target) => pc = *target,
-                Instr::Require(c) => {
+                Instr::Require(c, loc) => {
                     if !self.ctx(s).cond(c) {
-                        return Ok(Flow::Illegal);
+                        return Ok(Flow::Illegal(*loc));
                     }
                     pc += 1;
                 }
@@ -281,7 +283,7 @@ impl Engine {
         }
         let mut t = *s;
         self.bind(&mut t, c, alt, value);
-        Ok(!matches!(self.run(&mut t, a.body)?, Flow::Illegal))
+        Ok(!matches!(self.run(&mut t, a.body)?, Flow::Illegal(_)))
     }
 
     fn any_option(&self, s: &State, c: &Choose) -> Result<bool, RuleError> {
@@ -461,7 +463,7 @@ impl Engine {
                 Ok(t)
             }
             Flow::TurnEnded => self.finish_turn(t),
-            Flow::Illegal => Err(RuleError {
+            Flow::Illegal(_) => Err(RuleError {
                 message: "an illegal step was played".into(),
                 at: None,
             }),
@@ -507,7 +509,7 @@ impl Engine {
                 u.pc = pc;
                 Ok(u)
             }
-            Flow::TurnEnded | Flow::Illegal => {
+            Flow::TurnEnded | Flow::Illegal(_) => {
                 t.pc = AT_FORCED_PASS;
                 Ok(t)
             }
