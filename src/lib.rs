@@ -10,6 +10,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod examples;
+pub mod format;
 pub mod ir;
 pub mod record;
 pub mod render;

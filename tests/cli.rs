@@ -838,3 +838,24 @@ fn explain_points_at_the_rule_that_allows_or_forbids() {
         "{text}"
     );
 }
+
+#[test]
+fn fmt_rewrites_layout_and_check_reports() {
+    let path = temp("messy.rules");
+    std::fs::write(&path, "board 4 x 4   // the board\nplayer black 'B'\n   player white 'W'\nturn {\nchoose c in empty {   place c }\n}\n\n\n\nend when none(empty)\nscore p = count(p)\n").unwrap();
+    let o = outflank(&["fmt", "--check", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("is not formatted"));
+    let o = outflank(&["fmt", &path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        text,
+        "board 4 x 4 // the board\nplayer black 'B'\nplayer white 'W'\nturn {\n  choose c in empty { place c }\n}\n\nend when none(empty)\nscore p = count(p)\n"
+    );
+    assert!(outflank(&["fmt", "--check", &path]).status.success());
+    // A file that does not parse is left alone.
+    std::fs::write(&path, "board 4 x\n").unwrap();
+    assert_eq!(outflank(&["fmt", &path]).status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "board 4 x\n");
+}

@@ -130,6 +130,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Put rules files in canonical layout (comments kept); --check only reports.
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[arg(long)]
+        check: bool,
+    },
     /// Say why a move is legal or not, pointing at the rules, and what it changes.
     Explain {
         #[command(flatten)]
@@ -385,6 +392,7 @@ fn run(cli: Cli) -> i32 {
             json,
         } => bench::cmd_bench(&files, seconds, json),
         Command::Test { files } => cmd_test(&files),
+        Command::Fmt { files, check } => cmd_fmt(&files, check),
         Command::Explain {
             game,
             moves,
@@ -580,6 +588,39 @@ fn cmd_perft(
             "perft {depth}: {leaves} leaves in {seconds:.3} s ({} leaves/s)",
             rate(leaves as f64, seconds)
         );
+    }
+    Ok(out)
+}
+
+fn cmd_fmt(files: &[String], check: bool) -> Result<String, Failure> {
+    let mut out = String::new();
+    let mut unformatted = Vec::new();
+    for file in files {
+        let source = read_source(file)?;
+        // Refuse to lay out a file that does not parse: whitespace is all that may change.
+        if let Err(d) = crate::syntax::parse(&source) {
+            let mut all = crate::diagnostic::Diagnostics::default();
+            all.push(d);
+            eprint!("{}", all.render(color(), render_width()));
+            return Err(Failure::Printed);
+        }
+        let formatted = crate::format::format(&source.text);
+        if formatted == source.text {
+            continue;
+        }
+        if check {
+            unformatted.push(file.clone());
+        } else {
+            std::fs::write(file, formatted).map_err(|e| format!("cannot write {file}: {e}"))?;
+            outln!(out, "formatted {file}");
+        }
+    }
+    if !unformatted.is_empty() {
+        for f in &unformatted {
+            outln!(out, "{f} is not formatted");
+        }
+        write_stdout(&out);
+        return Err(Failure::Printed);
     }
     Ok(out)
 }
