@@ -859,3 +859,29 @@ fn fmt_rewrites_layout_and_check_reports() {
     assert_eq!(outflank(&["fmt", &path]).status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "board 4 x\n");
 }
+
+#[test]
+fn render_also_writes_png() {
+    let (svg, png) = (temp("b.svg"), temp("b.png"));
+    let o = outflank(&[
+        "render",
+        "games/othello.rules",
+        "--mark",
+        "legal",
+        "--svg",
+        &svg,
+        "--png",
+        &png,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG file");
+    // The IHDR chunk: width and height match the SVG's.
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let root = doc.root_element();
+    assert_eq!(width.to_string(), root.attribute("width").unwrap());
+    assert_eq!(height.to_string(), root.attribute("height").unwrap());
+}

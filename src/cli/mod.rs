@@ -160,8 +160,11 @@ enum Command {
         #[arg(long, value_name = "REGION")]
         shade: Vec<String>,
         /// Where to write the SVG.
-        #[arg(long, value_name = "OUT.svg")]
-        svg: String,
+        #[arg(long, value_name = "OUT.svg", required_unless_present = "png")]
+        svg: Option<String>,
+        /// Where to write a PNG of the same diagram.
+        #[arg(long, value_name = "OUT.png")]
+        png: Option<String>,
     },
     /// Run the examples written in rules files; exit 1 if any fails.
     Test {
@@ -404,7 +407,15 @@ fn run(cli: Cli) -> i32 {
             mark,
             shade,
             svg,
-        } => cmd_render(&game, &moves, mark.as_deref(), shade, &svg),
+            png,
+        } => cmd_render(
+            &game,
+            &moves,
+            mark.as_deref(),
+            shade,
+            svg.as_deref(),
+            png.as_deref(),
+        ),
         Command::Replay {
             game,
             record,
@@ -707,12 +718,39 @@ fn cmd_explain(args: &GameArgs, history: &str, the_move: &str) -> Result<String,
     }
 }
 
+/// Rasterizes an SVG diagram (text in the system's fonts, when it has any).
+fn png_of(svg: &str) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut options = usvg::Options::default();
+    let fonts = options.fontdb_mut();
+    fonts.load_system_fonts();
+    // The diagram asks for "sans-serif"; map it to a sans face that is installed.
+    let family = fonts
+        .faces()
+        .flat_map(|f| f.families.iter().map(|(name, _)| name.clone()))
+        .filter(|name| name.contains("Sans") && !name.contains("Mono"))
+        .min();
+    if let Some(family) = family {
+        fonts.set_sans_serif_family(family);
+    }
+    let tree =
+        usvg::Tree::from_str(svg, &options).map_err(|e| format!("cannot read the diagram: {e}"))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap =
+        tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("the diagram has no size")?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| format!("cannot encode the PNG: {e}"))
+}
+
 fn cmd_render(
     args: &GameArgs,
     history: &str,
     mark: Option<&str>,
     shade: Vec<String>,
-    out: &str,
+    svg_out: Option<&str>,
+    png_out: Option<&str>,
 ) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
@@ -747,8 +785,17 @@ fn cmd_render(
         None => {}
     }
     let text = crate::render::svg(&engine, &s, &drawing)?;
-    std::fs::write(out, text).map_err(|e| format!("cannot write {out}: {e}"))?;
-    Ok(format!("wrote {out}\n"))
+    let mut done = String::new();
+    if let Some(out) = svg_out {
+        std::fs::write(out, &text).map_err(|e| format!("cannot write {out}: {e}"))?;
+        outln!(done, "wrote {out}");
+    }
+    if let Some(out) = png_out {
+        let bytes = png_of(&text)?;
+        std::fs::write(out, bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
+        outln!(done, "wrote {out}");
+    }
+    Ok(done)
 }
 
 fn cmd_test(files: &[String]) -> Result<String, Failure> {
