@@ -1,31 +1,11 @@
 //! The examples in docs/LANGUAGE.md are real: every `rules` block parses, and the first one,
 //! a complete game, checks and plays Othello.
 
+mod common;
 use outflank::check::check;
 use outflank::engine::Engine;
 use outflank::source::{NoFiles, SourceFile};
 use outflank::syntax::parse;
-
-fn blocks() -> Vec<String> {
-    let text = include_str!("../docs/LANGUAGE.md");
-    let mut out = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        match (&mut current, line.trim_start()) {
-            (None, "```rules") => current = Some(String::new()),
-            (Some(block), "```") => {
-                out.push(std::mem::take(block));
-                current = None;
-            }
-            (Some(block), _) => {
-                block.push_str(line);
-                block.push('\n');
-            }
-            _ => {}
-        }
-    }
-    out
-}
 
 #[test]
 fn every_rules_block_in_the_language_reference_parses() {
@@ -82,4 +62,8 @@ fn the_sketches_of_later_games_compile() {
         let (end, _) = outflank::agents::random_game(&e, &e.start().unwrap(), &mut rng).unwrap();
         assert!(end.is_over());
     }
+}
+
+fn blocks() -> Vec<String> {
+    common::rules_blocks(include_str!("../docs/LANGUAGE.md"))
 }

@@ -7,27 +7,6 @@ use outflank::check::check;
 use outflank::engine::Engine;
 use outflank::source::{NoFiles, SourceFile};
 
-fn blocks() -> Vec<String> {
-    let text = include_str!("../docs/TUTORIAL.md");
-    let mut out = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        match (&mut current, line.trim_start()) {
-            (None, "```rules") => current = Some(String::new()),
-            (Some(block), "```") => {
-                out.push(std::mem::take(block));
-                current = None;
-            }
-            (Some(block), _) => {
-                block.push_str(line);
-                block.push('\n');
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 #[test]
 fn every_example_parses_and_the_first_game_runs() {
     let blocks = blocks();
@@ -85,4 +64,8 @@ fn the_variant_captures_along_rows_and_columns_only() {
         .unwrap();
     assert_eq!(variant.board_rows(&after)[2], "...D....");
     assert_eq!(variant.perft(&variant.start().unwrap(), 1).unwrap(), 60);
+}
+
+fn blocks() -> Vec<String> {
+    common::rules_blocks(include_str!("../docs/TUTORIAL.md"))
 }

@@ -550,23 +550,7 @@ fn random_positions_agree_with_the_second_generator() {
 }
 
 fn seeded_game(e: &Engine, seed: u64) -> String {
-    let mut rng = Rng::new(game_seed(seed, 0));
-    let mut s = e.start().unwrap();
-    let mut moves: Vec<String> = Vec::new();
-    let mut buf = Vec::new();
-    while !s.is_over() {
-        e.steps(&s, &mut buf).unwrap();
-        let step = buf[rng.below(buf.len())];
-        let text = e.step_notation(&s, step);
-        if s.steps == 0 {
-            moves.push(text);
-        } else {
-            moves.last_mut().unwrap().push_str(&text);
-        }
-        s = e.apply(&s, step).unwrap();
-    }
-    let replayed = play(e, &e.start().unwrap(), &moves.join(" "));
-    assert_eq!(e.board_rows(&replayed), e.board_rows(&s));
+    let (moves, s) = common::seeded_game(e, seed);
     let o = s.outcome.unwrap();
     format!(
         "{}\n\n{}\n\npoints: black {} white {}, winner {}\n",

@@ -350,26 +350,9 @@ fn random_positions_agree_with_the_second_generator() {
     }
 }
 
-/// Plays a seeded game step by step and writes it as whole turns, then the final board.
+/// A seeded game as numbered pairs of whole turns, then the final board and result.
 fn seeded_game(e: &Engine, seed: u64) -> String {
-    let mut rng = Rng::new(game_seed(seed, 0));
-    let mut s = e.start().unwrap();
-    let mut moves: Vec<String> = Vec::new();
-    let mut buf = Vec::new();
-    while !s.is_over() {
-        e.steps(&s, &mut buf).unwrap();
-        let step = buf[rng.below(buf.len())];
-        let text = e.step_notation(&s, step);
-        if s.steps == 0 {
-            moves.push(text);
-        } else {
-            moves.last_mut().unwrap().push_str(&text);
-        }
-        s = e.apply(&s, step).unwrap();
-    }
-    // The written game replays to the same end: the notation is complete.
-    let replayed = play(e, &e.start().unwrap(), &moves.join(" "));
-    assert_eq!(e.board_rows(&replayed), e.board_rows(&s));
+    let (moves, s) = common::seeded_game(e, seed);
     let mut out = String::new();
     for (i, pair) in moves.chunks(2).enumerate() {
         out.push_str(&format!("{:>3}. {}\n", i + 1, pair.join(" ")));

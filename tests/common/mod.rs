@@ -187,3 +187,54 @@ impl Plain {
         )
     }
 }
+
+/// The contents of the ```rules blocks of a Markdown text.
+pub fn rules_blocks(markdown: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in markdown.lines() {
+        match (&mut current, line.trim_start()) {
+            (None, "```rules") => current = Some(String::new()),
+            (Some(block), "```") => {
+                out.push(std::mem::take(block));
+                current = None;
+            }
+            (Some(block), _) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Plays a seeded game of random steps; returns its whole turns in notation and the end. The
+/// written turns are replayed from the start, so the notation is known to be complete.
+pub fn seeded_game(
+    e: &outflank::engine::Engine,
+    seed: u64,
+) -> (Vec<String>, outflank::engine::state::State) {
+    use outflank::agents::{game_seed, Rng};
+    let mut rng = Rng::new(game_seed(seed, 0));
+    let mut s = e.start().unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    let mut buf = Vec::new();
+    while !s.is_over() {
+        e.steps(&s, &mut buf).unwrap();
+        let step = buf[rng.below(buf.len())];
+        let text = e.step_notation(&s, step);
+        if s.steps == 0 {
+            moves.push(text);
+        } else {
+            moves.last_mut().unwrap().push_str(&text);
+        }
+        s = e.apply(&s, step).unwrap();
+    }
+    let replayed = e
+        .play_history(&e.start().unwrap(), &moves.join(" "))
+        .map_err(|x| x.to_string())
+        .unwrap();
+    assert_eq!(e.board_rows(&replayed), e.board_rows(&s));
+    (moves, s)
+}
