@@ -2,7 +2,7 @@
 //! pass rules, perft against a second generator written here, and seeded games.
 
 mod common;
-use common::engine;
+use common::{engine, play, step_names as legal};
 use outflank::agents::{game_seed, Rng};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
@@ -16,16 +16,6 @@ fn pos(e: &Engine, top: &[&str], to_move: &str) -> State {
     let mut rows: Vec<String> = top.iter().map(|r| format!("{r:.<9}")).collect();
     rows.resize(9, ".........".into());
     e.position(&rows.join("/"), Some(to_move)).unwrap()
-}
-
-fn legal(e: &Engine, s: &State) -> Vec<String> {
-    let mut buf = Vec::new();
-    e.steps(s, &mut buf).unwrap();
-    buf.iter().map(|&st| e.step_notation(s, st)).collect()
-}
-
-fn play(e: &Engine, s: &State, moves: &str) -> State {
-    e.play_history(s, moves).map_err(|x| x.to_string()).unwrap()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! generator written here, and seeded games.
 
 mod common;
-use common::engine;
+use common::{engine, play, step_names as steps, whole_turns as turns};
 use outflank::agents::{game_seed, Rng};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
@@ -15,24 +15,6 @@ fn vect(set: &[(&str, &str)]) -> Engine {
 
 fn at(e: &Engine, rows: &[&str], to_move: &str) -> State {
     e.position(&rows.join("/"), Some(to_move)).unwrap()
-}
-
-fn play(e: &Engine, s: &State, moves: &str) -> State {
-    e.play_history(s, moves).map_err(|x| x.to_string()).unwrap()
-}
-
-fn turns(e: &Engine, s: &State) -> Vec<String> {
-    e.whole_turns(s, 100_000)
-        .unwrap()
-        .into_iter()
-        .map(|t| t.notation)
-        .collect()
-}
-
-fn steps(e: &Engine, s: &State) -> Vec<String> {
-    let mut buf = Vec::new();
-    e.steps(s, &mut buf).unwrap();
-    buf.iter().map(|&st| e.step_notation(s, st)).collect()
 }
 
 /// The worked example's shape (its figures are missing, so the squares are ours): White places

@@ -2,31 +2,13 @@
 //! second, plain generator written here, and seeded games as snapshots.
 
 mod common;
-use common::engine;
+use common::{engine, play, step_names as steps_from, whole_turns as turns_from};
 use outflank::agents::{game_seed, Rng};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
 
 fn verto() -> Engine {
     engine("games/verto-8x8.rules", &[])
-}
-
-fn turns_from(e: &Engine, s: &State) -> Vec<String> {
-    e.whole_turns(s, 100_000)
-        .unwrap()
-        .into_iter()
-        .map(|t| t.notation)
-        .collect()
-}
-
-fn steps_from(e: &Engine, s: &State) -> Vec<String> {
-    let mut buf = Vec::new();
-    e.steps(s, &mut buf).unwrap();
-    buf.iter().map(|&st| e.step_notation(s, st)).collect()
-}
-
-fn play(e: &Engine, s: &State, moves: &str) -> State {
-    e.play_history(s, moves).map_err(|x| x.to_string()).unwrap()
 }
 
 /// Stones of the player to move at `s` gained by each whole turn, minus the stones entered.

@@ -238,3 +238,31 @@ pub fn seeded_game(
     assert_eq!(e.board_rows(&replayed), e.board_rows(&s));
     (moves, s)
 }
+
+/// Every whole turn at `s`, in notation.
+pub fn whole_turns(
+    e: &outflank::engine::Engine,
+    s: &outflank::engine::state::State,
+) -> Vec<String> {
+    e.whole_turns(s, 100_000)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.notation)
+        .collect()
+}
+
+/// The next step's choices at `s`, in notation.
+pub fn step_names(e: &outflank::engine::Engine, s: &outflank::engine::state::State) -> Vec<String> {
+    let mut buf = Vec::new();
+    e.steps(s, &mut buf).unwrap();
+    buf.iter().map(|&st| e.step_notation(s, st)).collect()
+}
+
+/// Plays `moves` from `s`, panicking with the reason if they are not legal.
+pub fn play(
+    e: &outflank::engine::Engine,
+    s: &outflank::engine::state::State,
+    moves: &str,
+) -> outflank::engine::state::State {
+    e.play_history(s, moves).map_err(|x| x.to_string()).unwrap()
+}
