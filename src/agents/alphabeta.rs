@@ -1,30 +1,15 @@
 //! Iterative-deepening alpha-beta over steps, with a transposition table. A turn of several
 //! steps is searched step by step; the sign of a value changes only when the mover changes.
 
-use super::{score_margin, terminal_value, Agent, Rng};
-use crate::engine::state::{State, StateKey};
+use super::search::Search;
+use super::{score_margin, Agent, Rng};
+use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
-use std::collections::HashMap;
 
 pub struct AlphaBeta {
     depth: u32,
     rng: Rng,
-    table: HashMap<StateKey, Entry>,
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    depth: u32,
-    value: f64,
-    bound: Bound,
-    best: Option<Step>,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
+    search: Search,
 }
 
 /// Table entries kept before the table is cleared (memory bound).
@@ -35,7 +20,7 @@ impl AlphaBeta {
         AlphaBeta {
             depth,
             rng: Rng::new(seed),
-            table: HashMap::new(),
+            search: Search::new(Self::evaluate, MAX_ENTRIES),
         }
     }
 
@@ -50,84 +35,6 @@ impl AlphaBeta {
         let theirs = engine.first_steps(s, 1 - s.mover)?;
         Ok(score_margin(engine, s, s.mover) + mine as f64 - theirs as f64)
     }
-
-    fn search(
-        &mut self,
-        engine: &Engine,
-        s: &State,
-        depth: u32,
-        mut alpha: f64,
-        beta: f64,
-    ) -> Result<f64, RuleError> {
-        if s.is_over() {
-            return Ok(terminal_value(s, s.mover));
-        }
-        let key = s.key();
-        let mut first = None;
-        if let Some(e) = self.table.get(&key) {
-            if e.depth >= depth {
-                match e.bound {
-                    Bound::Exact => return Ok(e.value),
-                    Bound::Lower if e.value >= beta => return Ok(e.value),
-                    Bound::Upper if e.value <= alpha => return Ok(e.value),
-                    _ => {}
-                }
-            }
-            first = e.best;
-        }
-        let mut steps = Vec::new();
-        engine.steps(s, &mut steps)?;
-        if depth == 0 {
-            return Self::evaluate(engine, s, steps.len());
-        }
-        // The table's best step first: it usually cuts the rest.
-        if let Some(b) = first {
-            if let Some(i) = steps.iter().position(|&x| x == b) {
-                steps.swap(0, i);
-            }
-        }
-        let alpha0 = alpha;
-        let mut best = f64::NEG_INFINITY;
-        let mut best_step = None;
-        for step in steps {
-            let t = engine.apply(s, step)?;
-            let v = if t.mover == s.mover && !t.is_over() {
-                self.search(engine, &t, depth - 1, alpha, beta)?
-            } else if t.is_over() {
-                terminal_value(&t, s.mover)
-            } else {
-                -self.search(engine, &t, depth - 1, -beta, -alpha)?
-            };
-            if v > best {
-                best = v;
-                best_step = Some(step);
-            }
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        if self.table.len() >= MAX_ENTRIES {
-            self.table.clear();
-        }
-        self.table.insert(
-            key,
-            Entry {
-                depth,
-                value: best,
-                bound,
-                best: best_step,
-            },
-        );
-        Ok(best)
-    }
 }
 
 impl Agent for AlphaBeta {
@@ -140,17 +47,11 @@ impl Agent for AlphaBeta {
         if steps.len() == 1 {
             return Ok(steps[0]);
         }
+        // Iterative deepening: shallower searches fill the table that orders the deeper ones.
         let mut values = vec![0.0; steps.len()];
         for depth in 1..=self.depth {
             for (i, &step) in steps.iter().enumerate() {
-                let t = engine.apply(s, step)?;
-                values[i] = if t.is_over() {
-                    terminal_value(&t, s.mover)
-                } else if t.mover == s.mover {
-                    self.search(engine, &t, depth - 1, f64::NEG_INFINITY, f64::INFINITY)?
-                } else {
-                    -self.search(engine, &t, depth - 1, f64::NEG_INFINITY, f64::INFINITY)?
-                };
+                values[i] = self.search.step_value(engine, s, step, Some(depth))?.0;
             }
         }
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -69,6 +69,7 @@ pub fn random_game(
 mod alphabeta;
 mod greedy;
 mod mcts;
+pub mod search;
 
 pub use alphabeta::AlphaBeta;
 pub use greedy::Greedy;
