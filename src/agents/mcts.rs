@@ -1,6 +1,6 @@
 //! Monte Carlo tree search (UCT) over steps, with uniform random playouts.
 
-use super::{random_step, Agent, Rng};
+use super::{Agent, Rng};
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 use crate::ir::NOBODY;
@@ -81,7 +81,6 @@ impl Agent for Mcts {
             return Ok(tree[0].untried[0]);
         }
         let started = Instant::now();
-        let mut buf = Vec::new();
         let mut done = 0u64;
         loop {
             match self.budget {
@@ -123,15 +122,8 @@ impl Agent for Mcts {
                 path.push(at);
             }
             // Playout: random steps to the end.
-            let mut p = tree[at].state;
-            let mut steps = 0;
-            while let Some(step) = random_step(engine, &p, &mut self.rng, &mut buf)? {
-                p = engine.apply(&p, step)?;
-                steps += 1;
-                if steps == super::MAX_GAME_STEPS {
-                    break;
-                }
-            }
+            let (p, _) =
+                engine.random_playout(&tree[at].state, &mut self.rng, super::MAX_GAME_STEPS)?;
             let rewards = Self::rewards(&p);
             // Backpropagation: each node is credited for the player who moved into it.
             for w in path.windows(2) {

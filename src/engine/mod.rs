@@ -5,9 +5,12 @@
 //! so applying an option binds its value and runs on to the next suspension or the turn's end.
 
 pub mod bits;
+pub mod board;
 pub mod eval;
 pub mod explain;
 pub mod geometry;
+pub mod kernel;
+pub mod rng;
 pub mod state;
 pub mod turns;
 
@@ -75,6 +78,8 @@ pub struct Engine {
     pub game: Game,
     /// Some turn-boundary end condition asks `blocked`.
     ends_use_blocked: bool,
+    /// The compiled kernel, for games of placement turns on boards that fit an integer.
+    kernel: Option<kernel::AnyKernel>,
 }
 
 impl Engine {
@@ -83,10 +88,53 @@ impl Engine {
             .ends
             .iter()
             .any(|e| e.timing == Timing::AfterTurn && eval::uses_blocked(&e.condition));
+        let kernel = kernel::AnyKernel::new(&game);
         Engine {
             game,
             ends_use_blocked,
+            kernel,
         }
+    }
+
+    /// The same engine without its compiled kernel: the interpreter alone, the oracle the
+    /// kernel is tested against.
+    pub fn interpreter_only(mut self) -> Engine {
+        self.kernel = None;
+        self
+    }
+
+    /// Whether the compiled kernel runs this game's playouts and perft.
+    pub fn has_kernel(&self) -> bool {
+        self.kernel.is_some()
+    }
+
+    /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
+    /// position reached and the number of steps. One draw from `rng` per step.
+    pub fn random_playout(
+        &self,
+        s: &State,
+        rng: &mut rng::Rng,
+        limit: u64,
+    ) -> Result<(State, u64), RuleError> {
+        if let Some(k) = &self.kernel {
+            let mut fast = rng.clone();
+            if let Some(done) = k.playout(&self.game, s, &mut fast, limit) {
+                *rng = fast;
+                return Ok(done);
+            }
+        }
+        let mut s = *s;
+        let mut buf = Vec::with_capacity(64);
+        let mut steps = 0;
+        while steps < limit {
+            self.steps(&s, &mut buf)?;
+            if buf.is_empty() {
+                break;
+            }
+            s = self.apply(&s, buf[rng.below(buf.len())])?;
+            steps += 1;
+        }
+        Ok((s, steps))
     }
 
     fn ctx<'a>(&'a self, state: &'a State) -> Ctx<'a> {

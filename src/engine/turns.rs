@@ -99,6 +99,13 @@ impl Engine {
         if depth == 0 || s.is_over() {
             return Ok(1);
         }
+        if let Some(n) = self
+            .kernel
+            .as_ref()
+            .and_then(|k| k.perft(&self.game, s, depth))
+        {
+            return Ok(n);
+        }
         let mut buf = Vec::with_capacity(64);
         let mut memo = Memo::default();
         self.perft_turn(s, s.turn, depth, &mut buf, &mut memo)

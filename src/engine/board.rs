@@ -1,0 +1,133 @@
+//! Cell sets held in one machine integer, for boards small enough: the compiled kernel
+//! ([`super::kernel`]) runs on these instead of the 704-bit [`Bits`] every board fits in.
+
+use super::bits::{Bits, WORDS};
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+
+/// A set of cells as the bits of one integer (bit i = cell i).
+pub trait Board:
+    Copy
+    + Eq
+    + Default
+    + Send
+    + Sync
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + 'static
+{
+    /// How many cells fit.
+    const CELLS: usize;
+    const EMPTY: Self;
+    /// Bit i moved to i + k (k may be negative); bits moved out of range drop.
+    fn shifted(self, k: i32) -> Self;
+    fn count(self) -> u32;
+    fn is_empty(self) -> bool;
+    fn single(cell: usize) -> Self;
+    fn contains(self, cell: usize) -> bool;
+    /// The lowest cell (the set must not be empty).
+    fn lowest(self) -> usize;
+    fn without_lowest(self) -> Self;
+    /// The k-th cell in increasing order (k < count).
+    #[inline]
+    fn nth(self, k: usize) -> usize {
+        let mut b = self;
+        for _ in 0..k {
+            b = b.without_lowest();
+        }
+        b.lowest()
+    }
+    /// The cells of a wide set (cells beyond `CELLS` must not be present).
+    fn from_bits(b: &Bits) -> Self;
+    fn to_bits(self) -> Bits;
+}
+
+macro_rules! integer_board {
+    ($t:ty) => {
+        impl Board for $t {
+            const CELLS: usize = <$t>::BITS as usize;
+            const EMPTY: Self = 0;
+            #[inline(always)]
+            fn shifted(self, k: i32) -> Self {
+                if k >= 0 {
+                    self << k
+                } else {
+                    self >> -k
+                }
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn single(cell: usize) -> Self {
+                1 << cell
+            }
+            #[inline(always)]
+            fn contains(self, cell: usize) -> bool {
+                self >> cell & 1 != 0
+            }
+            #[inline(always)]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & (self - 1)
+            }
+            fn from_bits(b: &Bits) -> Self {
+                let words = Self::CELLS / 64;
+                debug_assert!(b.0[words..].iter().all(|&w| w == 0));
+                b.0[..words]
+                    .iter()
+                    .enumerate()
+                    .fold(0, |acc, (i, &w)| acc | (w as $t) << (64 * i))
+            }
+            fn to_bits(self) -> Bits {
+                let mut out = [0u64; WORDS];
+                for (i, w) in out.iter_mut().enumerate().take(Self::CELLS / 64) {
+                    *w = (self >> (64 * i)) as u64;
+                }
+                Bits(out)
+            }
+        }
+    };
+}
+
+integer_board!(u64);
+integer_board!(u128);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<B: Board>() {
+        let mut bits = Bits::EMPTY;
+        for c in [0, 1, 7, 8, 35, 63, B::CELLS - 1] {
+            bits.insert(c);
+        }
+        let b = B::from_bits(&bits);
+        assert_eq!(b.to_bits(), bits);
+        assert_eq!(b.count(), bits.count());
+        let cells: Vec<usize> = bits.iter().collect();
+        for (k, &c) in cells.iter().enumerate() {
+            assert_eq!(b.nth(k), c);
+            assert!(b.contains(c));
+        }
+        assert_eq!(B::single(5).shifted(3), B::single(8));
+        assert_eq!(B::single(5).shifted(-5), B::single(0));
+        assert!(B::single(5).shifted(-6).is_empty());
+    }
+
+    #[test]
+    fn integer_boards_agree_with_wide_sets() {
+        round_trip::<u64>();
+        round_trip::<u128>();
+    }
+}

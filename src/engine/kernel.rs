@@ -1,0 +1,906 @@
+//! The compiled kernel: a second, fast runner for games whose every turn is one placement.
+//!
+//! When a rules file's turn program has that shape (conditions and jumps leading to a single
+//! `choose c in SET [where ...] { place c; flip ... }` whose body ends the turn, no registers
+//! besides the chosen cell, no tokens, no `require`), and the board fits in one machine
+//! integer, the program runs here on [`Board`] integers: candidate sets by shift-and-mask line
+//! matching, no instruction dispatch per cell, no 296-byte state copies. Nothing in it knows a
+//! game; any rules file of that shape gets it.
+//!
+//! It plays exactly the games the interpreter plays: the same legal steps in the same order,
+//! the same random draws, the same end checks, so random playouts with one seed end in the same
+//! position and perft counts agree. Tests hold it to that against the interpreter (the oracle).
+//! Where it meets something it does not run (a rule error, for one), it gives up and the
+//! caller replays the same work on the interpreter.
+
+use super::board::Board;
+use super::eval::compare;
+use super::rng::Rng;
+use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
+use crate::ir::{AltKind, Cell, Cond, Game, Instr, LinePattern, Num, Player, Set, Timing, NOBODY};
+use crate::syntax::ast::CellClass;
+
+/// The kernel cannot go on; the interpreter must do this work.
+#[derive(Debug)]
+pub struct GiveUp;
+
+/// A position at a turn boundary: all that decides the rest of a game of placement turns.
+#[derive(Clone, Copy, Debug)]
+pub struct KState<B> {
+    pub pieces: [B; 2],
+    pub mover: u8,
+    pub turn: u32,
+    pub passes: u32,
+}
+
+/// Where a turn stands once it has begun.
+#[derive(Clone, Copy, Debug)]
+pub enum At<B> {
+    Over(Outcome),
+    /// The mover has no step and must pass.
+    Pass,
+    /// The mover chooses one of `moves` at the choice at `pc`.
+    Choice {
+        pc: u32,
+        moves: B,
+    },
+}
+
+pub struct Kernel<B> {
+    step_from: [B; 8],
+    step_offset: [i32; 8],
+    playable: B,
+    ends_use_blocked: bool,
+}
+
+/// Why a game is not run by the kernel (for `bench` and the docs), or None when it is.
+pub fn unsupported_reason(game: &Game) -> Option<String> {
+    if game.geometry.cells() > 128 {
+        return Some("the board has more than 128 cells".into());
+    }
+    if !game.tokens.is_empty() {
+        return Some("the rules have tokens".into());
+    }
+    let mut checker = Shape {
+        game,
+        seen: vec![false; game.program.len()],
+        reason: None,
+    };
+    checker.control(0);
+    for end in &game.ends {
+        checker.cond(&end.condition);
+        if let Some(w) = &end.winner {
+            checker.player(w);
+        }
+    }
+    checker.num(&game.score);
+    for t in &game.tiebreaks {
+        checker.num(t);
+    }
+    checker.reason
+}
+
+/// Walks the program and expressions, noting the first thing the kernel does not run.
+struct Shape<'a> {
+    game: &'a Game,
+    seen: Vec<bool>,
+    reason: Option<String>,
+}
+
+impl Shape<'_> {
+    fn no(&mut self, why: &str) {
+        if self.reason.is_none() {
+            self.reason = Some(why.to_string());
+        }
+    }
+
+    /// Code run at the start of a turn, up to a choice: only tests and forward jumps, so it
+    /// always ends and touches nothing.
+    fn control(&mut self, mut pc: usize) {
+        loop {
+            if pc >= self.game.program.len() {
+                return;
+            }
+            if self.seen[pc] {
+                return;
+            }
+            self.seen[pc] = true;
+            match &self.game.program[pc] {
+                Instr::JumpUnless(c, t) => {
+                    self.cond(c);
+                    if *t as usize <= pc {
+                        return self.no("a loop before the first choice");
+                    }
+                    self.control(*t as usize);
+                    pc += 1;
+                }
+                Instr::Jump(t) => {
+                    if *t as usize <= pc {
+                        return self.no("a loop before the first choice");
+                    }
+                    pc = *t as usize;
+                }
+                Instr::Stop => return,
+                Instr::Choose(c) => {
+                    if c.auto || c.alts.len() != 1 {
+                        return self.no("a choice with several options or `auto`");
+                    }
+                    let alt = &c.alts[0];
+                    let AltKind::Cell { reg, set } = &alt.kind else {
+                        return self.no("a choice that is not of a cell");
+                    };
+                    if alt.needs_trial || !alt.ends_turn {
+                        return self.no("a turn of several steps or with `require`");
+                    }
+                    self.set(set, Some(*reg));
+                    if let Some(cond) = &alt.condition {
+                        self.cond_with(cond, Some(*reg));
+                    }
+                    self.body(alt.body as usize, *reg);
+                    pc = c.otherwise as usize;
+                }
+                _ => return self.no("a statement before the first choice"),
+            }
+        }
+    }
+
+    /// An option's body: places, flips and forward jumps to the end of the turn.
+    fn body(&mut self, mut pc: usize, reg: u8) {
+        let mut budget = self.game.program.len() + 1;
+        while let Some(instr) = self.game.program.get(pc) {
+            budget -= 1;
+            if budget == 0 {
+                return self.no("a loop in a turn");
+            }
+            match instr {
+                Instr::Place(c, _) => {
+                    self.cell(c, Some(reg));
+                    pc += 1;
+                }
+                Instr::Flip(s) => {
+                    self.set(s, Some(reg));
+                    pc += 1;
+                }
+                Instr::Jump(t) if *t as usize > pc => pc = *t as usize,
+                Instr::Stop => return,
+                _ => return self.no("a statement other than place or flip in a turn"),
+            }
+        }
+    }
+
+    fn cell(&mut self, c: &Cell, reg: Option<u8>) {
+        if let Cell::Reg(r) = c {
+            if Some(*r) != reg {
+                self.no("a turn variable");
+            }
+        }
+    }
+
+    fn player(&mut self, p: &Player) {
+        match p {
+            Player::Holder(_) => self.no("a token holder"),
+            Player::Opponent(p) => self.player(p),
+            _ => {}
+        }
+    }
+
+    fn cond(&mut self, c: &Cond) {
+        self.cond_with(c, None)
+    }
+
+    fn cond_with(&mut self, c: &Cond, reg: Option<u8>) {
+        match c {
+            Cond::Const(_) | Cond::Blocked => {}
+            Cond::Not(a) => self.cond_with(a, reg),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                self.cond_with(a, reg);
+                self.cond_with(b, reg);
+            }
+            Cond::Num(_, a, b) => {
+                self.num_with(a, reg);
+                self.num_with(b, reg);
+            }
+            Cond::Player(_, a, b) => {
+                self.player(a);
+                self.player(b);
+            }
+            Cond::Cell(_, a, b) => {
+                self.cell(a, reg);
+                self.cell(b, reg);
+            }
+            Cond::SetEq(_, a, b) => {
+                self.set(a, reg);
+                self.set(b, reg);
+            }
+            Cond::In(c, s) => {
+                self.cell(c, reg);
+                self.set(s, reg);
+            }
+            Cond::NonEmpty(s) => self.set(s, reg),
+            Cond::AnyLine(_, c) => self.cell(c, reg),
+            Cond::Breathes(_) => self.no("groups"),
+        }
+    }
+
+    fn num(&mut self, n: &Num) {
+        self.num_with(n, None)
+    }
+
+    fn num_with(&mut self, n: &Num, reg: Option<u8>) {
+        match n {
+            Num::Const(_) | Num::Turn | Num::Passes => {}
+            Num::Count(s) => self.set(s, reg),
+            Num::Reg(_) => self.no("a number variable"),
+            Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
+                self.num_with(a, reg);
+                self.num_with(b, reg);
+            }
+            Num::Neg(a) => self.num_with(a, reg),
+            Num::If(c, a, b) => {
+                self.cond_with(c, reg);
+                self.num_with(a, reg);
+                self.num_with(b, reg);
+            }
+            Num::Attr(p, _) => self.player(p),
+        }
+    }
+
+    fn set(&mut self, s: &Set, reg: Option<u8>) {
+        match s {
+            Set::Const(_) | Set::Empty | Set::AllPieces | Set::Sources(_) => {}
+            Set::Pieces(p) => self.player(p),
+            Set::Single(c) | Set::Captured(_, c) | Set::Ends(_, c) | Set::Neighbours(c, _) => {
+                self.cell(c, reg)
+            }
+            Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => {
+                self.set(a, reg);
+                self.set(b, reg);
+            }
+            Set::Adjacent(a, _) => self.set(a, reg),
+            Set::Between(..)
+            | Set::Group(_)
+            | Set::Liberties(_)
+            | Set::Surrounded(_)
+            | Set::Territory(_) => self.no("groups, territory or `between`"),
+        }
+    }
+}
+
+/// What an expression is evaluated against.
+struct Ctx<'a, B> {
+    game: &'a Game,
+    kernel: &'a Kernel<B>,
+    state: &'a KState<B>,
+    /// The chosen cell, for the option's `where` clause and body.
+    cell: usize,
+    /// The player bound by `score p` or `for each p`.
+    bound: u8,
+    mover_can_move: Option<bool>,
+}
+
+impl<B: Board> Ctx<'_, B> {
+    #[inline]
+    fn occupied(&self) -> B {
+        self.state.pieces[0] | self.state.pieces[1]
+    }
+
+    #[inline]
+    fn class(&self, class: CellClass) -> B {
+        let s = self.state;
+        match class {
+            CellClass::Friend => s.pieces[s.mover as usize],
+            CellClass::Opponent => s.pieces[1 - s.mover as usize],
+            CellClass::Piece => self.occupied(),
+            CellClass::Empty => self.kernel.playable & !self.occupied(),
+        }
+    }
+
+    fn player(&self, p: &Player) -> u8 {
+        match p {
+            Player::Const(x) => *x,
+            Player::Mover => self.state.mover,
+            Player::Other => 1 - self.state.mover,
+            Player::Bound => self.bound,
+            Player::Opponent(inner) => match self.player(inner) {
+                NOBODY => NOBODY,
+                x => 1 - x,
+            },
+            Player::Holder(_) => NOBODY,
+        }
+    }
+
+    #[inline]
+    fn cell(&self, c: &Cell) -> usize {
+        match c {
+            Cell::Const(c) => *c as usize,
+            Cell::Reg(_) => self.cell,
+        }
+    }
+
+    fn num(&self, n: &Num) -> f64 {
+        match n {
+            Num::Const(v) => *v,
+            Num::Count(s) => self.set(s).count() as f64,
+            Num::Reg(_) => 0.0,
+            Num::Turn => self.state.turn as f64,
+            Num::Passes => self.state.passes as f64,
+            Num::Add(a, b) => self.num(a) + self.num(b),
+            Num::Sub(a, b) => self.num(a) - self.num(b),
+            Num::Mul(a, b) => self.num(a) * self.num(b),
+            Num::Div(a, b) => {
+                let d = self.num(b);
+                if d == 0.0 {
+                    0.0
+                } else {
+                    self.num(a) / d
+                }
+            }
+            Num::Neg(a) => -self.num(a),
+            Num::If(c, a, b) => {
+                if self.cond(c) {
+                    self.num(a)
+                } else {
+                    self.num(b)
+                }
+            }
+            Num::Attr(p, i) => match self.player(p) {
+                NOBODY => 0.0,
+                p => self.game.attributes[*i].1[p as usize],
+            },
+        }
+    }
+
+    fn cond(&self, c: &Cond) -> bool {
+        match c {
+            Cond::Const(b) => *b,
+            Cond::Not(a) => !self.cond(a),
+            Cond::And(a, b) => self.cond(a) && self.cond(b),
+            Cond::Or(a, b) => self.cond(a) || self.cond(b),
+            Cond::Num(cmp, a, b) => compare(*cmp, self.num(a), self.num(b)),
+            Cond::Player(eq, a, b) => (self.player(a) == self.player(b)) == *eq,
+            Cond::Cell(eq, a, b) => (self.cell(a) == self.cell(b)) == *eq,
+            Cond::SetEq(eq, a, b) => (self.set(a) == self.set(b)) == *eq,
+            Cond::In(c, s) => self.set(s).contains(self.cell(c)),
+            Cond::NonEmpty(s) => !self.set(s).is_empty(),
+            Cond::AnyLine(l, c) => !self
+                .line_cells(&self.game.lines[*l], self.cell(c), true)
+                .is_empty(),
+            Cond::Blocked => {
+                let s = self.state;
+                let mover = self
+                    .mover_can_move
+                    .unwrap_or_else(|| self.kernel.can_start(self.game, s, s.mover));
+                !mover && !self.kernel.can_start(self.game, s, 1 - s.mover)
+            }
+            Cond::Breathes(_) => false,
+        }
+    }
+
+    #[inline]
+    fn step(&self, s: B, d: usize) -> B {
+        (s & self.kernel.step_from[d]).shifted(self.kernel.step_offset[d])
+    }
+
+    fn set(&self, s: &Set) -> B {
+        let st = self.state;
+        match s {
+            Set::Const(b) => B::from_bits(b),
+            Set::Empty => self.class(CellClass::Empty),
+            Set::Pieces(p) => match self.player(p) {
+                NOBODY => B::EMPTY,
+                p => st.pieces[p as usize],
+            },
+            Set::AllPieces => self.occupied(),
+            Set::Single(c) => B::single(self.cell(c)),
+            Set::Union(a, b) => self.set(a) | self.set(b),
+            Set::Inter(a, b) => self.set(a) & self.set(b),
+            Set::Minus(a, b) => self.set(a) & !self.set(b),
+            Set::Captured(l, c) => self.line_cells(&self.game.lines[*l], self.cell(c), false),
+            Set::Ends(l, c) => self.line_cells(&self.game.lines[*l], self.cell(c), true),
+            Set::Sources(l) => self.sources(&self.game.lines[*l]),
+            Set::Neighbours(c, d) => self.adjacent(B::single(self.cell(c)), d.0),
+            Set::Adjacent(s, d) => self.adjacent(self.set(s), d.0),
+            Set::Between(..)
+            | Set::Group(_)
+            | Set::Liberties(_)
+            | Set::Surrounded(_)
+            | Set::Territory(_) => B::EMPTY,
+        }
+    }
+
+    fn adjacent(&self, s: B, dirs: u8) -> B {
+        let mut out = B::EMPTY;
+        for d in 0..8 {
+            if dirs >> d & 1 != 0 {
+                out = out | self.step(s, d);
+            }
+        }
+        out
+    }
+
+    /// The cells a line captures from `from` (or, with `ends`, the cells closing each match).
+    #[inline]
+    fn line_cells(&self, line: &LinePattern, from: usize, ends: bool) -> B {
+        let mut out = B::EMPTY;
+        if let Some((run, end)) = line.simple_run {
+            let (run, end) = (self.class(run), self.class(end));
+            for d in 0..8 {
+                if line.dirs.0 >> d & 1 == 0 {
+                    continue;
+                }
+                let mut x = self.step(B::single(from), d);
+                let mut taken = B::EMPTY;
+                while !(x & run).is_empty() {
+                    taken = taken | x;
+                    x = self.step(x, d);
+                }
+                if !taken.is_empty() && !(x & end).is_empty() {
+                    out = out | if ends { x } else { taken };
+                }
+            }
+            return out;
+        }
+        for d in 0..8 {
+            if line.dirs.0 >> d & 1 == 0 {
+                continue;
+            }
+            if let Some(n) = self.match_elements(line, 0, B::single(from), d, 0) {
+                let mut x = B::single(from);
+                for _ in 0..n {
+                    x = self.step(x, d);
+                    if !ends {
+                        out = out | x;
+                    }
+                }
+                if ends {
+                    out = out | self.step(x, d);
+                }
+            }
+        }
+        out
+    }
+
+    /// Backtracking match of a general line from the cell `at` (one bit; its successor in
+    /// direction `d` is the next to match). Greedy first, like the interpreter, so the same
+    /// (longest) match is found.
+    fn match_elements(
+        &self,
+        line: &LinePattern,
+        index: usize,
+        at: B,
+        d: usize,
+        taken: usize,
+    ) -> Option<usize> {
+        if index == line.elements.len() {
+            let next = self.step(at, d);
+            return (!(next & self.class(line.end)).is_empty()).then_some(taken);
+        }
+        let (class, min, max) = line.elements[index];
+        let class = self.class(class);
+        // The cell reached after taking k = 0, 1, ... cells of this class.
+        let mut after = [B::EMPTY; 32];
+        after[0] = at;
+        let mut k = 0usize;
+        let mut cur = at;
+        while k < 31 && (k as u32) < max {
+            let next = self.step(cur, d);
+            if (next & class).is_empty() {
+                break;
+            }
+            cur = next;
+            k += 1;
+            after[k] = cur;
+        }
+        let mut n = k;
+        loop {
+            if n as u32 >= min {
+                if let Some(r) = self.match_elements(line, index + 1, after[n], d, taken + n) {
+                    return Some(r);
+                }
+            }
+            if n == 0 {
+                return None;
+            }
+            n -= 1;
+        }
+    }
+
+    /// Every cell from which `line` matches in some direction, by whole-set shifts.
+    fn sources(&self, line: &LinePattern) -> B {
+        let mut out = B::EMPTY;
+        if let Some((run, end)) = line.simple_run {
+            let (run, end) = (self.class(run), self.class(end));
+            for d in 0..8 {
+                if line.dirs.0 >> d & 1 == 0 {
+                    continue;
+                }
+                let back = (d + 4) % 8;
+                // Run cells whose next cell along d closes the line, then runs growing back.
+                let mut reach = self.step(end, back) & run;
+                let mut runs = reach;
+                while !reach.is_empty() {
+                    reach = self.step(reach, back) & run;
+                    runs = runs | reach;
+                }
+                out = out | self.step(runs, back);
+            }
+            return out;
+        }
+        let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
+        for d in 0..8 {
+            if line.dirs.0 >> d & 1 == 0 {
+                continue;
+            }
+            let back = (d + 4) % 8;
+            let mut rest = self.class(line.end);
+            for &(class, min, max) in line.elements.iter().rev() {
+                let class = self.class(class);
+                let mut reach = rest;
+                let mut runs = B::EMPTY;
+                for n in 1..=max.min(size) {
+                    reach = self.step(reach, back) & class;
+                    if reach.is_empty() {
+                        break;
+                    }
+                    if n >= min {
+                        runs = runs | reach;
+                    }
+                }
+                rest = if min == 0 { runs | rest } else { runs };
+            }
+            out = out | self.step(rest, back);
+        }
+        out
+    }
+}
+
+impl<B: Board> Kernel<B> {
+    /// The kernel for `game`, if the game has the shape it runs and the board fits `B`.
+    pub fn new(game: &Game) -> Option<Kernel<B>> {
+        let g = &game.geometry;
+        if g.cells() > B::CELLS || unsupported_reason(game).is_some() {
+            return None;
+        }
+        Some(Kernel {
+            step_from: g.step_from.map(|b| B::from_bits(&b)),
+            step_offset: g.step_offset,
+            playable: B::from_bits(&g.playable),
+            ends_use_blocked: game
+                .ends
+                .iter()
+                .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
+        })
+    }
+
+    fn ctx<'a>(&'a self, game: &'a Game, state: &'a KState<B>) -> Ctx<'a, B> {
+        Ctx {
+            game,
+            kernel: self,
+            state,
+            cell: 0,
+            bound: NOBODY,
+            mover_can_move: None,
+        }
+    }
+
+    /// Runs the turn's opening tests from `pc` to a choice with a candidate: its place and
+    /// the candidates, or None when the turn has none (a pass).
+    fn first_choice(&self, game: &Game, s: &KState<B>, mut pc: u32) -> Option<(u32, B)> {
+        let ctx = self.ctx(game, s);
+        loop {
+            match game.program.get(pc as usize)? {
+                Instr::JumpUnless(c, t) => pc = if ctx.cond(c) { pc + 1 } else { *t },
+                Instr::Jump(t) => pc = *t,
+                Instr::Choose(c) => {
+                    let moves = self.candidates(game, s, c);
+                    if !moves.is_empty() {
+                        return Some((pc, moves));
+                    }
+                    pc = c.otherwise;
+                }
+                // Stop, and anything the shape check ruled out.
+                _ => return None,
+            }
+        }
+    }
+
+    #[inline]
+    fn candidates(&self, game: &Game, s: &KState<B>, c: &crate::ir::Choose) -> B {
+        let alt = &c.alts[0];
+        let AltKind::Cell { set, .. } = &alt.kind else {
+            return B::EMPTY;
+        };
+        let mut ctx = self.ctx(game, s);
+        let cells = ctx.set(set);
+        let Some(cond) = &alt.condition else {
+            return cells;
+        };
+        let mut kept = B::EMPTY;
+        let mut rest = cells;
+        while !rest.is_empty() {
+            ctx.cell = rest.lowest();
+            rest = rest.without_lowest();
+            if ctx.cond(cond) {
+                kept = kept | B::single(ctx.cell);
+            }
+        }
+        kept
+    }
+
+    fn can_start(&self, game: &Game, s: &KState<B>, player: u8) -> bool {
+        let mut u = *s;
+        u.mover = player;
+        self.first_choice(game, &u, 0).is_some()
+    }
+
+    /// Checks the turn-boundary end conditions and finds the mover's choice.
+    pub fn begin_turn(&self, game: &Game, s: &KState<B>) -> At<B> {
+        let first = self.first_choice(game, s, 0);
+        let hint = self.ends_use_blocked.then_some(first.is_some());
+        if let Some(o) = self.check_ends(game, s, Timing::AfterTurn, hint) {
+            return At::Over(o);
+        }
+        match first {
+            Some((pc, moves)) => At::Choice { pc, moves },
+            None => At::Pass,
+        }
+    }
+
+    /// Plays `cell` at the choice at `pc` and ends the turn: the next turn's position and
+    /// where it stands.
+    pub fn play(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+        pc: u32,
+        cell: usize,
+    ) -> Result<(KState<B>, At<B>), GiveUp> {
+        let mut t = *s;
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            return Err(GiveUp);
+        };
+        let mut at = c.alts[0].body;
+        while let Some(instr) = game.program.get(at as usize) {
+            match instr {
+                Instr::Place(_, _) => {
+                    // Only the chosen cell can be placed (the shape check); occupied is a rule
+                    // error the interpreter reports.
+                    if (t.pieces[0] | t.pieces[1]).contains(cell) {
+                        return Err(GiveUp);
+                    }
+                    t.pieces[t.mover as usize] = t.pieces[t.mover as usize] | B::single(cell);
+                    at += 1;
+                }
+                Instr::Flip(set) => {
+                    let mut ctx = self.ctx(game, &t);
+                    ctx.cell = cell;
+                    let m = t.mover as usize;
+                    let flipped = ctx.set(set) & t.pieces[1 - m];
+                    t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
+                    t.pieces[m] = t.pieces[m] | flipped;
+                    at += 1;
+                }
+                Instr::Jump(target) => at = *target,
+                Instr::Stop => break,
+                _ => return Err(GiveUp),
+            }
+        }
+        if let Some(o) = self.check_ends(game, &t, Timing::AfterStep, None) {
+            return Ok((t, At::Over(o)));
+        }
+        Ok(self.next_turn(game, t, false))
+    }
+
+    /// The mover passes.
+    pub fn pass(&self, game: &Game, s: &KState<B>) -> (KState<B>, At<B>) {
+        self.next_turn(game, *s, true)
+    }
+
+    fn next_turn(&self, game: &Game, mut t: KState<B>, passing: bool) -> (KState<B>, At<B>) {
+        t.passes = if passing { t.passes + 1 } else { 0 };
+        t.mover = 1 - t.mover;
+        t.turn += 1;
+        let at = self.begin_turn(game, &t);
+        (t, at)
+    }
+
+    fn check_ends(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+        timing: Timing,
+        mover_can_move: Option<bool>,
+    ) -> Option<Outcome> {
+        for end in game.ends.iter().filter(|e| e.timing == timing) {
+            let players: &[u8] = if end.for_each {
+                &[s.mover, 1 - s.mover]
+            } else {
+                &[NOBODY]
+            };
+            for &p in players {
+                let ctx = Ctx {
+                    bound: p,
+                    mover_can_move,
+                    ..self.ctx(game, s)
+                };
+                if ctx.cond(&end.condition) {
+                    let winner = end.winner.as_ref().map(|w| ctx.player(w));
+                    return Some(self.outcome(game, s, winner));
+                }
+            }
+        }
+        None
+    }
+
+    fn outcome(&self, game: &Game, s: &KState<B>, winner: Option<u8>) -> Outcome {
+        let value = |expr: &Num, p: u8| {
+            Ctx {
+                bound: p,
+                ..self.ctx(game, s)
+            }
+            .num(expr)
+        };
+        let scores = [value(&game.score, 0), value(&game.score, 1)];
+        let winner = winner.unwrap_or_else(|| {
+            std::iter::once((scores[0], scores[1]))
+                .chain(game.tiebreaks.iter().map(|t| (value(t, 0), value(t, 1))))
+                .find(|(a, b)| a != b)
+                .map(|(a, b)| if a > b { 0 } else { 1 })
+                .unwrap_or(NOBODY)
+        });
+        Outcome { winner, scores }
+    }
+
+    /// The kernel's view of an interpreter state at a turn boundary (None inside a turn).
+    pub fn import(&self, game: &Game, s: &State) -> Option<(KState<B>, At<B>)> {
+        if s.agreeing || s.steps != 0 || s.passing {
+            return None;
+        }
+        let k = KState {
+            pieces: s.pieces.map(|p| B::from_bits(&p)),
+            mover: s.mover,
+            turn: s.turn,
+            passes: s.passes,
+        };
+        let at = match (s.pc, s.outcome) {
+            (_, Some(o)) => At::Over(o),
+            (AT_GAME_OVER, None) => return None,
+            (AT_FORCED_PASS, None) => At::Pass,
+            (pc, None) => match game.program.get(pc as usize) {
+                Some(Instr::Choose(c)) => At::Choice {
+                    pc,
+                    moves: self.candidates(game, &k, c),
+                },
+                _ => return None,
+            },
+        };
+        Some((k, at))
+    }
+
+    /// The interpreter state for a kernel position.
+    pub fn export(&self, s: &KState<B>, at: &At<B>) -> State {
+        let mut t = State::new(s.pieces.map(|p| p.to_bits()), s.mover);
+        t.turn = s.turn;
+        t.passes = s.passes;
+        match at {
+            At::Over(o) => {
+                t.pc = AT_GAME_OVER;
+                t.outcome = Some(*o);
+            }
+            At::Pass => t.pc = AT_FORCED_PASS,
+            At::Choice { pc, .. } => t.pc = *pc,
+        }
+        t
+    }
+
+    /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
+    /// position reached and the number of steps. Draws from `rng` exactly as the interpreter's
+    /// random player does (one draw per step, a forced pass included).
+    pub fn playout(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+        at: At<B>,
+        rng: &mut Rng,
+        limit: u64,
+    ) -> Result<(KState<B>, At<B>, u64), GiveUp> {
+        let (mut s, mut at) = (*s, at);
+        let mut steps = 0;
+        while steps < limit {
+            (s, at) = match at {
+                At::Over(_) => break,
+                At::Pass => {
+                    rng.below(1);
+                    self.pass(game, &s)
+                }
+                At::Choice { pc, moves } => {
+                    let cell = moves.nth(rng.below(moves.count() as usize));
+                    self.play(game, &s, pc, cell)?
+                }
+            };
+            steps += 1;
+        }
+        Ok((s, at, steps))
+    }
+
+    /// Perft over whole turns, counted like the interpreter: a pass is a turn, a finished game
+    /// a leaf, and the last turn counted without being played.
+    pub fn perft(&self, game: &Game, s: &KState<B>, at: &At<B>, depth: u32) -> Result<u64, GiveUp> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        match *at {
+            At::Over(_) => Ok(1),
+            At::Pass if depth == 1 => Ok(1),
+            At::Pass => {
+                let (t, next) = self.pass(game, s);
+                self.perft(game, &t, &next, depth - 1)
+            }
+            At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
+            At::Choice { pc, moves } => {
+                let mut total = 0;
+                let mut rest = moves;
+                while !rest.is_empty() {
+                    let cell = rest.lowest();
+                    rest = rest.without_lowest();
+                    let (t, next) = self.play(game, s, pc, cell)?;
+                    total += self.perft(game, &t, &next, depth - 1)?;
+                }
+                Ok(total)
+            }
+        }
+    }
+}
+
+/// The kernel sized for a game's board, if any.
+pub enum AnyKernel {
+    Narrow(Kernel<u64>),
+    Wide(Kernel<u128>),
+}
+
+impl AnyKernel {
+    pub fn new(game: &Game) -> Option<AnyKernel> {
+        if game.geometry.cells() <= 64 {
+            Kernel::new(game).map(AnyKernel::Narrow)
+        } else {
+            Kernel::new(game).map(AnyKernel::Wide)
+        }
+    }
+
+    /// See [`Kernel::playout`]; None when `s` is inside a turn or the kernel gave up.
+    pub fn playout(
+        &self,
+        game: &Game,
+        s: &State,
+        rng: &mut Rng,
+        limit: u64,
+    ) -> Option<(State, u64)> {
+        fn run<B: Board>(
+            k: &Kernel<B>,
+            game: &Game,
+            s: &State,
+            rng: &mut Rng,
+            limit: u64,
+        ) -> Option<(State, u64)> {
+            let (ks, at) = k.import(game, s)?;
+            let (t, at, n) = k.playout(game, &ks, at, rng, limit).ok()?;
+            Some((k.export(&t, &at), n))
+        }
+        match self {
+            AnyKernel::Narrow(k) => run(k, game, s, rng, limit),
+            AnyKernel::Wide(k) => run(k, game, s, rng, limit),
+        }
+    }
+
+    /// See [`Kernel::perft`]; None when `s` is inside a turn or the kernel gave up.
+    pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Option<u64> {
+        fn run<B: Board>(k: &Kernel<B>, game: &Game, s: &State, depth: u32) -> Option<u64> {
+            let (ks, at) = k.import(game, s)?;
+            k.perft(game, &ks, &at, depth).ok()
+        }
+        match self {
+            AnyKernel::Narrow(k) => run(k, game, s, depth),
+            AnyKernel::Wide(k) => run(k, game, s, depth),
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! The compiled kernel must play exactly the games the interpreter plays: the same random
+//! playouts from the same seed and the same perft counts, on every game it runs (the
+//! interpreter, without its kernel, is the oracle).
+
+mod common;
+use common::{engine, game_files};
+use outflank::agents::{game_seed, Rng};
+use outflank::engine::state::State;
+use outflank::engine::Engine;
+
+fn engine_from(rules: &str) -> Engine {
+    let checked = outflank::check::check(
+        outflank::source::SourceFile::new("t.rules", rules),
+        &outflank::source::NoFiles,
+        &[],
+    )
+    .unwrap_or_else(|_| panic!("the test rules must check"));
+    Engine::new(checked.game)
+}
+
+fn oracle(e: &Engine) -> Engine {
+    Engine::new(e.game.clone()).interpreter_only()
+}
+
+/// What a finished playout is judged by.
+fn summary(s: &State, steps: u64) -> String {
+    format!(
+        "{:?} mover {} turn {} passes {} outcome {:?} after {steps} steps",
+        s.pieces, s.mover, s.turn, s.passes, s.outcome
+    )
+}
+
+/// Random playouts from the start and from positions along other playouts, by both runners.
+fn compare_playouts(fast: &Engine, what: &str, games: u64) {
+    let slow = oracle(fast);
+    for game in 0..games {
+        let seed = game_seed(3, game);
+        // Start somewhere along a game, so that mid-game positions are covered too.
+        let (from, _) = slow
+            .random_playout(&slow.start().unwrap(), &mut Rng::new(seed ^ 1), game % 40)
+            .unwrap();
+        let (a, n) = fast
+            .random_playout(&from, &mut Rng::new(seed), u64::MAX)
+            .unwrap();
+        let (b, m) = slow
+            .random_playout(&from, &mut Rng::new(seed), u64::MAX)
+            .unwrap();
+        assert_eq!(summary(&a, n), summary(&b, m), "{what}, game {game}");
+        assert!(a.is_over(), "{what}: the playout ended");
+    }
+}
+
+/// Perft at a few depths from positions along random games, by both runners.
+fn compare_perft(fast: &Engine, what: &str, games: u64, depth: u32) {
+    let slow = oracle(fast);
+    for game in 0..games {
+        let (from, _) = slow
+            .random_playout(&slow.start().unwrap(), &mut Rng::new(game), game * 3 % 50)
+            .unwrap();
+        for d in 1..=depth {
+            assert_eq!(
+                fast.perft(&from, d).unwrap(),
+                slow.perft(&from, d).unwrap(),
+                "{what}, game {game}, depth {d}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_kernel_runs_the_games_of_placement_turns() {
+    let mut with = Vec::new();
+    for file in game_files() {
+        if engine(&file, &[]).has_kernel() {
+            with.push(file.trim_start_matches("games/").to_string());
+        }
+    }
+    assert_eq!(
+        with,
+        [
+            "othello.rules",
+            "reversi-10x10.rules",
+            "reversi-6x6.rules",
+            "reversi-8x8.rules"
+        ]
+    );
+    // A board beyond 128 cells stays with the interpreter.
+    assert!(!engine("games/othello.rules", &[("size", "12")]).has_kernel());
+}
+
+#[test]
+fn kernel_playouts_equal_the_interpreter_on_bundled_games() {
+    for file in game_files() {
+        let e = engine(&file, &[]);
+        if e.has_kernel() {
+            compare_playouts(&e, &file, 150);
+        }
+    }
+}
+
+#[test]
+fn kernel_perft_equals_the_interpreter_on_bundled_games() {
+    for file in game_files() {
+        let e = engine(&file, &[]);
+        if e.has_kernel() {
+            compare_perft(&e, &file, 12, 3);
+        }
+    }
+}
+
+#[test]
+fn kernel_perft_matches_published_othello_counts() {
+    // Independent facts: the published Othello perft counts, through the kernel.
+    let e = engine("games/othello.rules", &[]);
+    assert!(e.has_kernel());
+    let start = e.start().unwrap();
+    let published = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216];
+    for (depth, &n) in published.iter().enumerate() {
+        assert_eq!(e.perft(&start, depth as u32).unwrap(), n, "depth {depth}");
+    }
+}
+
+/// Rules that use what the kernel runs beyond the bundled games: general line patterns,
+/// per-cell `where` clauses it cannot hoist, neighbourhoods, removed cells, a second choice
+/// reached when the first has no candidate, end checks after a step, `for each` winners,
+/// tie-breaks and turn numbers.
+const GENERAL: &str = r#"
+    board 7 x 6
+    removed cells(d3, a6)
+    player black 'B'
+    player white 'W'
+    setup {
+      black on c3, e4
+      white on c4, e3
+    }
+    line hop = opponent? friend
+    line pair = opponent{2} empty along diagonal
+    line rook = opponent+ friend along orthogonal
+    region home = rows(1, 1)
+    turn {
+      if turn <= 2 or count(empty) == 31 {
+        choose c in empty & home { place c }
+      } else {
+        choose c in empty where some(captured(rook, c)) and count(neighbours(c) & friend) < 3 {
+          place c
+          flip captured(rook, c)
+          flip captured(hop, c)
+          stop
+        }
+        choose d in empty & adjacent(friend) where not some(ends(pair, d)) {
+          place d
+          flip captured(hop, d)
+        }
+      }
+    }
+    end after step for each p when count(p & home) >= 4 winner p
+    end when blocked
+    end when passes >= 2
+    score p = count(p)
+    tiebreak p = count(p & home)
+"#;
+
+#[test]
+fn kernel_equals_the_interpreter_on_general_rules() {
+    let e = engine_from(GENERAL);
+    assert!(e.has_kernel(), "the general rules fit the kernel");
+    compare_playouts(&e, "general rules", 300);
+    compare_perft(&e, "general rules", 10, 4);
+    // Without the early win, games run to the end and some are decided by the tie-break.
+    let e = engine_from(&GENERAL.replace("end after step", "// end after step"));
+    assert!(e.has_kernel());
+    compare_playouts(&e, "general rules to the end", 300);
+}
+
+#[test]
+fn rules_beyond_the_kernel_stay_with_the_interpreter() {
+    let base = GENERAL.replace("region home", "token star\n    region home");
+    assert!(!engine_from(&base).has_kernel(), "tokens");
+    let variable = GENERAL.replace(
+        "place c\n          flip captured(rook, c)",
+        "place c\n          let k = 1\n          flip captured(rook, c)",
+    );
+    assert!(!engine_from(&variable).has_kernel(), "a turn variable");
+    let two_steps = GENERAL.replace(
+        "choose c in empty & home { place c }",
+        "choose c in empty & home { place c  choose d in empty { place d } }",
+    );
+    assert!(
+        !engine_from(&two_steps).has_kernel(),
+        "two choices in a turn"
+    );
+}
