@@ -30,6 +30,8 @@ pub trait Board:
     /// The lowest cell (the set must not be empty).
     fn lowest(self) -> usize;
     fn without_lowest(self) -> Self;
+    /// The highest cell (the set must not be empty).
+    fn highest(self) -> usize;
     /// The k-th cell in increasing order (k < count).
     #[inline]
     fn nth(self, k: usize) -> usize {
@@ -81,6 +83,10 @@ macro_rules! integer_board {
             fn without_lowest(self) -> Self {
                 self & (self - 1)
             }
+            #[inline(always)]
+            fn highest(self) -> usize {
+                (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
             fn from_bits(b: &Bits) -> Self {
                 let words = Self::CELLS / 64;
                 debug_assert!(b.0[words..].iter().all(|&w| w == 0));
@@ -120,6 +126,7 @@ mod tests {
             assert_eq!(b.nth(k), c);
             assert!(b.contains(c));
         }
+        assert_eq!(b.highest(), B::CELLS - 1);
         assert_eq!(B::single(5).shifted(3), B::single(8));
         assert_eq!(B::single(5).shifted(-5), B::single(0));
         assert!(B::single(5).shifted(-6).is_empty());

@@ -51,6 +51,19 @@ pub struct Kernel<B> {
     step_offset: [i32; 8],
     playable: B,
     ends_use_blocked: bool,
+    /// Per line of the rules, the directions it runs along, compiled.
+    lines: Vec<Vec<Ray<B>>>,
+}
+
+/// One direction of a line, with what its whole-set and single-cell matches need.
+struct Ray<B> {
+    d: usize,
+    /// The most cells a straight run can hold along this direction (board size less two).
+    longest_run: u32,
+    /// `beyond[c]`: the cells after `c` along the direction, up to the edge or a removed cell.
+    beyond: Vec<B>,
+    /// Cell numbers grow along the direction (so the nearest of a set is its lowest).
+    ascending: bool,
 }
 
 /// Why a game is not run by the kernel (for `bench` and the docs), or None when it is.
@@ -362,9 +375,7 @@ impl<B: Board> Ctx<'_, B> {
             Cond::SetEq(eq, a, b) => (self.set(a) == self.set(b)) == *eq,
             Cond::In(c, s) => self.set(s).contains(self.cell(c)),
             Cond::NonEmpty(s) => !self.set(s).is_empty(),
-            Cond::AnyLine(l, c) => !self
-                .line_cells(&self.game.lines[*l], self.cell(c), true)
-                .is_empty(),
+            Cond::AnyLine(l, c) => !self.line_cells(*l, self.cell(c), true).is_empty(),
             Cond::Blocked => {
                 let s = self.state;
                 let mover = self
@@ -395,9 +406,9 @@ impl<B: Board> Ctx<'_, B> {
             Set::Union(a, b) => self.set(a) | self.set(b),
             Set::Inter(a, b) => self.set(a) & self.set(b),
             Set::Minus(a, b) => self.set(a) & !self.set(b),
-            Set::Captured(l, c) => self.line_cells(&self.game.lines[*l], self.cell(c), false),
-            Set::Ends(l, c) => self.line_cells(&self.game.lines[*l], self.cell(c), true),
-            Set::Sources(l) => self.sources(&self.game.lines[*l]),
+            Set::Captured(l, c) => self.line_cells(*l, self.cell(c), false),
+            Set::Ends(l, c) => self.line_cells(*l, self.cell(c), true),
+            Set::Sources(l) => self.sources(*l),
             Set::Neighbours(c, d) => self.adjacent(B::single(self.cell(c)), d.0),
             Set::Adjacent(s, d) => self.adjacent(self.set(s), d.0),
             Set::Between(..)
@@ -420,30 +431,32 @@ impl<B: Board> Ctx<'_, B> {
 
     /// The cells a line captures from `from` (or, with `ends`, the cells closing each match).
     #[inline]
-    fn line_cells(&self, line: &LinePattern, from: usize, ends: bool) -> B {
+    fn line_cells(&self, l: usize, from: usize, ends: bool) -> B {
+        let line = &self.game.lines[l];
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            for d in 0..8 {
-                if line.dirs.0 >> d & 1 == 0 {
+            for ray in &self.kernel.lines[l] {
+                // The first cell along the ray that is not of the run's class closes it.
+                let beyond = ray.beyond[from];
+                let stops = beyond & !run;
+                if stops.is_empty() {
                     continue;
                 }
-                let mut x = self.step(B::single(from), d);
-                let mut taken = B::EMPTY;
-                while !(x & run).is_empty() {
-                    taken = taken | x;
-                    x = self.step(x, d);
-                }
-                if !taken.is_empty() && !(x & end).is_empty() {
-                    out = out | if ends { x } else { taken };
+                let stop = if ray.ascending {
+                    stops.lowest()
+                } else {
+                    stops.highest()
+                };
+                let taken = beyond & !ray.beyond[stop] & !B::single(stop);
+                if !taken.is_empty() && end.contains(stop) {
+                    out = out | if ends { B::single(stop) } else { taken };
                 }
             }
             return out;
         }
-        for d in 0..8 {
-            if line.dirs.0 >> d & 1 == 0 {
-                continue;
-            }
+        for ray in &self.kernel.lines[l] {
+            let d = ray.d;
             if let Some(n) = self.match_elements(line, 0, B::single(from), d, 0) {
                 let mut x = B::single(from);
                 for _ in 0..n {
@@ -506,19 +519,18 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     /// Every cell from which `line` matches in some direction, by whole-set shifts.
-    fn sources(&self, line: &LinePattern) -> B {
+    fn sources(&self, l: usize) -> B {
+        let line = &self.game.lines[l];
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            for d in 0..8 {
-                if line.dirs.0 >> d & 1 == 0 {
-                    continue;
-                }
-                let back = (d + 4) % 8;
-                // Run cells whose next cell along d closes the line, then runs growing back.
+            for ray in &self.kernel.lines[l] {
+                let back = (ray.d + 4) % 8;
+                // Run cells whose next cell closes the line, then runs growing backwards; a
+                // fixed number of rounds (no test per round) is quicker than stopping early.
                 let mut reach = self.step(end, back) & run;
                 let mut runs = reach;
-                while !reach.is_empty() {
+                for _ in 1..ray.longest_run {
                     reach = self.step(reach, back) & run;
                     runs = runs | reach;
                 }
@@ -527,11 +539,8 @@ impl<B: Board> Ctx<'_, B> {
             return out;
         }
         let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
-        for d in 0..8 {
-            if line.dirs.0 >> d & 1 == 0 {
-                continue;
-            }
-            let back = (d + 4) % 8;
+        for ray in &self.kernel.lines[l] {
+            let back = (ray.d + 4) % 8;
             let mut rest = self.class(line.end);
             for &(class, min, max) in line.elements.iter().rev() {
                 let class = self.class(class);
@@ -561,7 +570,38 @@ impl<B: Board> Kernel<B> {
         if g.cells() > B::CELLS || unsupported_reason(game).is_some() {
             return None;
         }
+        let ray = |d: usize| {
+            let beyond = (0..g.cells())
+                .map(|c| {
+                    let mut out = B::EMPTY;
+                    let mut at = g.neighbours[c][d];
+                    while at != super::geometry::NONE {
+                        out = out | B::single(at as usize);
+                        at = g.neighbours[at as usize][d];
+                    }
+                    out
+                })
+                .collect();
+            let (dx, dy) = super::geometry::DIRS[d];
+            let along = match (dx, dy) {
+                (0, _) => g.height,
+                (_, 0) => g.width,
+                _ => g.width.min(g.height),
+            };
+            Ray {
+                d,
+                longest_run: along.saturating_sub(2) as u32,
+                beyond,
+                ascending: g.step_offset[d] > 0,
+            }
+        };
+        let lines = game
+            .lines
+            .iter()
+            .map(|l| l.dirs.iter().map(ray).collect())
+            .collect();
         Some(Kernel {
+            lines,
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
             playable: B::from_bits(&g.playable),
