@@ -23,6 +23,13 @@ pub trait Board:
     const EMPTY: Self;
     /// Bit i moved to i + k (k may be negative); bits moved out of range drop.
     fn shifted(self, k: i32) -> Self;
+    /// Bit i moved to i + up - down (one of the two is zero): a shift without a branch.
+    fn moved(self, up: u32, down: u32) -> Self;
+    /// A shift amount held in the board type, so that lanes of boards and their shift amounts
+    /// have one element type (what vector units want).
+    fn amount(n: u32) -> Self;
+    /// [`Board::moved`] with amounts made by [`Board::amount`].
+    fn moved_by(self, up: Self, down: Self) -> Self;
     fn count(self) -> u32;
     fn is_empty(self) -> bool;
     fn single(cell: usize) -> Self;
@@ -58,6 +65,18 @@ macro_rules! integer_board {
                 } else {
                     self >> -k
                 }
+            }
+            #[inline(always)]
+            fn moved(self, up: u32, down: u32) -> Self {
+                (self << up) >> down
+            }
+            #[inline(always)]
+            fn amount(n: u32) -> Self {
+                n as $t
+            }
+            #[inline(always)]
+            fn moved_by(self, up: Self, down: Self) -> Self {
+                (self << up) >> down
             }
             #[inline(always)]
             fn count(self) -> u32 {
@@ -130,6 +149,8 @@ mod tests {
         assert_eq!(B::single(5).shifted(3), B::single(8));
         assert_eq!(B::single(5).shifted(-5), B::single(0));
         assert!(B::single(5).shifted(-6).is_empty());
+        assert_eq!(B::single(5).moved(3, 0), B::single(8));
+        assert_eq!(B::single(5).moved(0, 5), B::single(0));
     }
 
     #[test]

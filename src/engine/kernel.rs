@@ -36,14 +36,13 @@ pub struct KState<B> {
 /// Where a turn stands once it has begun.
 #[derive(Clone, Copy, Debug)]
 pub enum At<B> {
-    Over(Outcome),
+    /// The game is over; the winner an end condition named, if it named one (otherwise the
+    /// scores decide, see [`Kernel::outcome`]). Kept small: this is copied every step.
+    Over(Option<u8>),
     /// The mover has no step and must pass.
     Pass,
     /// The mover chooses one of `moves` at the choice at `pc`.
-    Choice {
-        pc: u32,
-        moves: B,
-    },
+    Choice { pc: u32, moves: B },
 }
 
 pub struct Kernel<B> {
@@ -53,6 +52,62 @@ pub struct Kernel<B> {
     ends_use_blocked: bool,
     /// Per line of the rules, the directions it runs along, compiled.
     lines: Vec<Vec<Ray<B>>>,
+    /// Per line, the backward steps of all eight directions side by side (directions the
+    /// line does not use have an empty mask), so whole-set matching runs them as lanes.
+    lanes: Vec<Lanes<B>>,
+    /// Per instruction, for choices of the most common shape, its parts as direct operations.
+    forms: Vec<Form>,
+    /// Some end condition is checked after each step.
+    ends_after_step: bool,
+}
+
+/// A choice whose parts the kernel runs directly instead of walking their expressions.
+#[derive(Clone, Copy, Default)]
+struct Form {
+    /// The candidates are `empty & sources(L)` (what `where some(captured(L, c))` becomes).
+    sources_of: Option<usize>,
+    /// The body is `place c  flip captured(L, c)` and ends the turn.
+    place_flip: Option<usize>,
+}
+
+fn form(game: &Game, pc: usize) -> Form {
+    let Instr::Choose(c) = &game.program[pc] else {
+        return Form::default();
+    };
+    let alt = &c.alts[0];
+    let AltKind::Cell { reg, set } = &alt.kind else {
+        return Form::default();
+    };
+    let chosen = |cell: &Cell| matches!(cell, Cell::Reg(r) if r == reg);
+    let sources_of = match (set, &alt.condition) {
+        (Set::Inter(a, b), None) => match (&**a, &**b) {
+            (Set::Empty, Set::Sources(l)) => Some(*l),
+            _ => None,
+        },
+        _ => None,
+    };
+    let code = &game.program;
+    let body = alt.body as usize;
+    let place_flip = match (code.get(body), code.get(body + 1)) {
+        (Some(Instr::Place(p, _)), Some(Instr::Flip(Set::Captured(l, f))))
+            if chosen(p) && chosen(f) =>
+        {
+            // What follows must end the turn at once.
+            let mut at = body + 2;
+            loop {
+                match code.get(at) {
+                    None | Some(Instr::Stop) => break Some(*l),
+                    Some(Instr::Jump(t)) if *t as usize > at => at = *t as usize,
+                    _ => break None,
+                }
+            }
+        }
+        _ => None,
+    };
+    Form {
+        sources_of,
+        place_flip,
+    }
 }
 
 /// One direction of a line, with what its whole-set and single-cell matches need.
@@ -64,6 +119,27 @@ struct Ray<B> {
     beyond: Vec<B>,
     /// Cell numbers grow along the direction (so the nearest of a set is its lowest).
     ascending: bool,
+    /// One step against the direction: the cells that have a cell behind them, and the shift.
+    back_from: B,
+    back_up: u32,
+    back_down: u32,
+}
+
+/// Eight directions' backward steps as parallel arrays: one round of a match steps every
+/// direction at once, which compilers turn into vector code where the target allows.
+struct Lanes<B> {
+    from: [B; 8],
+    up: [B; 8],
+    down: [B; 8],
+    /// The most rounds any direction needs.
+    longest_run: u32,
+}
+
+impl<B: Board> Lanes<B> {
+    #[inline(always)]
+    fn back(&self, s: &[B; 8]) -> [B; 8] {
+        std::array::from_fn(|i| (s[i] & self.from[i]).moved_by(self.up[i], self.down[i]))
+    }
 }
 
 /// Why a game is not run by the kernel (for `bench` and the docs), or None when it is.
@@ -430,7 +506,7 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     /// The cells a line captures from `from` (or, with `ends`, the cells closing each match).
-    #[inline]
+    #[inline(always)]
     fn line_cells(&self, l: usize, from: usize, ends: bool) -> B {
         let line = &self.game.lines[l];
         let mut out = B::EMPTY;
@@ -519,22 +595,25 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     /// Every cell from which `line` matches in some direction, by whole-set shifts.
+    #[inline(always)]
     fn sources(&self, l: usize) -> B {
         let line = &self.game.lines[l];
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            for ray in &self.kernel.lines[l] {
-                let back = (ray.d + 4) % 8;
-                // Run cells whose next cell closes the line, then runs growing backwards; a
-                // fixed number of rounds (no test per round) is quicker than stopping early.
-                let mut reach = self.step(end, back) & run;
-                let mut runs = reach;
-                for _ in 1..ray.longest_run {
-                    reach = self.step(reach, back) & run;
-                    runs = runs | reach;
+            // Run cells whose next cell closes the line, then runs growing backwards; a fixed
+            // number of rounds (no test per round) is quicker than stopping early.
+            let lanes = &self.kernel.lanes[l];
+            let mut reach = lanes.back(&[end; 8]).map(|r| r & run);
+            let mut runs = reach;
+            for _ in 1..lanes.longest_run {
+                reach = lanes.back(&reach).map(|r| r & run);
+                for (a, b) in runs.iter_mut().zip(reach) {
+                    *a = *a | b;
                 }
-                out = out | self.step(runs, back);
+            }
+            for r in lanes.back(&runs) {
+                out = out | r;
             }
             return out;
         }
@@ -588,20 +667,46 @@ impl<B: Board> Kernel<B> {
                 (_, 0) => g.width,
                 _ => g.width.min(g.height),
             };
+            let back = (d + 4) % 8;
+            let offset = g.step_offset[back];
             Ray {
                 d,
                 longest_run: along.saturating_sub(2) as u32,
                 beyond,
                 ascending: g.step_offset[d] > 0,
+                back_from: B::from_bits(&g.step_from[back]),
+                back_up: offset.max(0) as u32,
+                back_down: (-offset).max(0) as u32,
             }
         };
-        let lines = game
+        let lines: Vec<Vec<Ray<B>>> = game
             .lines
             .iter()
             .map(|l| l.dirs.iter().map(ray).collect())
             .collect();
+        let lanes = lines
+            .iter()
+            .map(|rays| {
+                let mut lanes = Lanes {
+                    from: [B::EMPTY; 8],
+                    up: [B::EMPTY; 8],
+                    down: [B::EMPTY; 8],
+                    longest_run: 0,
+                };
+                for (i, r) in rays.iter().enumerate() {
+                    lanes.from[i] = r.back_from;
+                    lanes.up[i] = B::amount(r.back_up);
+                    lanes.down[i] = B::amount(r.back_down);
+                    lanes.longest_run = lanes.longest_run.max(r.longest_run);
+                }
+                lanes
+            })
+            .collect();
         Some(Kernel {
             lines,
+            lanes,
+            forms: (0..game.program.len()).map(|pc| form(game, pc)).collect(),
+            ends_after_step: game.ends.iter().any(|e| e.timing == Timing::AfterStep),
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
             playable: B::from_bits(&g.playable),
@@ -625,6 +730,7 @@ impl<B: Board> Kernel<B> {
 
     /// Runs the turn's opening tests from `pc` to a choice with a candidate: its place and
     /// the candidates, or None when the turn has none (a pass).
+    #[inline(always)]
     fn first_choice(&self, game: &Game, s: &KState<B>, mut pc: u32) -> Option<(u32, B)> {
         let ctx = self.ctx(game, s);
         loop {
@@ -632,7 +738,10 @@ impl<B: Board> Kernel<B> {
                 Instr::JumpUnless(c, t) => pc = if ctx.cond(c) { pc + 1 } else { *t },
                 Instr::Jump(t) => pc = *t,
                 Instr::Choose(c) => {
-                    let moves = self.candidates(game, s, c);
+                    let moves = match self.forms[pc as usize].sources_of {
+                        Some(l) => ctx.class(CellClass::Empty) & ctx.sources(l),
+                        None => self.candidates(game, s, c),
+                    };
                     if !moves.is_empty() {
                         return Some((pc, moves));
                     }
@@ -674,6 +783,7 @@ impl<B: Board> Kernel<B> {
     }
 
     /// Checks the turn-boundary end conditions and finds the mover's choice.
+    #[inline(always)]
     pub fn begin_turn(&self, game: &Game, s: &KState<B>) -> At<B> {
         let first = self.first_choice(game, s, 0);
         let hint = self.ends_use_blocked.then_some(first.is_some());
@@ -686,16 +796,27 @@ impl<B: Board> Kernel<B> {
         }
     }
 
-    /// Plays `cell` at the choice at `pc` and ends the turn: the next turn's position and
-    /// where it stands.
+    /// Plays `cell` at the choice at `pc` and ends the turn: `t` becomes the next turn's
+    /// position; returns where that turn stands. (In place: states stay in registers.)
+    #[inline(always)]
     pub fn play(
         &self,
         game: &Game,
-        s: &KState<B>,
+        t: &mut KState<B>,
         pc: u32,
         cell: usize,
-    ) -> Result<(KState<B>, At<B>), GiveUp> {
-        let mut t = *s;
+    ) -> Result<At<B>, GiveUp> {
+        if let Some(l) = self.forms[pc as usize].place_flip {
+            let m = t.mover as usize;
+            if (t.pieces[0] | t.pieces[1]).contains(cell) {
+                return Err(GiveUp);
+            }
+            let ctx = self.ctx(game, t);
+            let flipped = ctx.line_cells(l, cell, false) & t.pieces[1 - m];
+            t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
+            t.pieces[m] = t.pieces[m] | flipped | B::single(cell);
+            return Ok(self.end_step(game, t));
+        }
         let Instr::Choose(c) = &game.program[pc as usize] else {
             return Err(GiveUp);
         };
@@ -712,7 +833,7 @@ impl<B: Board> Kernel<B> {
                     at += 1;
                 }
                 Instr::Flip(set) => {
-                    let mut ctx = self.ctx(game, &t);
+                    let mut ctx = self.ctx(game, t);
                     ctx.cell = cell;
                     let m = t.mover as usize;
                     let flipped = ctx.set(set) & t.pieces[1 - m];
@@ -725,23 +846,30 @@ impl<B: Board> Kernel<B> {
                 _ => return Err(GiveUp),
             }
         }
-        if let Some(o) = self.check_ends(game, &t, Timing::AfterStep, None) {
-            return Ok((t, At::Over(o)));
+        Ok(self.end_step(game, t))
+    }
+
+    #[inline(always)]
+    fn end_step(&self, game: &Game, t: &mut KState<B>) -> At<B> {
+        if self.ends_after_step {
+            if let Some(o) = self.check_ends(game, t, Timing::AfterStep, None) {
+                return At::Over(o);
+            }
         }
-        Ok(self.next_turn(game, t, false))
+        self.next_turn(game, t, false)
     }
 
-    /// The mover passes.
-    pub fn pass(&self, game: &Game, s: &KState<B>) -> (KState<B>, At<B>) {
-        self.next_turn(game, *s, true)
+    /// The mover passes: `t` becomes the next turn's position.
+    pub fn pass(&self, game: &Game, t: &mut KState<B>) -> At<B> {
+        self.next_turn(game, t, true)
     }
 
-    fn next_turn(&self, game: &Game, mut t: KState<B>, passing: bool) -> (KState<B>, At<B>) {
+    #[inline(always)]
+    fn next_turn(&self, game: &Game, t: &mut KState<B>, passing: bool) -> At<B> {
         t.passes = if passing { t.passes + 1 } else { 0 };
         t.mover = 1 - t.mover;
         t.turn += 1;
-        let at = self.begin_turn(game, &t);
-        (t, at)
+        self.begin_turn(game, t)
     }
 
     fn check_ends(
@@ -750,7 +878,7 @@ impl<B: Board> Kernel<B> {
         s: &KState<B>,
         timing: Timing,
         mover_can_move: Option<bool>,
-    ) -> Option<Outcome> {
+    ) -> Option<Option<u8>> {
         for end in game.ends.iter().filter(|e| e.timing == timing) {
             let players: &[u8] = if end.for_each {
                 &[s.mover, 1 - s.mover]
@@ -764,15 +892,15 @@ impl<B: Board> Kernel<B> {
                     ..self.ctx(game, s)
                 };
                 if ctx.cond(&end.condition) {
-                    let winner = end.winner.as_ref().map(|w| ctx.player(w));
-                    return Some(self.outcome(game, s, winner));
+                    return Some(end.winner.as_ref().map(|w| ctx.player(w)));
                 }
             }
         }
         None
     }
 
-    fn outcome(&self, game: &Game, s: &KState<B>, winner: Option<u8>) -> Outcome {
+    /// The result of a finished game; `winner` overrides the comparison of scores.
+    pub fn outcome(&self, game: &Game, s: &KState<B>, winner: Option<u8>) -> Outcome {
         let value = |expr: &Num, p: u8| {
             Ctx {
                 bound: p,
@@ -793,7 +921,7 @@ impl<B: Board> Kernel<B> {
 
     /// The kernel's view of an interpreter state at a turn boundary (None inside a turn).
     pub fn import(&self, game: &Game, s: &State) -> Option<(KState<B>, At<B>)> {
-        if s.agreeing || s.steps != 0 || s.passing {
+        if s.agreeing || s.steps != 0 || s.passing || s.is_over() {
             return None;
         }
         let k = KState {
@@ -803,8 +931,7 @@ impl<B: Board> Kernel<B> {
             passes: s.passes,
         };
         let at = match (s.pc, s.outcome) {
-            (_, Some(o)) => At::Over(o),
-            (AT_GAME_OVER, None) => return None,
+            (_, Some(_)) | (AT_GAME_OVER, None) => return None,
             (AT_FORCED_PASS, None) => At::Pass,
             (pc, None) => match game.program.get(pc as usize) {
                 Some(Instr::Choose(c)) => At::Choice {
@@ -818,14 +945,14 @@ impl<B: Board> Kernel<B> {
     }
 
     /// The interpreter state for a kernel position.
-    pub fn export(&self, s: &KState<B>, at: &At<B>) -> State {
+    pub fn export(&self, game: &Game, s: &KState<B>, at: &At<B>) -> State {
         let mut t = State::new(s.pieces.map(|p| p.to_bits()), s.mover);
         t.turn = s.turn;
         t.passes = s.passes;
         match at {
-            At::Over(o) => {
+            At::Over(winner) => {
                 t.pc = AT_GAME_OVER;
-                t.outcome = Some(*o);
+                t.outcome = Some(self.outcome(game, s, *winner));
             }
             At::Pass => t.pc = AT_FORCED_PASS,
             At::Choice { pc, .. } => t.pc = *pc,
@@ -847,15 +974,15 @@ impl<B: Board> Kernel<B> {
         let (mut s, mut at) = (*s, at);
         let mut steps = 0;
         while steps < limit {
-            (s, at) = match at {
+            at = match at {
                 At::Over(_) => break,
                 At::Pass => {
                     rng.below(1);
-                    self.pass(game, &s)
+                    self.pass(game, &mut s)
                 }
                 At::Choice { pc, moves } => {
                     let cell = moves.nth(rng.below(moves.count() as usize));
-                    self.play(game, &s, pc, cell)?
+                    self.play(game, &mut s, pc, cell)?
                 }
             };
             steps += 1;
@@ -873,7 +1000,8 @@ impl<B: Board> Kernel<B> {
             At::Over(_) => Ok(1),
             At::Pass if depth == 1 => Ok(1),
             At::Pass => {
-                let (t, next) = self.pass(game, s);
+                let mut t = *s;
+                let next = self.pass(game, &mut t);
                 self.perft(game, &t, &next, depth - 1)
             }
             At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
@@ -883,7 +1011,8 @@ impl<B: Board> Kernel<B> {
                 while !rest.is_empty() {
                     let cell = rest.lowest();
                     rest = rest.without_lowest();
-                    let (t, next) = self.play(game, s, pc, cell)?;
+                    let mut t = *s;
+                    let next = self.play(game, &mut t, pc, cell)?;
                     total += self.perft(game, &t, &next, depth - 1)?;
                 }
                 Ok(total)
@@ -922,9 +1051,12 @@ impl AnyKernel {
             rng: &mut Rng,
             limit: u64,
         ) -> Option<(State, u64)> {
+            if s.is_over() {
+                return Some((*s, 0));
+            }
             let (ks, at) = k.import(game, s)?;
             let (t, at, n) = k.playout(game, &ks, at, rng, limit).ok()?;
-            Some((k.export(&t, &at), n))
+            Some((k.export(game, &t, &at), n))
         }
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, rng, limit),
