@@ -28,8 +28,16 @@ pub trait Board:
     /// A shift amount held in the board type, so that lanes of boards and their shift amounts
     /// have one element type (what vector units want).
     fn amount(n: u32) -> Self;
-    /// [`Board::moved`] with amounts made by [`Board::amount`].
-    fn moved_by(self, up: Self, down: Self) -> Self;
+    /// Shifted towards higher cells by an amount made by [`Board::amount`].
+    fn up(self, by: Self) -> Self;
+    /// Shifted towards lower cells by an amount made by [`Board::amount`].
+    fn down(self, by: Self) -> Self;
+    /// The lowest cell alone (empty for an empty set).
+    fn lowest_bit(self) -> Self;
+    /// The highest cell alone (empty for an empty set).
+    fn highest_bit(self) -> Self;
+    /// For a single cell: every cell below it (for an empty set: every cell).
+    fn below(self) -> Self;
     fn count(self) -> u32;
     fn is_empty(self) -> bool;
     fn single(cell: usize) -> Self;
@@ -75,8 +83,28 @@ macro_rules! integer_board {
                 n as $t
             }
             #[inline(always)]
-            fn moved_by(self, up: Self, down: Self) -> Self {
-                (self << up) >> down
+            fn up(self, by: Self) -> Self {
+                self << by
+            }
+            #[inline(always)]
+            fn down(self, by: Self) -> Self {
+                self >> by
+            }
+            #[inline(always)]
+            fn lowest_bit(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline(always)]
+            fn highest_bit(self) -> Self {
+                if self == 0 {
+                    0
+                } else {
+                    1 << (<$t>::BITS - 1 - self.leading_zeros())
+                }
+            }
+            #[inline(always)]
+            fn below(self) -> Self {
+                self.wrapping_sub(1)
             }
             #[inline(always)]
             fn count(self) -> u32 {
@@ -151,6 +179,10 @@ mod tests {
         assert!(B::single(5).shifted(-6).is_empty());
         assert_eq!(B::single(5).moved(3, 0), B::single(8));
         assert_eq!(B::single(5).moved(0, 5), B::single(0));
+        assert_eq!(b.lowest_bit(), B::single(0));
+        assert_eq!(b.highest_bit(), B::single(B::CELLS - 1));
+        assert_eq!(B::EMPTY.highest_bit(), B::EMPTY);
+        assert_eq!(B::single(3).below().count(), 3);
     }
 
     #[test]

@@ -50,11 +50,8 @@ pub struct Kernel<B> {
     step_offset: [i32; 8],
     playable: B,
     ends_use_blocked: bool,
-    /// Per line of the rules, the directions it runs along, compiled.
-    lines: Vec<Vec<Ray<B>>>,
-    /// Per line, the backward steps of all eight directions side by side (directions the
-    /// line does not use have an empty mask), so whole-set matching runs them as lanes.
-    lanes: Vec<Lanes<B>>,
+    /// Per line of the rules, its directions compiled.
+    lines: Vec<CompiledLine<B>>,
     /// Per instruction, for choices of the most common shape, its parts as direct operations.
     forms: Vec<Form>,
     /// Some end condition is checked after each step.
@@ -110,35 +107,96 @@ fn form(game: &Game, pc: usize) -> Form {
     }
 }
 
-/// One direction of a line, with what its whole-set and single-cell matches need.
-struct Ray<B> {
-    d: usize,
-    /// The most cells a straight run can hold along this direction (board size less two).
+/// A line's directions in two groups of four lanes: those along which cell numbers grow
+/// ("up", a left shift) and those along which they fall ("down", a right shift). Each of the
+/// eight directions has a fixed group, so any set of directions fits; unused lanes have empty
+/// masks. Every lane of a group shifts the same way, which keeps the work per step to a shift
+/// and a mask, and lets compilers run the four lanes as one vector.
+struct CompiledLine<B> {
+    /// The directions the line runs along, for the general (backtracking) matcher.
+    dirs: Vec<usize>,
+    /// For whole-set matching, which walks each direction backwards.
+    back: [Group<B>; 2],
+    /// The most cells a straight run can hold along any used direction.
     longest_run: u32,
-    /// `beyond[c]`: the cells after `c` along the direction, up to the edge or a removed cell.
-    beyond: Vec<B>,
-    /// Cell numbers grow along the direction (so the nearest of a set is its lowest).
-    ascending: bool,
-    /// One step against the direction: the cells that have a cell behind them, and the shift.
-    back_from: B,
-    back_up: u32,
-    back_down: u32,
+    /// For single-cell matching: `beyond[c][lane]`, the cells after `c` along the lane's
+    /// direction up to the edge or a removed cell; lanes 0-3 go up, 4-7 go down.
+    beyond: Vec<[B; 8]>,
 }
 
-/// Eight directions' backward steps as parallel arrays: one round of a match steps every
-/// direction at once, which compilers turn into vector code where the target allows.
-struct Lanes<B> {
-    from: [B; 8],
-    up: [B; 8],
-    down: [B; 8],
-    /// The most rounds any direction needs.
-    longest_run: u32,
+/// Four lanes of one shift direction: how far each shifts and which cells may receive.
+#[derive(Clone, Copy)]
+struct Group<B> {
+    amount: [B; 4],
+    /// The cells a step in the lane's direction can land on (a step off the board or across
+    /// its edge lands elsewhere and is masked away).
+    lands: [B; 4],
 }
 
-impl<B: Board> Lanes<B> {
+impl<B: Board> Group<B> {
+    /// One step of every lane, kept where `within` allows.
     #[inline(always)]
-    fn back(&self, s: &[B; 8]) -> [B; 8] {
-        std::array::from_fn(|i| (s[i] & self.from[i]).moved_by(self.up[i], self.down[i]))
+    fn shift(&self, s: [B; 4], up: bool, within: [B; 4]) -> [B; 4] {
+        std::array::from_fn(|i| {
+            let moved = if up {
+                s[i].up(self.amount[i])
+            } else {
+                s[i].down(self.amount[i])
+            };
+            moved & within[i]
+        })
+    }
+
+    #[inline(always)]
+    fn step(&self, s: [B; 4], up: bool) -> [B; 4] {
+        self.shift(s, up, self.lands)
+    }
+}
+
+fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
+    let g = &game.geometry;
+    let dirs: Vec<usize> = line.dirs.iter().collect();
+    let empty = Group {
+        amount: [B::EMPTY; 4],
+        lands: [B::EMPTY; 4],
+    };
+    let mut back = [empty, empty];
+    let mut filled = [0usize; 2];
+    let mut longest_run = 0;
+    let mut beyond = vec![[B::EMPTY; 8]; g.cells()];
+    let mut forward = [0usize; 2];
+    for &d in &dirs {
+        // Walking backwards: the step goes the opposite way and lands on cells that have a
+        // neighbour in direction d.
+        let offset = -g.step_offset[d];
+        let group = usize::from(offset < 0);
+        let lane = filled[group];
+        filled[group] += 1;
+        back[group].amount[lane] = B::amount(offset.unsigned_abs());
+        back[group].lands[lane] = B::from_bits(&g.step_from[d]);
+        let (dx, dy) = super::geometry::DIRS[d];
+        let along = match (dx, dy) {
+            (0, _) => g.height,
+            (_, 0) => g.width,
+            _ => g.width.min(g.height),
+        };
+        longest_run = longest_run.max(along.saturating_sub(2) as u32);
+        let group = usize::from(g.step_offset[d] < 0);
+        let lane = group * 4 + forward[group];
+        forward[group] += 1;
+        for (c, cell) in beyond.iter_mut().enumerate() {
+            let mut at = g.neighbours[c][d];
+            while at != super::geometry::NONE {
+                cell[lane] = cell[lane] | B::single(at as usize);
+                at = g.neighbours[at as usize][d];
+            }
+        }
+    }
+    CompiledLine {
+        dirs,
+        back,
+        longest_run,
+        beyond,
     }
 }
 
@@ -512,27 +570,25 @@ impl<B: Board> Ctx<'_, B> {
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            for ray in &self.kernel.lines[l] {
-                // The first cell along the ray that is not of the run's class closes it.
-                let beyond = ray.beyond[from];
-                let stops = beyond & !run;
-                if stops.is_empty() {
-                    continue;
-                }
-                let stop = if ray.ascending {
-                    stops.lowest()
+            let beyond = &self.kernel.lines[l].beyond[from];
+            for (lane, &cells) in beyond.iter().enumerate() {
+                // The first cell along the lane that is not of the run's class closes it:
+                // the nearest is the lowest going up, the highest going down.
+                let stops = cells & !run;
+                let (stop, taken) = if lane < 4 {
+                    let stop = stops.lowest_bit();
+                    (stop, cells & stop.below())
                 } else {
-                    stops.highest()
+                    let stop = stops.highest_bit();
+                    (stop, cells & !stop.below() & !stop)
                 };
-                let taken = beyond & !ray.beyond[stop] & !B::single(stop);
-                if !taken.is_empty() && end.contains(stop) {
-                    out = out | if ends { B::single(stop) } else { taken };
+                if !(stop & end).is_empty() {
+                    out = out | if ends { stop } else { taken };
                 }
             }
             return out;
         }
-        for ray in &self.kernel.lines[l] {
-            let d = ray.d;
+        for &d in &self.kernel.lines[l].dirs {
             if let Some(n) = self.match_elements(line, 0, B::single(from), d, 0) {
                 let mut x = B::single(from);
                 for _ in 0..n {
@@ -603,23 +659,28 @@ impl<B: Board> Ctx<'_, B> {
             let (run, end) = (self.class(run), self.class(end));
             // Run cells whose next cell closes the line, then runs growing backwards; a fixed
             // number of rounds (no test per round) is quicker than stopping early.
-            let lanes = &self.kernel.lanes[l];
-            let mut reach = lanes.back(&[end; 8]).map(|r| r & run);
-            let mut runs = reach;
-            for _ in 1..lanes.longest_run {
-                reach = lanes.back(&reach).map(|r| r & run);
-                for (a, b) in runs.iter_mut().zip(reach) {
-                    *a = *a | b;
+            let line = &self.kernel.lines[l];
+            for (group, back) in line.back.iter().enumerate() {
+                let up = group == 0;
+                // Run cells a step can land on: one mask per step instead of two.
+                let within = back.lands.map(|m| m & run);
+                let mut reach = back.shift([end; 4], up, within);
+                let mut runs = reach;
+                for _ in 1..line.longest_run {
+                    reach = back.shift(reach, up, within);
+                    for (a, b) in runs.iter_mut().zip(reach) {
+                        *a = *a | b;
+                    }
                 }
-            }
-            for r in lanes.back(&runs) {
-                out = out | r;
+                for r in back.step(runs, up) {
+                    out = out | r;
+                }
             }
             return out;
         }
         let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
-        for ray in &self.kernel.lines[l] {
-            let back = (ray.d + 4) % 8;
+        for &d in &self.kernel.lines[l].dirs {
+            let back = (d + 4) % 8;
             let mut rest = self.class(line.end);
             for &(class, min, max) in line.elements.iter().rev() {
                 let class = self.class(class);
@@ -649,62 +710,9 @@ impl<B: Board> Kernel<B> {
         if g.cells() > B::CELLS || unsupported_reason(game).is_some() {
             return None;
         }
-        let ray = |d: usize| {
-            let beyond = (0..g.cells())
-                .map(|c| {
-                    let mut out = B::EMPTY;
-                    let mut at = g.neighbours[c][d];
-                    while at != super::geometry::NONE {
-                        out = out | B::single(at as usize);
-                        at = g.neighbours[at as usize][d];
-                    }
-                    out
-                })
-                .collect();
-            let (dx, dy) = super::geometry::DIRS[d];
-            let along = match (dx, dy) {
-                (0, _) => g.height,
-                (_, 0) => g.width,
-                _ => g.width.min(g.height),
-            };
-            let back = (d + 4) % 8;
-            let offset = g.step_offset[back];
-            Ray {
-                d,
-                longest_run: along.saturating_sub(2) as u32,
-                beyond,
-                ascending: g.step_offset[d] > 0,
-                back_from: B::from_bits(&g.step_from[back]),
-                back_up: offset.max(0) as u32,
-                back_down: (-offset).max(0) as u32,
-            }
-        };
-        let lines: Vec<Vec<Ray<B>>> = game
-            .lines
-            .iter()
-            .map(|l| l.dirs.iter().map(ray).collect())
-            .collect();
-        let lanes = lines
-            .iter()
-            .map(|rays| {
-                let mut lanes = Lanes {
-                    from: [B::EMPTY; 8],
-                    up: [B::EMPTY; 8],
-                    down: [B::EMPTY; 8],
-                    longest_run: 0,
-                };
-                for (i, r) in rays.iter().enumerate() {
-                    lanes.from[i] = r.back_from;
-                    lanes.up[i] = B::amount(r.back_up);
-                    lanes.down[i] = B::amount(r.back_down);
-                    lanes.longest_run = lanes.longest_run.max(r.longest_run);
-                }
-                lanes
-            })
-            .collect();
+        let lines = game.lines.iter().map(|l| compile_line(game, l)).collect();
         Some(Kernel {
             lines,
-            lanes,
             forms: (0..game.program.len()).map(|pc| form(game, pc)).collect(),
             ends_after_step: game.ends.iter().any(|e| e.timing == Timing::AfterStep),
             step_from: g.step_from.map(|b| B::from_bits(&b)),
