@@ -48,14 +48,7 @@ pub trait Board:
     /// The highest cell (the set must not be empty).
     fn highest(self) -> usize;
     /// The k-th cell in increasing order (k < count).
-    #[inline]
-    fn nth(self, k: usize) -> usize {
-        let mut b = self;
-        for _ in 0..k {
-            b = b.without_lowest();
-        }
-        b.lowest()
-    }
+    fn nth(self, k: usize) -> usize;
     /// The cells of a wide set (cells beyond `CELLS` must not be present).
     fn from_bits(b: &Bits) -> Self;
     fn to_bits(self) -> Bits;
@@ -89,6 +82,10 @@ macro_rules! integer_board {
             #[inline(always)]
             fn down(self, by: Self) -> Self {
                 self >> by
+            }
+            #[inline(always)]
+            fn nth(self, k: usize) -> usize {
+                self.nth_set_bit(k)
             }
             #[inline(always)]
             fn lowest_bit(self) -> Self {
@@ -155,6 +152,49 @@ macro_rules! integer_board {
 
 integer_board!(u64);
 integer_board!(u128);
+
+/// The k-th set bit of a word: one instruction where the target has BMI2 (`pdep` deposits the
+/// bit `1 << k` at the k-th set position), clearing the lowest bits one by one elsewhere.
+#[inline(always)]
+fn nth_of_word(w: u64, k: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the `bmi2` target feature is enabled for this build (checked by the cfg).
+        unsafe { std::arch::x86_64::_pdep_u64(1 << k, w).trailing_zeros() as usize }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let mut w = w;
+        for _ in 0..k {
+            w &= w - 1;
+        }
+        w.trailing_zeros() as usize
+    }
+}
+
+trait NthSetBit {
+    fn nth_set_bit(self, k: usize) -> usize;
+}
+
+impl NthSetBit for u64 {
+    #[inline(always)]
+    fn nth_set_bit(self, k: usize) -> usize {
+        nth_of_word(self, k)
+    }
+}
+
+impl NthSetBit for u128 {
+    #[inline(always)]
+    fn nth_set_bit(self, k: usize) -> usize {
+        let low = self as u64;
+        let below = low.count_ones() as usize;
+        if k < below {
+            nth_of_word(low, k)
+        } else {
+            64 + nth_of_word((self >> 64) as u64, k - below)
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

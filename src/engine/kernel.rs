@@ -56,6 +56,9 @@ pub struct Kernel<B> {
     forms: Vec<Form>,
     /// Some end condition is checked after each step.
     ends_after_step: bool,
+    /// Every turn-boundary end condition needs `blocked`, so none can hold while the mover
+    /// has a step: the common case skips the check.
+    ends_need_blocked: bool,
 }
 
 /// A choice whose parts the kernel runs directly instead of walking their expressions.
@@ -413,6 +416,15 @@ impl Shape<'_> {
     }
 }
 
+/// Whether a condition can only hold when `blocked` does (so never while the mover can move).
+fn needs_blocked(c: &Cond) -> bool {
+    match c {
+        Cond::Blocked => true,
+        Cond::And(a, b) => needs_blocked(a) || needs_blocked(b),
+        _ => false,
+    }
+}
+
 /// What an expression is evaluated against.
 struct Ctx<'a, B> {
     game: &'a Game,
@@ -715,6 +727,11 @@ impl<B: Board> Kernel<B> {
             lines,
             forms: (0..game.program.len()).map(|pc| form(game, pc)).collect(),
             ends_after_step: game.ends.iter().any(|e| e.timing == Timing::AfterStep),
+            ends_need_blocked: game
+                .ends
+                .iter()
+                .filter(|e| e.timing == Timing::AfterTurn)
+                .all(|e| needs_blocked(&e.condition)),
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
             playable: B::from_bits(&g.playable),
@@ -794,6 +811,9 @@ impl<B: Board> Kernel<B> {
     #[inline(always)]
     pub fn begin_turn(&self, game: &Game, s: &KState<B>) -> At<B> {
         let first = self.first_choice(game, s, 0);
+        if let (Some((pc, moves)), true) = (first, self.ends_need_blocked) {
+            return At::Choice { pc, moves };
+        }
         let hint = self.ends_use_blocked.then_some(first.is_some());
         if let Some(o) = self.check_ends(game, s, Timing::AfterTurn, hint) {
             return At::Over(o);
