@@ -2,6 +2,8 @@
 //! tree with a transposition table. For small boards only; the tree grows exponentially.
 
 use crate::agents::search::Search;
+use crate::agents::terminal_value;
+use crate::engine::kernel::search::Table;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 
@@ -24,6 +26,9 @@ fn no_horizon(engine: &Engine, s: &State, _: usize) -> Result<f64, RuleError> {
 
 /// Solves `s`: best play for both sides to the end of the game.
 pub fn solve(engine: &Engine, s: &State) -> Result<Solution, RuleError> {
+    if let Some(solution) = solve_on_kernel(engine, s)? {
+        return Ok(solution);
+    }
     let mut search = Search::new(no_horizon, MAX_ENTRIES);
     let mut line = Vec::new();
     let mut cur = *s;
@@ -49,4 +54,49 @@ pub fn solve(engine: &Engine, s: &State) -> Result<Solution, RuleError> {
         end: cur,
         nodes: search.nodes,
     })
+}
+
+/// The same search on the compiled kernel, for the games it runs: the values agree with the
+/// interpreter's (tests compare them), only faster. None when the kernel cannot take `s`.
+fn solve_on_kernel(engine: &Engine, s: &State) -> Result<Option<Solution>, RuleError> {
+    let mut table = Table::new(MAX_ENTRIES);
+    let mut line = Vec::new();
+    let mut cur = *s;
+    let mut steps = Vec::new();
+    while !cur.is_over() {
+        let Some(value) = engine.kernel_value(&cur, &mut table) else {
+            return Ok(None);
+        };
+        engine.steps(&cur, &mut steps)?;
+        let mut chosen = None;
+        for &step in &steps {
+            let t = engine.apply(&cur, step)?;
+            let v = if t.is_over() {
+                terminal_value(&t, cur.mover)
+            } else {
+                let Some(v) = engine.kernel_value(&t, &mut table) else {
+                    return Ok(None);
+                };
+                if t.mover == cur.mover {
+                    v
+                } else {
+                    -v
+                }
+            };
+            if v == value {
+                chosen = Some((step, t));
+                break;
+            }
+        }
+        let Some((step, t)) = chosen else {
+            return Ok(None);
+        };
+        line.push((cur, step));
+        cur = t;
+    }
+    Ok(Some(Solution {
+        line,
+        end: cur,
+        nodes: table.nodes,
+    }))
 }

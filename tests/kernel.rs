@@ -190,3 +190,36 @@ fn rules_beyond_the_kernel_stay_with_the_interpreter() {
         "two choices in a turn"
     );
 }
+
+/// Solves from positions along random games with both runners: the same values and lines.
+fn compare_solutions(fast: &Engine, what: &str, games: u64, plies: u64) -> usize {
+    let slow = oracle(fast);
+    let mut total = 0;
+    for game in 0..games {
+        let (from, _) = slow
+            .random_playout(
+                &slow.start().unwrap(),
+                &mut Rng::new(game),
+                plies + game % 4,
+            )
+            .unwrap();
+        let a = outflank::solve::solve(fast, &from).unwrap();
+        let b = outflank::solve::solve(&slow, &from).unwrap();
+        assert_eq!(a.end.outcome, b.end.outcome, "{what}, game {game}");
+        let steps = |line: &[(State, outflank::engine::Step)]| -> Vec<_> {
+            line.iter().map(|(_, step)| *step).collect()
+        };
+        assert_eq!(steps(&a.line), steps(&b.line), "{what}, game {game}");
+        total += a.line.len();
+    }
+    total
+}
+
+#[test]
+fn kernel_solutions_equal_the_interpreter() {
+    let e = engine("games/othello.rules", &[("size", "4")]);
+    assert!(compare_solutions(&e, "othello 4x4", 12, 0) > 60);
+    // Without the early win, so that games last into the solved stretch.
+    let to_the_end = engine_from(&GENERAL.replace("end after step", "// end after step"));
+    assert!(compare_solutions(&to_the_end, "general rules", 6, 22) > 20);
+}

@@ -52,6 +52,7 @@ pub trait Board:
     /// The cells of a wide set (cells beyond `CELLS` must not be present).
     fn from_bits(b: &Bits) -> Self;
     fn to_bits(self) -> Bits;
+    fn to_u128(self) -> u128;
 }
 
 macro_rules! integer_board {
@@ -138,6 +139,10 @@ macro_rules! integer_board {
                     .iter()
                     .enumerate()
                     .fold(0, |acc, (i, &w)| acc | (w as $t) << (64 * i))
+            }
+            #[inline(always)]
+            fn to_u128(self) -> u128 {
+                self as u128
             }
             fn to_bits(self) -> Bits {
                 let mut out = [0u64; WORDS];

@@ -103,6 +103,12 @@ impl Engine {
         self
     }
 
+    /// The exact value of `s` for its mover with best play, searched on the compiled kernel
+    /// (None when the game or the position is not the kernel's).
+    pub fn kernel_value(&self, s: &State, table: &mut kernel::search::Table) -> Option<f64> {
+        self.kernel.as_ref()?.value(&self.game, s, table)
+    }
+
     /// Whether the compiled kernel runs this game's playouts and perft.
     pub fn has_kernel(&self) -> bool {
         self.kernel.is_some()

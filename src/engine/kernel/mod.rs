@@ -13,6 +13,8 @@
 //! Where it meets something it does not run (a rule error, for one), it gives up and the
 //! caller replays the same work on the interpreter.
 
+pub mod search;
+
 use super::board::Board;
 use super::eval::compare;
 use super::rng::Rng;
@@ -1089,6 +1091,25 @@ impl AnyKernel {
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, rng, limit),
             AnyKernel::Wide(k) => run(k, game, s, rng, limit),
+        }
+    }
+
+    /// The exact value of `s` for its mover with best play (see [`search`]); None when `s` is
+    /// inside a turn or the kernel gave up.
+    pub fn value(&self, game: &Game, s: &State, table: &mut search::Table) -> Option<f64> {
+        fn run<B: Board>(
+            k: &Kernel<B>,
+            game: &Game,
+            s: &State,
+            table: &mut search::Table,
+        ) -> Option<f64> {
+            let (ks, at) = k.import(game, s)?;
+            k.value(game, table, &ks, &at, f64::NEG_INFINITY, f64::INFINITY)
+                .ok()
+        }
+        match self {
+            AnyKernel::Narrow(k) => run(k, game, s, table),
+            AnyKernel::Wide(k) => run(k, game, s, table),
         }
     }
 

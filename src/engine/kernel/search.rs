@@ -1,0 +1,210 @@
+//! Exact game values on the kernel: negamax with alpha-beta and a transposition table, for the
+//! solver. Values are those of the interpreter's search (`agents::terminal_value`): a win is
+//! worth a million plus the score margin, so the best play also maximises the margin.
+
+use super::{At, GiveUp, KState, Kernel};
+use crate::engine::board::Board;
+use crate::ir::{Game, NOBODY};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A position as the table knows it: both players' cells, the mover, and the counters the
+/// rules may read.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    pieces: [u128; 2],
+    mover: u8,
+    turn: u32,
+    passes: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The value lies in `low..=high` (equal when exact).
+    low: f64,
+    high: f64,
+    /// The best cell found, tried first next time.
+    best: u16,
+}
+
+/// Multiplies and folds: the keys are already well mixed bit patterns, so a cryptographic
+/// hash would only cost time.
+#[derive(Default)]
+struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// The solver's memory between searches of one game.
+pub struct Table {
+    entries: HashMap<Key, Entry, BuildHasherDefault<FoldHasher>>,
+    max_entries: usize,
+    pub nodes: u64,
+}
+
+impl Table {
+    pub fn new(max_entries: usize) -> Table {
+        Table {
+            entries: HashMap::default(),
+            max_entries,
+            nodes: 0,
+        }
+    }
+}
+
+impl<B: Board> Kernel<B> {
+    fn key(s: &KState<B>) -> Key {
+        Key {
+            pieces: s.pieces.map(|p| p.to_u128()),
+            mover: s.mover,
+            turn: s.turn,
+            passes: s.passes,
+        }
+    }
+
+    /// The value of a finished game for `player`.
+    pub fn terminal_value(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+        winner: Option<u8>,
+        player: u8,
+    ) -> f64 {
+        let o = self.outcome(game, s, winner);
+        let margin = o.scores[player as usize] - o.scores[1 - player as usize];
+        match o.winner {
+            w if w == player => 1e6 + margin,
+            NOBODY => margin,
+            _ => -1e6 + margin,
+        }
+    }
+
+    /// The exact value of `s` for its mover when it lies inside (alpha, beta); otherwise a
+    /// bound on the side of the window it falls.
+    pub fn value(
+        &self,
+        game: &Game,
+        table: &mut Table,
+        s: &KState<B>,
+        at: &At<B>,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> Result<f64, GiveUp> {
+        table.nodes += 1;
+        let (pc, moves) = match *at {
+            At::Over(winner) => return Ok(self.terminal_value(game, s, winner, s.mover)),
+            At::Pass => {
+                let mut t = *s;
+                let next = self.pass(game, &mut t);
+                return self.child_value(game, table, s, &t, &next, alpha, beta);
+            }
+            At::Choice { pc, moves } => (pc, moves),
+        };
+        let key = Self::key(s);
+        let mut first = None;
+        if let Some(e) = table.entries.get(&key) {
+            if e.low == e.high || e.low >= beta {
+                return Ok(e.low);
+            }
+            if e.high <= alpha {
+                return Ok(e.high);
+            }
+            alpha = alpha.max(e.low);
+            beta = beta.min(e.high);
+            first = Some(e.best as usize);
+        }
+        // Children in order: the table's best first, then those that leave the opponent the
+        // fewest replies (a cut comes soonest from a move that constrains).
+        let mut children: Vec<(u32, usize, KState<B>, At<B>)> =
+            Vec::with_capacity(moves.count() as usize);
+        let mut rest = moves;
+        while !rest.is_empty() {
+            let cell = rest.lowest();
+            rest = rest.without_lowest();
+            let mut t = *s;
+            let next = self.play(game, &mut t, pc, cell)?;
+            let replies = match next {
+                _ if first == Some(cell) => 0,
+                At::Over(_) => 1,
+                At::Pass => 2,
+                At::Choice { moves, .. } => 3 + moves.count(),
+            };
+            children.push((replies, cell, t, next));
+        }
+        children.sort_by_key(|c| c.0);
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = (f64::NEG_INFINITY, 0usize);
+        for (_, cell, t, next) in &children {
+            let v = self.child_value(game, table, s, t, next, alpha, beta)?;
+            if v > best.0 {
+                best = (v, *cell);
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let value = best.0;
+        let (low, high) = if value <= alpha0 {
+            (f64::NEG_INFINITY, value)
+        } else if value >= beta0 {
+            (value, f64::INFINITY)
+        } else {
+            (value, value)
+        };
+        if table.entries.len() >= table.max_entries {
+            table.entries.clear();
+        }
+        table.entries.insert(
+            key,
+            Entry {
+                low,
+                high,
+                best: best.1 as u16,
+            },
+        );
+        Ok(value)
+    }
+
+    /// The value for the mover at `s` of going to `t` (where `next` says how `t` stands).
+    #[allow(clippy::too_many_arguments)]
+    fn child_value(
+        &self,
+        game: &Game,
+        table: &mut Table,
+        s: &KState<B>,
+        t: &KState<B>,
+        next: &At<B>,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<f64, GiveUp> {
+        if let At::Over(winner) = next {
+            return Ok(self.terminal_value(game, t, *winner, s.mover));
+        }
+        // Every kernel turn hands the move to the other player.
+        Ok(-self.value(game, table, t, next, -beta, -alpha)?)
+    }
+}
