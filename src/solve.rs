@@ -3,7 +3,7 @@
 
 use crate::agents::search::Search;
 use crate::agents::terminal_value;
-use crate::engine::kernel::search::Table;
+use crate::engine::kernel::search::{next_down, next_up, Table};
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 
@@ -64,26 +64,38 @@ fn solve_on_kernel(engine: &Engine, s: &State) -> Result<Option<Solution>, RuleE
     let mut cur = *s;
     let mut steps = Vec::new();
     while !cur.is_over() {
-        let Some(value) = engine.kernel_value(&cur, &mut table) else {
+        let Some(value) = engine.kernel_value(&cur, &mut table, None) else {
             return Ok(None);
         };
         engine.steps(&cur, &mut steps)?;
         let mut chosen = None;
         for &step in &steps {
+            // No step is worth more than the position, so a step is best exactly when it is
+            // worth at least that: one empty-window question per step, not an exact value.
             let t = engine.apply(&cur, step)?;
-            let v = if t.is_over() {
-                terminal_value(&t, cur.mover)
+            let best = if t.is_over() {
+                terminal_value(&t, cur.mover) == value
             } else {
-                let Some(v) = engine.kernel_value(&t, &mut table) else {
+                let (target, flips) = if t.mover == cur.mover {
+                    (value, false)
+                } else {
+                    (-value, true)
+                };
+                let window = if flips {
+                    (target, next_up(target))
+                } else {
+                    (next_down(target), target)
+                };
+                let Some(v) = engine.kernel_value(&t, &mut table, Some(window)) else {
                     return Ok(None);
                 };
-                if t.mover == cur.mover {
-                    v
+                if flips {
+                    v <= target
                 } else {
-                    -v
+                    v >= target
                 }
             };
-            if v == value {
+            if best {
                 chosen = Some((step, t));
                 break;
             }

@@ -103,10 +103,16 @@ impl Engine {
         self
     }
 
-    /// The exact value of `s` for its mover with best play, searched on the compiled kernel
-    /// (None when the game or the position is not the kernel's).
-    pub fn kernel_value(&self, s: &State, table: &mut kernel::search::Table) -> Option<f64> {
-        self.kernel.as_ref()?.value(&self.game, s, table)
+    /// The value of `s` for its mover with best play, searched on the compiled kernel: exact
+    /// without a window, else exact inside it and a bound outside (None when the game or the
+    /// position is not the kernel's).
+    pub fn kernel_value(
+        &self,
+        s: &State,
+        table: &mut kernel::search::Table,
+        window: Option<(f64, f64)>,
+    ) -> Option<f64> {
+        self.kernel.as_ref()?.value(&self.game, s, table, window)
     }
 
     /// Whether the compiled kernel runs this game's playouts and perft.

@@ -1094,22 +1094,32 @@ impl AnyKernel {
         }
     }
 
-    /// The exact value of `s` for its mover with best play (see [`search`]); None when `s` is
-    /// inside a turn or the kernel gave up.
-    pub fn value(&self, game: &Game, s: &State, table: &mut search::Table) -> Option<f64> {
+    /// The value of `s` for its mover with best play (see [`search`]): exact with no
+    /// `window`; with one, exact inside it and otherwise a bound on the side it falls. None
+    /// when `s` is inside a turn or the kernel gave up.
+    pub fn value(
+        &self,
+        game: &Game,
+        s: &State,
+        table: &mut search::Table,
+        window: Option<(f64, f64)>,
+    ) -> Option<f64> {
         fn run<B: Board>(
             k: &Kernel<B>,
             game: &Game,
             s: &State,
             table: &mut search::Table,
+            window: Option<(f64, f64)>,
         ) -> Option<f64> {
             let (ks, at) = k.import(game, s)?;
-            k.value(game, table, &ks, &at, f64::NEG_INFINITY, f64::INFINITY)
-                .ok()
+            match window {
+                None => k.exact_value(game, table, &ks, &at).ok(),
+                Some((alpha, beta)) => k.value(game, table, &ks, &at, alpha, beta).ok(),
+            }
         }
         match self {
-            AnyKernel::Narrow(k) => run(k, game, s, table),
-            AnyKernel::Wide(k) => run(k, game, s, table),
+            AnyKernel::Narrow(k) => run(k, game, s, table, window),
+            AnyKernel::Wide(k) => run(k, game, s, table, window),
         }
     }
 

@@ -157,8 +157,20 @@ impl<B: Board> Kernel<B> {
         children.sort_by_key(|c| c.0);
         let (alpha0, beta0) = (alpha, beta);
         let mut best = (f64::NEG_INFINITY, 0usize);
-        for (_, cell, t, next) in &children {
-            let v = self.child_value(game, table, s, t, next, alpha, beta)?;
+        for (i, (_, cell, t, next)) in children.iter().enumerate() {
+            // Principal variation search: the first child with the whole window, the others
+            // only asked whether they beat alpha (an empty window), searched again in full
+            // only when they do. Good ordering makes the re-searches rare.
+            let v = if i == 0 {
+                self.child_value(game, table, s, t, next, alpha, beta)?
+            } else {
+                let probe = self.child_value(game, table, s, t, next, alpha, next_up(alpha))?;
+                if probe > alpha && probe < beta {
+                    self.child_value(game, table, s, t, next, alpha, beta)?
+                } else {
+                    probe
+                }
+            };
             if v > best.0 {
                 best = (v, *cell);
             }
@@ -189,6 +201,30 @@ impl<B: Board> Kernel<B> {
         Ok(value)
     }
 
+    /// The exact value of `s` for its mover, found by a series of empty-window searches that
+    /// close in on it (MTD(f)): each answers "above or below this?" far faster than one search
+    /// with the whole window, and the table carries what each learnt to the next.
+    pub fn exact_value(
+        &self,
+        game: &Game,
+        table: &mut Table,
+        s: &KState<B>,
+        at: &At<B>,
+    ) -> Result<f64, GiveUp> {
+        let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
+        let mut guess = 0.0;
+        while low < high {
+            let beta = if guess == low { next_up(guess) } else { guess };
+            guess = self.value(game, table, s, at, next_down(beta), beta)?;
+            if guess < beta {
+                high = guess;
+            } else {
+                low = guess;
+            }
+        }
+        Ok(low)
+    }
+
     /// The value for the mover at `s` of going to `t` (where `next` says how `t` stands).
     #[allow(clippy::too_many_arguments)]
     fn child_value(
@@ -207,4 +243,22 @@ impl<B: Board> Kernel<B> {
         // Every kernel turn hands the move to the other player.
         Ok(-self.value(game, table, t, next, -beta, -alpha)?)
     }
+}
+
+/// The smallest value above `x`: the upper end of an empty window at `x`.
+pub fn next_up(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        x
+    } else if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// The largest value below `x`.
+pub fn next_down(x: f64) -> f64 {
+    -next_up(-x)
 }
