@@ -156,6 +156,21 @@ impl Ctx<'_> {
             }
             return (n > 0 && cur != NONE && self.is(end, cur as usize)).then_some(n);
         }
+        if line.elements.iter().all(|&(_, min, max)| min == max) {
+            // A pattern of fixed length has one way to match: walk it, no backtracking.
+            let mut cur = nb[from][d];
+            let mut n = 0;
+            for &(class, count, _) in &line.elements {
+                for _ in 0..count {
+                    if cur == NONE || !self.is(class, cur as usize) {
+                        return None;
+                    }
+                    cur = nb[cur as usize][d];
+                    n += 1;
+                }
+            }
+            return (cur != NONE && self.is(line.end, cur as usize)).then_some(n);
+        }
         self.match_elements(line, 0, nb[from][d], d, 0)
     }
 
@@ -344,7 +359,7 @@ impl Ctx<'_> {
             }
             Set::Ends(l, c) => self.line_cells(&self.engine.game.lines[*l], self.cell(c), true),
             Set::Sources(l) => self.sources(&self.engine.game.lines[*l]),
-            Set::Neighbours(c, d) => self.adjacent(&Bits::single(self.cell(c)), *d),
+            Set::Neighbours(c, d) => self.engine.game.geometry.neighbours_of(self.cell(c), *d),
             Set::Adjacent(s, d) => self.adjacent(&self.set(s), *d),
             Set::Between(a, b) => {
                 let g = &self.engine.game.geometry;

@@ -48,6 +48,9 @@ pub struct Geometry {
     pub playable: Bits,
     /// `neighbours[cell][d]`: the playable cell one step in direction `d`, or `NONE`.
     pub neighbours: Vec<[u16; 8]>,
+    /// `around[cell]`: the cell's neighbours as sets, in all directions, orthogonal only and
+    /// diagonal only (the direction sets the language names), for `neighbours(c)`.
+    pub around: Vec<[Bits; 3]>,
     /// For whole-set steps: the cells that have a neighbour in direction `d`, and the index
     /// offset of that neighbour.
     pub step_from: [Bits; 8],
@@ -88,7 +91,22 @@ impl Geometry {
             }
         }
         let step_offset = DIRS.map(|(dx, dy)| dy * width as i32 + dx);
+        let around = neighbours
+            .iter()
+            .map(|n| {
+                [DirSet::ALL, DirSet::ORTHOGONAL, DirSet::DIAGONAL].map(|dirs| {
+                    let mut set = Bits::EMPTY;
+                    for d in dirs.iter() {
+                        if n[d] != NONE {
+                            set.insert(n[d] as usize);
+                        }
+                    }
+                    set
+                })
+            })
+            .collect();
         Geometry {
+            around,
             width,
             height,
             playable,
@@ -96,6 +114,26 @@ impl Geometry {
             step_from,
             step_offset,
         }
+    }
+
+    /// The neighbours of `cell` along `dirs`.
+    #[inline]
+    pub fn neighbours_of(&self, cell: usize, dirs: DirSet) -> Bits {
+        let which = match dirs {
+            DirSet::ALL => 0,
+            DirSet::ORTHOGONAL => 1,
+            DirSet::DIAGONAL => 2,
+            _ => {
+                let mut set = Bits::EMPTY;
+                for d in dirs.iter() {
+                    if self.neighbours[cell][d] != NONE {
+                        set.insert(self.neighbours[cell][d] as usize);
+                    }
+                }
+                return set;
+            }
+        };
+        self.around[cell][which]
     }
 
     /// Every cell of `s` moved one step in direction `d` (cells without a neighbour there drop).
