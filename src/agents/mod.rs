@@ -6,17 +6,6 @@ use crate::engine::{Engine, RuleError, Step};
 
 pub use crate::engine::rng::Rng;
 
-/// Chooses uniformly among the legal steps.
-pub fn random_step(
-    engine: &Engine,
-    s: &State,
-    rng: &mut Rng,
-    buf: &mut Vec<Step>,
-) -> Result<Option<Step>, RuleError> {
-    engine.steps(s, buf)?;
-    Ok((!buf.is_empty()).then(|| buf[rng.below(buf.len())]))
-}
-
 /// A game longer than this is taken to be endless (rules without a reachable end).
 pub const MAX_GAME_STEPS: u64 = 1_000_000;
 

@@ -139,14 +139,55 @@ impl Engine {
         let mut buf = Vec::with_capacity(64);
         let mut steps = 0;
         while steps < limit {
-            self.steps(&s, &mut buf)?;
-            if buf.is_empty() {
+            let Some(step) = self.random_step(&s, rng, &mut buf)? else {
                 break;
-            }
-            s = self.apply(&s, buf[rng.below(buf.len())])?;
+            };
+            s = self.apply(&s, step)?;
             steps += 1;
         }
         Ok((s, steps))
+    }
+
+    /// A uniformly random legal step (None when the game is over).
+    ///
+    /// Options that must be tried (their body can fail a `require`) are not all tried first:
+    /// candidates are drawn without replacement until one passes. The first legal one drawn is
+    /// uniform among the legal ones, and a turn where most candidates are legal (a Go-like
+    /// placement) costs one trial instead of one per cell. Without such options: one draw
+    /// from the full list.
+    pub fn random_step(
+        &self,
+        s: &State,
+        rng: &mut rng::Rng,
+        buf: &mut Vec<Step>,
+    ) -> Result<Option<Step>, RuleError> {
+        let pc = match s.pc {
+            AT_GAME_OVER => return Ok(None),
+            AT_FORCED_PASS => {
+                rng.below(1);
+                return Ok(Some(Step::PASS));
+            }
+            pc => pc,
+        };
+        let c = self.choose_at(pc);
+        if !c.alts.iter().any(|a| a.needs_trial) {
+            self.steps(s, buf)?;
+            return Ok((!buf.is_empty()).then(|| buf[rng.below(buf.len())]));
+        }
+        buf.clear();
+        self.candidates(s, c, |alt, value| {
+            buf.push(Step { alt, value });
+            Ok(true)
+        })?;
+        while !buf.is_empty() {
+            let i = rng.below(buf.len());
+            let step = buf[i];
+            if self.passes_trial(s, c, step.alt, step.value)? {
+                return Ok(Some(step));
+            }
+            buf.swap_remove(i);
+        }
+        Ok(None)
     }
 
     fn ctx<'a>(&'a self, state: &'a State) -> Ctx<'a> {
