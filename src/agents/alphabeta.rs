@@ -25,7 +25,8 @@ impl AlphaBeta {
     }
 
     /// Position value for the player to move: the score margin plus the mobility margin (first
-    /// steps available to each side), which says more than the score early in most games.
+    /// steps available to each side), which says more than the score early in most games, plus
+    /// the tie-break margins at falling weights (the rules' tie-breaks decide close games).
     fn evaluate(engine: &Engine, s: &State, steps: usize) -> Result<f64, RuleError> {
         let mine = if s.steps == 0 {
             steps
@@ -33,7 +34,10 @@ impl AlphaBeta {
             engine.first_steps(s, s.mover)?
         };
         let theirs = engine.first_steps(s, 1 - s.mover)?;
-        Ok(score_margin(engine, s, s.mover) + mine as f64 - theirs as f64)
+        Ok(
+            score_margin(engine, s, s.mover) + engine.tiebreak_margin(s, s.mover) + mine as f64
+                - theirs as f64,
+        )
     }
 }
 

@@ -14,6 +14,8 @@ struct Row {
     perft_depth: u32,
     perft_leaves_per_second: f64,
     bytes_per_state: usize,
+    /// "kernel" when the compiled kernel runs playouts and perft, else "interpreter".
+    runner: &'static str,
 }
 
 pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, Failure> {
@@ -70,24 +72,30 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
                 0.0
             },
             bytes_per_state: std::mem::size_of::<State>(),
+            runner: if engine.has_kernel() {
+                "kernel"
+            } else {
+                "interpreter"
+            },
         });
     }
     if json {
         return Ok(serde_json::to_string_pretty(&rows).expect("plain data serializes") + "\n");
     }
     let mut out = format!(
-        "{:<32} {:>12} {:>8} {:>6} {:>14} {:>7}\n",
-        "game", "playouts/s", "steps", "depth", "perft leaves/s", "bytes"
+        "{:<32} {:>12} {:>8} {:>6} {:>14} {:>7}  {}\n",
+        "game", "playouts/s", "steps", "depth", "perft leaves/s", "bytes", "runner"
     );
     for r in &rows {
         out.push_str(&format!(
-            "{:<32} {:>12.0} {:>8.1} {:>6} {:>14.0} {:>7}\n",
+            "{:<32} {:>12.0} {:>8.1} {:>6} {:>14.0} {:>7}  {}\n",
             r.game,
             r.playouts_per_second,
             r.steps_per_playout,
             r.perft_depth,
             r.perft_leaves_per_second,
-            r.bytes_per_state
+            r.bytes_per_state,
+            r.runner
         ));
     }
     Ok(out)

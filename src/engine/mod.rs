@@ -753,6 +753,27 @@ impl Engine {
         Outcome { winner, scores }
     }
 
+    /// The tie-break margins for `p`, each weighted half as much as the one before (the first
+    /// by a half): what a position is worth beyond its score, for evaluations.
+    pub fn tiebreak_margin(&self, s: &State, p: u8) -> f64 {
+        let value = |expr: &crate::ir::Num, q: u8| {
+            Ctx {
+                engine: self,
+                state: s,
+                bound: q,
+                mover_can_move: None,
+            }
+            .num(expr)
+        };
+        let mut weight = 1.0;
+        let mut total = 0.0;
+        for t in &self.game.tiebreaks {
+            weight /= 2.0;
+            total += weight * (value(t, p) - value(t, 1 - p));
+        }
+        total
+    }
+
     /// How a step is written: its mark (or `-` after the first step) and its value.
     pub fn step_notation(&self, s: &State, step: Step) -> String {
         if step.alt == FORCED_PASS {
