@@ -44,6 +44,20 @@ fn alphabeta_beats_greedy() {
 }
 
 #[test]
+fn alphabeta_plays_for_the_tie_breaks_where_they_decide() {
+    // Corner Lock has no corners, so the score is at most 1 and the tie-break (cells in the
+    // centre area) decides most games: an evaluation without it plays nearly blind.
+    let (wins, n) = score(
+        "games/vect-reverse-corner-lock.rules",
+        &[],
+        "alphabeta:3",
+        "greedy",
+        16,
+    );
+    assert!(wins >= 14, "alphabeta won {wins} of {n}");
+}
+
+#[test]
 fn greedy_beats_random_at_scoring_games() {
     let (wins, n) = score("games/reversi-go-9x9.rules", &[], "greedy", "random", 10);
     assert!(wins >= 8, "greedy won {wins} of {n}");
