@@ -3,6 +3,7 @@
 
 use super::search::Search;
 use super::{score_margin, Agent, Rng};
+use crate::engine::kernel::search::next_down;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 
@@ -51,12 +52,28 @@ impl Agent for AlphaBeta {
         if steps.len() == 1 {
             return Ok(steps[0]);
         }
-        // Iterative deepening: shallower searches fill the table that orders the deeper ones.
+        // Iterative deepening: shallower searches fill the table that orders the deeper ones,
+        // and each depth tries the steps in the order the last one ranked them.
         let mut values = vec![0.0; steps.len()];
+        let mut order: Vec<usize> = (0..steps.len()).collect();
         for depth in 1..=self.depth {
-            for (i, &step) in steps.iter().enumerate() {
-                values[i] = self.search.step_value(engine, s, step, Some(depth))?.0;
+            let mut best = f64::NEG_INFINITY;
+            for &i in &order {
+                // Only "is it at least as good as the best so far?" matters: a window just
+                // below the best prunes the rest, and a step that ties still gets its exact
+                // value (a step worse than the window reports a bound below the best).
+                let alpha = if best == f64::NEG_INFINITY {
+                    best
+                } else {
+                    next_down(best)
+                };
+                values[i] = self
+                    .search
+                    .step_value_within(engine, s, steps[i], Some(depth), alpha, f64::INFINITY)?
+                    .0;
+                best = best.max(values[i]);
             }
+            order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
         }
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let ties: Vec<Step> = steps

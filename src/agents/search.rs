@@ -136,15 +136,28 @@ impl Search {
         step: Step,
         depth: Option<u32>,
     ) -> Result<(f64, State), RuleError> {
+        self.step_value_within(engine, s, step, depth, f64::NEG_INFINITY, f64::INFINITY)
+    }
+
+    /// [`Search::step_value`] inside the window (alpha, beta) of the player to move at `s`:
+    /// exact inside it, a bound on the side it falls outside.
+    pub fn step_value_within(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        step: Step,
+        depth: Option<u32>,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<(f64, State), RuleError> {
         let t = engine.apply(s, step)?;
         let rest = depth.map(|d| d.saturating_sub(1));
-        let (lo, hi) = (f64::NEG_INFINITY, f64::INFINITY);
         let v = if t.is_over() {
             terminal_value(&t, s.mover)
         } else if t.mover == s.mover {
-            self.value(engine, &t, rest, lo, hi)?
+            self.value(engine, &t, rest, alpha, beta)?
         } else {
-            -self.value(engine, &t, rest, lo, hi)?
+            -self.value(engine, &t, rest, -beta, -alpha)?
         };
         Ok((v, t))
     }
