@@ -19,6 +19,160 @@ pub fn compare(cmp: Cmp, a: f64, b: f64) -> bool {
     }
 }
 
+/// What the shared evaluation of numbers, players and conditions needs from a runner: the
+/// interpreter's [`Ctx`] over wide sets and the kernel's over integer boards answer the same
+/// questions, so the language's arithmetic and logic are written once.
+pub trait Evaluate {
+    type Cells: PartialEq;
+    fn mover(&self) -> u8;
+    /// The player bound by `score p`, `tiebreak p` or `for each p`.
+    fn bound(&self) -> u8;
+    fn holder(&self, token: u8) -> u8;
+    fn cell(&self, c: &Cell) -> usize;
+    fn register(&self, r: u8) -> f64;
+    fn turn(&self) -> f64;
+    fn passes(&self) -> f64;
+    fn attribute(&self, index: usize, player: u8) -> f64;
+    fn cells(&self, s: &Set) -> Self::Cells;
+    fn count(cells: &Self::Cells) -> u32;
+    fn contains(cells: &Self::Cells, cell: usize) -> bool;
+    fn is_empty(cells: &Self::Cells) -> bool;
+    fn any_line(&self, line: usize, from: usize) -> bool;
+    fn breathes(&self, cell: usize) -> bool;
+    fn blocked(&self) -> bool;
+}
+
+pub fn player<E: Evaluate>(e: &E, p: &Player) -> u8 {
+    match p {
+        Player::Const(x) => *x,
+        Player::Mover => e.mover(),
+        Player::Other => 1 - e.mover(),
+        Player::Bound => e.bound(),
+        Player::Opponent(inner) => match player(e, inner) {
+            NOBODY => NOBODY,
+            x => 1 - x,
+        },
+        Player::Holder(t) => e.holder(*t),
+    }
+}
+
+pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
+    match n {
+        Num::Const(v) => *v,
+        Num::Count(s) => E::count(&e.cells(s)) as f64,
+        Num::Reg(r) => e.register(*r),
+        Num::Turn => e.turn(),
+        Num::Passes => e.passes(),
+        Num::Add(a, b) => num(e, a) + num(e, b),
+        Num::Sub(a, b) => num(e, a) - num(e, b),
+        Num::Mul(a, b) => num(e, a) * num(e, b),
+        Num::Div(a, b) => {
+            let d = num(e, b);
+            if d == 0.0 {
+                0.0
+            } else {
+                num(e, a) / d
+            }
+        }
+        Num::Neg(a) => -num(e, a),
+        Num::If(c, a, b) => {
+            if cond(e, c) {
+                num(e, a)
+            } else {
+                num(e, b)
+            }
+        }
+        Num::Attr(p, i) => match player(e, p) {
+            NOBODY => 0.0,
+            p => e.attribute(*i, p),
+        },
+    }
+}
+
+pub fn cond<E: Evaluate>(e: &E, c: &Cond) -> bool {
+    match c {
+        Cond::Const(b) => *b,
+        Cond::Not(a) => !cond(e, a),
+        Cond::And(a, b) => cond(e, a) && cond(e, b),
+        Cond::Or(a, b) => cond(e, a) || cond(e, b),
+        Cond::Num(cmp, a, b) => compare(*cmp, num(e, a), num(e, b)),
+        Cond::Player(eq, a, b) => (player(e, a) == player(e, b)) == *eq,
+        Cond::Cell(eq, a, b) => (e.cell(a) == e.cell(b)) == *eq,
+        Cond::SetEq(eq, a, b) => (e.cells(a) == e.cells(b)) == *eq,
+        Cond::In(c, s) => E::contains(&e.cells(s), e.cell(c)),
+        Cond::NonEmpty(s) => !E::is_empty(&e.cells(s)),
+        Cond::Breathes(c) => e.breathes(e.cell(c)),
+        Cond::AnyLine(l, c) => e.any_line(*l, e.cell(c)),
+        Cond::Blocked => e.blocked(),
+    }
+}
+
+impl Evaluate for Ctx<'_> {
+    type Cells = Bits;
+    fn mover(&self) -> u8 {
+        self.state.mover
+    }
+    fn bound(&self) -> u8 {
+        self.bound
+    }
+    fn holder(&self, token: u8) -> u8 {
+        self.state.tokens[token as usize]
+    }
+    #[inline]
+    fn cell(&self, c: &Cell) -> usize {
+        Ctx::cell(self, c)
+    }
+    fn register(&self, r: u8) -> f64 {
+        self.state.regs[r as usize] as f64
+    }
+    fn turn(&self) -> f64 {
+        self.state.turn as f64
+    }
+    fn passes(&self) -> f64 {
+        self.state.passes as f64
+    }
+    fn attribute(&self, index: usize, player: u8) -> f64 {
+        self.engine.game.attributes[index].1[player as usize]
+    }
+    fn cells(&self, s: &Set) -> Bits {
+        self.set(s)
+    }
+    fn count(cells: &Bits) -> u32 {
+        cells.count()
+    }
+    fn contains(cells: &Bits, cell: usize) -> bool {
+        cells.contains(cell)
+    }
+    fn is_empty(cells: &Bits) -> bool {
+        cells.is_empty()
+    }
+    fn any_line(&self, l: usize, from: usize) -> bool {
+        let line = &self.engine.game.lines[l];
+        line.dirs
+            .iter()
+            .any(|d| self.match_line(line, from, d).is_some())
+    }
+    fn breathes(&self, cell: usize) -> bool {
+        let st = self.state;
+        let empty = self.empty();
+        match st.owner(cell) {
+            // An empty cell's "group" is its region; its liberties are empty neighbours.
+            None => self
+                .flood(cell, &empty, None)
+                .is_some_and(|r| r.count() > 1),
+            Some(p) => self
+                .flood(cell, &st.pieces[p as usize], Some(&empty))
+                .is_none(),
+        }
+    }
+    fn blocked(&self) -> bool {
+        let mover = self
+            .mover_can_move
+            .unwrap_or_else(|| self.engine.can_start_turn(self.state, self.state.mover));
+        !mover && !self.engine.can_start_turn(self.state, 1 - self.state.mover)
+    }
+}
+
 /// What an expression is evaluated against: the state and the player bound by
 /// `score p` / `for each p` (or `NOBODY`).
 pub struct Ctx<'a> {
@@ -47,17 +201,7 @@ impl Ctx<'_> {
     }
 
     pub fn player(&self, p: &Player) -> u8 {
-        match p {
-            Player::Const(x) => *x,
-            Player::Mover => self.state.mover,
-            Player::Other => 1 - self.state.mover,
-            Player::Bound => self.bound,
-            Player::Opponent(inner) => match self.player(inner) {
-                NOBODY => NOBODY,
-                x => 1 - x,
-            },
-            Player::Holder(t) => self.state.tokens[*t as usize],
-        }
+        player(self, p)
     }
 
     #[inline]
@@ -69,78 +213,11 @@ impl Ctx<'_> {
     }
 
     pub fn num(&self, n: &Num) -> f64 {
-        match n {
-            Num::Const(v) => *v,
-            Num::Count(s) => self.set(s).count() as f64,
-            Num::Reg(r) => self.state.regs[*r as usize] as f64,
-            Num::Turn => self.state.turn as f64,
-            Num::Passes => self.state.passes as f64,
-            Num::Add(a, b) => self.num(a) + self.num(b),
-            Num::Sub(a, b) => self.num(a) - self.num(b),
-            Num::Mul(a, b) => self.num(a) * self.num(b),
-            Num::Div(a, b) => {
-                let d = self.num(b);
-                if d == 0.0 {
-                    0.0
-                } else {
-                    self.num(a) / d
-                }
-            }
-            Num::Neg(a) => -self.num(a),
-            Num::If(c, a, b) => {
-                if self.cond(c) {
-                    self.num(a)
-                } else {
-                    self.num(b)
-                }
-            }
-            Num::Attr(p, i) => match self.player(p) {
-                NOBODY => 0.0,
-                p => self.engine.game.attributes[*i].1[p as usize],
-            },
-        }
+        num(self, n)
     }
 
     pub fn cond(&self, c: &Cond) -> bool {
-        match c {
-            Cond::Const(b) => *b,
-            Cond::Not(a) => !self.cond(a),
-            Cond::And(a, b) => self.cond(a) && self.cond(b),
-            Cond::Or(a, b) => self.cond(a) || self.cond(b),
-            Cond::Num(cmp, a, b) => compare(*cmp, self.num(a), self.num(b)),
-            Cond::Player(eq, a, b) => (self.player(a) == self.player(b)) == *eq,
-            Cond::Cell(eq, a, b) => (self.cell(a) == self.cell(b)) == *eq,
-            Cond::SetEq(eq, a, b) => (self.set(a) == self.set(b)) == *eq,
-            Cond::In(c, s) => self.set(s).contains(self.cell(c)),
-            Cond::NonEmpty(s) => !self.set(s).is_empty(),
-            Cond::Breathes(c) => {
-                let cell = self.cell(c);
-                let st = self.state;
-                let empty = self.empty();
-                match st.owner(cell) {
-                    // An empty cell's "group" is its region; its liberties are empty neighbours.
-                    None => self
-                        .flood(cell, &empty, None)
-                        .is_some_and(|r| r.count() > 1),
-                    Some(p) => self
-                        .flood(cell, &st.pieces[p as usize], Some(&empty))
-                        .is_none(),
-                }
-            }
-            Cond::AnyLine(l, c) => {
-                let line = &self.engine.game.lines[*l];
-                let from = self.cell(c);
-                line.dirs
-                    .iter()
-                    .any(|d| self.match_line(line, from, d).is_some())
-            }
-            Cond::Blocked => {
-                let mover = self
-                    .mover_can_move
-                    .unwrap_or_else(|| self.engine.can_start_turn(self.state, self.state.mover));
-                !mover && !self.engine.can_start_turn(self.state, 1 - self.state.mover)
-            }
-        }
+        cond(self, c)
     }
 
     /// Matches `line` from `from` in direction `d`; returns the number of captured cells.

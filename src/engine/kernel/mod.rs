@@ -16,7 +16,7 @@
 pub mod search;
 
 use super::board::Board;
-use super::eval::compare;
+use super::eval::{self, Evaluate};
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use crate::ir::{AltKind, Cell, Cond, Game, Instr, LinePattern, Num, Player, Set, Timing, NOBODY};
@@ -457,17 +457,7 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     fn player(&self, p: &Player) -> u8 {
-        match p {
-            Player::Const(x) => *x,
-            Player::Mover => self.state.mover,
-            Player::Other => 1 - self.state.mover,
-            Player::Bound => self.bound,
-            Player::Opponent(inner) => match self.player(inner) {
-                NOBODY => NOBODY,
-                x => 1 - x,
-            },
-            Player::Holder(_) => NOBODY,
-        }
+        eval::player(self, p)
     }
 
     #[inline]
@@ -479,60 +469,11 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     fn num(&self, n: &Num) -> f64 {
-        match n {
-            Num::Const(v) => *v,
-            Num::Count(s) => self.set(s).count() as f64,
-            Num::Reg(_) => 0.0,
-            Num::Turn => self.state.turn as f64,
-            Num::Passes => self.state.passes as f64,
-            Num::Add(a, b) => self.num(a) + self.num(b),
-            Num::Sub(a, b) => self.num(a) - self.num(b),
-            Num::Mul(a, b) => self.num(a) * self.num(b),
-            Num::Div(a, b) => {
-                let d = self.num(b);
-                if d == 0.0 {
-                    0.0
-                } else {
-                    self.num(a) / d
-                }
-            }
-            Num::Neg(a) => -self.num(a),
-            Num::If(c, a, b) => {
-                if self.cond(c) {
-                    self.num(a)
-                } else {
-                    self.num(b)
-                }
-            }
-            Num::Attr(p, i) => match self.player(p) {
-                NOBODY => 0.0,
-                p => self.game.attributes[*i].1[p as usize],
-            },
-        }
+        eval::num(self, n)
     }
 
     fn cond(&self, c: &Cond) -> bool {
-        match c {
-            Cond::Const(b) => *b,
-            Cond::Not(a) => !self.cond(a),
-            Cond::And(a, b) => self.cond(a) && self.cond(b),
-            Cond::Or(a, b) => self.cond(a) || self.cond(b),
-            Cond::Num(cmp, a, b) => compare(*cmp, self.num(a), self.num(b)),
-            Cond::Player(eq, a, b) => (self.player(a) == self.player(b)) == *eq,
-            Cond::Cell(eq, a, b) => (self.cell(a) == self.cell(b)) == *eq,
-            Cond::SetEq(eq, a, b) => (self.set(a) == self.set(b)) == *eq,
-            Cond::In(c, s) => self.set(s).contains(self.cell(c)),
-            Cond::NonEmpty(s) => !self.set(s).is_empty(),
-            Cond::AnyLine(l, c) => !self.line_cells(*l, self.cell(c), true).is_empty(),
-            Cond::Blocked => {
-                let s = self.state;
-                let mover = self
-                    .mover_can_move
-                    .unwrap_or_else(|| self.kernel.can_start(self.game, s, s.mover));
-                !mover && !self.kernel.can_start(self.game, s, 1 - s.mover)
-            }
-            Cond::Breathes(_) => false,
-        }
+        eval::cond(self, c)
     }
 
     #[inline]
@@ -714,6 +655,64 @@ impl<B: Board> Ctx<'_, B> {
             out = out | self.step(rest, back);
         }
         out
+    }
+}
+
+impl<B: Board> Evaluate for Ctx<'_, B> {
+    type Cells = B;
+    fn mover(&self) -> u8 {
+        self.state.mover
+    }
+    fn bound(&self) -> u8 {
+        self.bound
+    }
+    /// Rules with tokens do not reach the kernel.
+    fn holder(&self, _: u8) -> u8 {
+        NOBODY
+    }
+    #[inline]
+    fn cell(&self, c: &Cell) -> usize {
+        Ctx::cell(self, c)
+    }
+    /// Number variables do not reach the kernel (the shape check).
+    fn register(&self, _: u8) -> f64 {
+        0.0
+    }
+    fn turn(&self) -> f64 {
+        self.state.turn as f64
+    }
+    fn passes(&self) -> f64 {
+        self.state.passes as f64
+    }
+    fn attribute(&self, index: usize, player: u8) -> f64 {
+        self.game.attributes[index].1[player as usize]
+    }
+    #[inline]
+    fn cells(&self, s: &Set) -> B {
+        self.set(s)
+    }
+    fn count(cells: &B) -> u32 {
+        cells.count()
+    }
+    fn contains(cells: &B, cell: usize) -> bool {
+        cells.contains(cell)
+    }
+    fn is_empty(cells: &B) -> bool {
+        cells.is_empty()
+    }
+    fn any_line(&self, line: usize, from: usize) -> bool {
+        !self.line_cells(line, from, true).is_empty()
+    }
+    /// Groups do not reach the kernel (the shape check).
+    fn breathes(&self, _: usize) -> bool {
+        false
+    }
+    fn blocked(&self) -> bool {
+        let s = self.state;
+        let mover = self
+            .mover_can_move
+            .unwrap_or_else(|| self.kernel.can_start(self.game, s, s.mover));
+        !mover && !self.kernel.can_start(self.game, s, 1 - s.mover)
     }
 }
 
