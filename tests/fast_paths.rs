@@ -2,7 +2,7 @@
 //! positions of every bundled game (the per-cell forms are the oracle).
 
 mod common;
-use common::{engine, game_files};
+use common::{engine, engine_from, game_files};
 use outflank::agents::{game_seed, Rng};
 use outflank::engine::bits::Bits;
 use outflank::engine::eval::Ctx;
@@ -72,12 +72,6 @@ fn line_sources_handle_every_kind_of_element() {
         end when none(empty)
         score p = count(p)
     "#;
-    let checked = outflank::check::check(
-        outflank::source::SourceFile::new("t.rules", rules),
-        &outflank::source::NoFiles,
-        &[],
-    )
-    .unwrap_or_else(|_| panic!("the test rules must check"));
-    let e = Engine::new(checked.game);
+    let e = engine_from(rules);
     assert!(compare_lines(&e, 5, 40, "test rules") > 500);
 }

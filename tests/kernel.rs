@@ -3,20 +3,10 @@
 //! interpreter, without its kernel, is the oracle).
 
 mod common;
-use common::{engine, game_files};
+use common::{engine, engine_from, game_files};
 use outflank::agents::{game_seed, Rng};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
-
-fn engine_from(rules: &str) -> Engine {
-    let checked = outflank::check::check(
-        outflank::source::SourceFile::new("t.rules", rules),
-        &outflank::source::NoFiles,
-        &[],
-    )
-    .unwrap_or_else(|_| panic!("the test rules must check"));
-    Engine::new(checked.game)
-}
 
 fn oracle(e: &Engine) -> Engine {
     Engine::new(e.game.clone()).interpreter_only()

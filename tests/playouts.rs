@@ -2,20 +2,9 @@
 //! when options must be tried (drawn without replacement until one passes its `require`).
 
 mod common;
-use common::engine;
+use common::{engine, engine_from};
 use outflank::agents::{game_seed, Rng};
-use outflank::engine::Engine;
 use std::collections::HashMap;
-
-fn engine_from(rules: &str) -> Engine {
-    let checked = outflank::check::check(
-        outflank::source::SourceFile::new("t.rules", rules),
-        &outflank::source::NoFiles,
-        &[],
-    )
-    .unwrap_or_else(|_| panic!("the test rules must check"));
-    Engine::new(checked.game)
-}
 
 #[test]
 fn tried_options_are_drawn_uniformly_among_the_legal_ones() {

@@ -20,6 +20,17 @@ pub fn engine(path: &str, set: &[(&str, &str)]) -> Engine {
     }
 }
 
+/// Checks rules written in a test (no `extends`); they must be valid.
+pub fn engine_from(rules: &str) -> Engine {
+    let checked = check(
+        outflank::source::SourceFile::new("t.rules", rules),
+        &outflank::source::NoFiles,
+        &[],
+    )
+    .unwrap_or_else(|_| panic!("the test rules must check"));
+    Engine::new(checked.game)
+}
+
 /// The game files shipped in games/.
 pub fn game_files() -> Vec<String> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
