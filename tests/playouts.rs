@@ -65,3 +65,27 @@ fn random_steps_are_legal_in_reversi_go() {
     }
     assert!(checked > 1000);
 }
+
+#[test]
+fn playouts_play_the_steps_random_step_draws() {
+    // Playouts keep each trial as the play; they must still follow random_step's draws.
+    let e = engine("games/reversi-go-9x9.rules", &[]);
+    let mut buf = Vec::new();
+    for game in 0..10 {
+        let (fast, n) = e
+            .random_playout(&e.start().unwrap(), &mut Rng::new(game), u64::MAX)
+            .unwrap();
+        let mut rng = Rng::new(game);
+        let mut s = e.start().unwrap();
+        let mut m = 0;
+        while let Some(step) = e.random_step(&s, &mut rng, &mut buf).unwrap() {
+            s = e.apply(&s, step).unwrap();
+            m += 1;
+        }
+        assert_eq!(
+            (fast.pieces, fast.outcome, n),
+            (s.pieces, s.outcome, m),
+            "game {game}"
+        );
+    }
+}

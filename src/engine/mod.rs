@@ -139,13 +139,39 @@ impl Engine {
         let mut buf = Vec::with_capacity(64);
         let mut steps = 0;
         while steps < limit {
-            let Some(step) = self.random_step(&s, rng, &mut buf)? else {
+            let Some(t) = self.random_successor(&s, rng, &mut buf)? else {
                 break;
             };
-            s = self.apply(&s, step)?;
+            s = t;
             steps += 1;
         }
         Ok((s, steps))
+    }
+
+    /// The position after a uniformly random legal step, drawn as [`Engine::random_step`]
+    /// draws it; a tried option's trial is kept as its play rather than run a second time.
+    fn random_successor(
+        &self,
+        s: &State,
+        rng: &mut rng::Rng,
+        buf: &mut Vec<Step>,
+    ) -> Result<Option<State>, RuleError> {
+        let tried = s.pc != AT_GAME_OVER
+            && s.pc != AT_FORCED_PASS
+            && self.choose_at(s.pc).alts.iter().any(|a| a.needs_trial);
+        if !tried {
+            return match self.random_step(s, rng, buf)? {
+                Some(step) => Ok(Some(self.apply(s, step)?)),
+                None => Ok(None),
+            };
+        }
+        self.draw_tried(s, rng, buf, |step| {
+            let (t, flow) = self.run_step(s, step)?;
+            if matches!(flow, Flow::Illegal(_)) {
+                return Ok(None);
+            }
+            Ok(Some(self.conclude_step(t, flow)?))
+        })
     }
 
     /// A uniformly random legal step (None when the game is over).
@@ -174,16 +200,30 @@ impl Engine {
             self.steps(s, buf)?;
             return Ok((!buf.is_empty()).then(|| buf[rng.below(buf.len())]));
         }
+        self.draw_tried(s, rng, buf, |step| {
+            Ok(self
+                .passes_trial(s, c, step.alt, step.value)?
+                .then_some(step))
+        })
+    }
+
+    /// Draws candidates of the choice at `s` without replacement until `try_one` accepts one.
+    fn draw_tried<T>(
+        &self,
+        s: &State,
+        rng: &mut rng::Rng,
+        buf: &mut Vec<Step>,
+        mut try_one: impl FnMut(Step) -> Result<Option<T>, RuleError>,
+    ) -> Result<Option<T>, RuleError> {
         buf.clear();
-        self.candidates(s, c, |alt, value| {
+        self.candidates(s, self.choose_at(s.pc), |alt, value| {
             buf.push(Step { alt, value });
             Ok(true)
         })?;
         while !buf.is_empty() {
             let i = rng.below(buf.len());
-            let step = buf[i];
-            if self.passes_trial(s, c, step.alt, step.value)? {
-                return Ok(Some(step));
+            if let Some(found) = try_one(buf[i])? {
+                return Ok(Some(found));
             }
             buf.swap_remove(i);
         }
@@ -535,16 +575,28 @@ impl Engine {
     /// Plays one legal step. Steps not produced by [`Engine::steps`] for this state are a bug
     /// of the caller (the notation parser checks user input against the legal list).
     pub fn apply(&self, s: &State, step: Step) -> Result<State, RuleError> {
-        let mut t = *s;
         if step.alt == FORCED_PASS {
+            let mut t = *s;
             t.passing = true;
             t.steps += 1;
             return self.finish_turn(t);
         }
+        let (t, flow) = self.run_step(s, step)?;
+        self.conclude_step(t, flow)
+    }
+
+    /// Binds a step's value and runs its option's body to the next choice or the turn's end.
+    fn run_step(&self, s: &State, step: Step) -> Result<(State, Flow), RuleError> {
+        let mut t = *s;
         let c = self.choose_at(t.pc);
         self.bind(&mut t, c, step.alt, step.value);
         t.steps += 1;
         let flow = self.run(&mut t, c.alts[step.alt as usize].body)?;
+        Ok((t, flow))
+    }
+
+    /// After a step's body: end checks, then the next choice or the next turn.
+    fn conclude_step(&self, mut t: State, flow: Flow) -> Result<State, RuleError> {
         if t.agreeing {
             // An agreement changes the final position only: no end checks, no next turn.
             match flow {
