@@ -26,15 +26,16 @@ impl AlphaBeta {
     }
 
     /// Position value for the player to move: the score margin plus the mobility margin (first
-    /// steps available to each side), which says more than the score early in most games, plus
+    /// steps each side could start, counted without trying their bodies: cheap, and the same
+    /// count where no `require` can refuse), which says more than the score early in most games, plus
     /// the tie-break margins at falling weights (the rules' tie-breaks decide close games).
     fn evaluate(engine: &Engine, s: &State, steps: usize) -> Result<f64, RuleError> {
         let mine = if s.steps == 0 {
             steps
         } else {
-            engine.first_steps(s, s.mover)?
+            engine.first_candidates(s, s.mover)?
         };
-        let theirs = engine.first_steps(s, 1 - s.mover)?;
+        let theirs = engine.first_candidates(s, 1 - s.mover)?;
         Ok(
             score_margin(engine, s, s.mover) + engine.tiebreak_margin(s, s.mover) + mine as f64
                 - theirs as f64,

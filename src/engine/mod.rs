@@ -669,8 +669,9 @@ impl Engine {
         }
     }
 
-    /// How many first steps `player` would have if it were their turn now (for evaluations).
-    pub fn first_steps(&self, s: &State, player: u8) -> Result<usize, RuleError> {
+    /// How many first-step candidates `player` would have if it were their turn now, their
+    /// bodies not tried (a `require` may still refuse some): a cheap mobility for evaluations.
+    pub fn first_candidates(&self, s: &State, player: u8) -> Result<usize, RuleError> {
         let mut u = *s;
         u.mover = player;
         u.steps = 0;
@@ -678,10 +679,12 @@ impl Engine {
         u.regs = [0; crate::ir::MAX_REGISTERS];
         match self.run(&mut u, 0)? {
             Flow::Suspended(pc) => {
-                u.pc = pc;
-                let mut buf = Vec::new();
-                self.steps(&u, &mut buf)?;
-                Ok(buf.len())
+                let mut n = 0;
+                self.candidates(&u, self.choose_at(pc), |_, _| {
+                    n += 1;
+                    Ok(true)
+                })?;
+                Ok(n)
             }
             _ => Ok(0),
         }
