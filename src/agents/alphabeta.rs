@@ -25,10 +25,10 @@ impl AlphaBeta {
         }
     }
 
-    /// Position value for the player to move: the score margin plus the mobility margin (first
-    /// steps each side could start, counted without trying their bodies: cheap, and the same
-    /// count where no `require` can refuse), which says more than the score early in most games, plus
-    /// the tie-break margins at falling weights (the rules' tie-breaks decide close games).
+    /// Position value for the player to move: the score margin, plus the mobility margin (the
+    /// first steps each side could start, counted without trying their bodies: cheap, and the
+    /// same count where no `require` can refuse), which says more than the score early in most
+    /// games, plus the tie-break margins at falling weights (tie-breaks decide close games).
     fn evaluate(engine: &Engine, s: &State, steps: usize) -> Result<f64, RuleError> {
         let mine = if s.steps == 0 {
             steps
