@@ -213,3 +213,41 @@ fn kernel_solutions_equal_the_interpreter() {
     let to_the_end = engine_from(&GENERAL.replace("end after step", "// end after step"));
     assert!(compare_solutions(&to_the_end, "general rules", 6, 22) > 20);
 }
+
+#[test]
+fn a_rule_error_on_the_kernel_is_reported_by_the_interpreter() {
+    // Placing on an occupied cell is a rule error: the kernel gives up and the interpreter,
+    // replaying the same draws, reports it with its place in the rules.
+    let e = engine_from(
+        r#"
+        board 3 x 3
+        player black 'B'
+        player white 'W'
+        setup { black on b2 }
+        turn { choose c in all { place c } }
+        end when none(empty)
+        score p = count(p)
+        "#,
+    );
+    assert!(e.has_kernel());
+    let mut failed = 0;
+    for seed in 0..20 {
+        let fast = e.random_playout(&e.start().unwrap(), &mut Rng::new(seed), u64::MAX);
+        let slow = oracle(&e).random_playout(&e.start().unwrap(), &mut Rng::new(seed), u64::MAX);
+        match (fast, slow) {
+            (Err(a), Err(b)) => {
+                assert_eq!(a.message, b.message);
+                assert!(a.message.contains("not empty"), "{}", a.message);
+                failed += 1;
+            }
+            (Ok((a, n)), Ok((b, m))) => assert_eq!(summary(&a, n), summary(&b, m)),
+            (a, b) => panic!(
+                "seed {seed}: the runners disagree: {:?} / {:?}",
+                a.is_ok(),
+                b.is_ok()
+            ),
+        }
+    }
+    assert!(failed > 0, "some playout placed on an occupied cell");
+    assert!(e.perft(&e.start().unwrap(), 2).is_err());
+}
