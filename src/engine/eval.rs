@@ -2,9 +2,10 @@
 
 use super::bits::Bits;
 use super::geometry::{DirSet, NONE};
+use super::state::Outcome;
 use super::state::State;
 use super::Engine;
-use crate::ir::{Cell, Cmp, Cond, LinePattern, Num, Player, Set, NOBODY};
+use crate::ir::{Cell, Cmp, Cond, EndCondition, LinePattern, Num, Player, Set, Timing, NOBODY};
 use crate::syntax::ast::CellClass;
 
 #[inline]
@@ -105,6 +106,50 @@ pub fn cond<E: Evaluate>(e: &E, c: &Cond) -> bool {
         Cond::AnyLine(l, c) => e.any_line(*l, e.cell(c)),
         Cond::Blocked => e.blocked(),
     }
+}
+
+/// The first end condition of `timing` that holds at the position `at` evaluates (given the
+/// player bound by `for each p`): Some(the winner it names, if it names one).
+pub fn ended<E: Evaluate>(
+    ends: &[EndCondition],
+    timing: Timing,
+    mover: u8,
+    at: impl Fn(u8) -> E,
+) -> Option<Option<u8>> {
+    for end in ends.iter().filter(|e| e.timing == timing) {
+        let players: &[u8] = if end.for_each {
+            &[mover, 1 - mover]
+        } else {
+            &[NOBODY]
+        };
+        for &p in players {
+            let e = at(p);
+            if cond(&e, &end.condition) {
+                return Some(end.winner.as_ref().map(|w| player(&e, w)));
+            }
+        }
+    }
+    None
+}
+
+/// The scores and the winner: `winner` when an end condition named one, otherwise the first
+/// of score and tie-breaks that differs decides (equal throughout: a draw).
+pub fn outcome<E: Evaluate>(
+    score: &Num,
+    tiebreaks: &[Num],
+    winner: Option<u8>,
+    at: impl Fn(u8) -> E,
+) -> Outcome {
+    let value = |expr: &Num, p: u8| num(&at(p), expr);
+    let scores = [value(score, 0), value(score, 1)];
+    let winner = winner.unwrap_or_else(|| {
+        std::iter::once((scores[0], scores[1]))
+            .chain(tiebreaks.iter().map(|t| (value(t, 0), value(t, 1))))
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| if a > b { 0 } else { 1 })
+            .unwrap_or(NOBODY)
+    });
+    Outcome { winner, scores }
 }
 
 impl Evaluate for Ctx<'_> {

@@ -755,57 +755,25 @@ impl Engine {
         timing: Timing,
         mover_can_move: Option<bool>,
     ) -> Option<Outcome> {
-        for end in &self.game.ends {
-            if end.timing != timing {
-                continue;
-            }
-            let players: &[u8] = if end.for_each {
-                &[s.mover, 1 - s.mover]
-            } else {
-                &[NOBODY]
-            };
-            for &p in players {
-                let ctx = Ctx {
-                    engine: self,
-                    state: s,
-                    bound: p,
-                    mover_can_move,
-                };
-                if ctx.cond(&end.condition) {
-                    let winner = end.winner.as_ref().map(|w| ctx.player(w));
-                    return Some(self.outcome(s, winner));
-                }
-            }
-        }
-        None
+        let winner = eval::ended(&self.game.ends, timing, s.mover, |bound| Ctx {
+            engine: self,
+            state: s,
+            bound,
+            mover_can_move,
+        })?;
+        Some(self.outcome(s, winner))
     }
 
     /// Scores the position; `winner` overrides the comparison of scores.
     pub fn outcome(&self, s: &State, winner: Option<u8>) -> Outcome {
-        let value = |expr: &crate::ir::Num, p: u8| {
+        eval::outcome(&self.game.score, &self.game.tiebreaks, winner, |bound| {
             Ctx {
                 engine: self,
                 state: s,
-                bound: p,
+                bound,
                 mover_can_move: None,
             }
-            .num(expr)
-        };
-        let scores = [value(&self.game.score, 0), value(&self.game.score, 1)];
-        let winner = winner.unwrap_or_else(|| {
-            let mut keys = vec![(scores[0], scores[1])];
-            keys.extend(
-                self.game
-                    .tiebreaks
-                    .iter()
-                    .map(|t| (value(t, 0), value(t, 1))),
-            );
-            keys.iter()
-                .find(|(a, b)| a != b)
-                .map(|(a, b)| if a > b { 0 } else { 1 })
-                .unwrap_or(NOBODY)
-        });
-        Outcome { winner, scores }
+        })
     }
 
     /// The tie-break margins for `p`, each weighted half as much as the one before (the first

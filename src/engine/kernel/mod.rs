@@ -468,10 +468,6 @@ impl<B: Board> Ctx<'_, B> {
         }
     }
 
-    fn num(&self, n: &Num) -> f64 {
-        eval::num(self, n)
-    }
-
     fn cond(&self, c: &Cond) -> bool {
         eval::cond(self, c)
     }
@@ -908,44 +904,19 @@ impl<B: Board> Kernel<B> {
         timing: Timing,
         mover_can_move: Option<bool>,
     ) -> Option<Option<u8>> {
-        for end in game.ends.iter().filter(|e| e.timing == timing) {
-            let players: &[u8] = if end.for_each {
-                &[s.mover, 1 - s.mover]
-            } else {
-                &[NOBODY]
-            };
-            for &p in players {
-                let ctx = Ctx {
-                    bound: p,
-                    mover_can_move,
-                    ..self.ctx(game, s)
-                };
-                if ctx.cond(&end.condition) {
-                    return Some(end.winner.as_ref().map(|w| ctx.player(w)));
-                }
-            }
-        }
-        None
+        eval::ended(&game.ends, timing, s.mover, |bound| Ctx {
+            bound,
+            mover_can_move,
+            ..self.ctx(game, s)
+        })
     }
 
     /// The result of a finished game; `winner` overrides the comparison of scores.
     pub fn outcome(&self, game: &Game, s: &KState<B>, winner: Option<u8>) -> Outcome {
-        let value = |expr: &Num, p: u8| {
-            Ctx {
-                bound: p,
-                ..self.ctx(game, s)
-            }
-            .num(expr)
-        };
-        let scores = [value(&game.score, 0), value(&game.score, 1)];
-        let winner = winner.unwrap_or_else(|| {
-            std::iter::once((scores[0], scores[1]))
-                .chain(game.tiebreaks.iter().map(|t| (value(t, 0), value(t, 1))))
-                .find(|(a, b)| a != b)
-                .map(|(a, b)| if a > b { 0 } else { 1 })
-                .unwrap_or(NOBODY)
-        });
-        Outcome { winner, scores }
+        eval::outcome(&game.score, &game.tiebreaks, winner, |bound| Ctx {
+            bound,
+            ..self.ctx(game, s)
+        })
     }
 
     /// The kernel's view of an interpreter state at a turn boundary (None inside a turn).
