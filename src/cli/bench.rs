@@ -33,13 +33,7 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
     };
     let mut rows = Vec::new();
     for file in &files {
-        let args = GameArgs {
-            file: file.clone(),
-            set: Vec::new(),
-            position: None,
-            to_move: None,
-        };
-        let engine = load_game(&args)?;
+        let engine = load_game(&GameArgs::plain(file))?;
         let start = engine.start()?;
         // Random playouts from the start until the time is used.
         let began = Instant::now();

@@ -46,6 +46,18 @@ pub(crate) struct GameArgs {
     to_move: Option<String>,
 }
 
+impl GameArgs {
+    /// A rules file as written, without parameters or a position.
+    pub(crate) fn plain(file: &str) -> GameArgs {
+        GameArgs {
+            file: file.to_string(),
+            set: Vec::new(),
+            position: None,
+            to_move: None,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check rules files; print diagnostics for every problem.
@@ -802,13 +814,7 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
     let (mut passed, mut failed) = (0, 0);
     let mut out = String::new();
     for file in files {
-        let args = GameArgs {
-            file: file.clone(),
-            set: Vec::new(),
-            position: None,
-            to_move: None,
-        };
-        let engine = load_game(&args)?;
+        let engine = load_game(&GameArgs::plain(file))?;
         outln!(out, "{file}");
         if engine.game.examples.is_empty() {
             outln!(out, "  (no examples)");
