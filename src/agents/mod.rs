@@ -116,11 +116,7 @@ pub fn score_margin(engine: &Engine, s: &State, p: u8) -> f64 {
 
 /// A finished game's value for `p`: far beyond any score margin, so a win is always preferred.
 pub fn terminal_value(s: &State, p: u8) -> f64 {
-    let o = s.outcome.expect("terminal states have an outcome");
-    let margin = o.scores[p as usize] - o.scores[1 - p as usize];
-    match o.winner {
-        w if w == p => 1e6 + margin,
-        w if w == crate::ir::NOBODY => margin,
-        _ => -1e6 + margin,
-    }
+    s.outcome
+        .expect("terminal states have an outcome")
+        .value_for(p)
 }

@@ -47,12 +47,33 @@ pub trait Board:
     fn without_lowest(self) -> Self;
     /// The highest cell (the set must not be empty).
     fn highest(self) -> usize;
+    /// The cells in increasing order.
+    #[inline(always)]
+    fn cells(self) -> Cells<Self> {
+        Cells(self)
+    }
     /// The k-th cell in increasing order (k < count).
     fn nth(self, k: usize) -> usize;
     /// The cells of a wide set (cells beyond `CELLS` must not be present).
     fn from_bits(b: &Bits) -> Self;
     fn to_bits(self) -> Bits;
     fn to_u128(self) -> u128;
+}
+
+/// The cells of a board, lowest first.
+pub struct Cells<B>(B);
+
+impl<B: Board> Iterator for Cells<B> {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let cell = self.0.lowest();
+        self.0 = self.0.without_lowest();
+        Some(cell)
+    }
 }
 
 macro_rules! integer_board {
@@ -214,6 +235,7 @@ mod tests {
         assert_eq!(b.to_bits(), bits);
         assert_eq!(b.count(), bits.count());
         let cells: Vec<usize> = bits.iter().collect();
+        assert_eq!(b.cells().collect::<Vec<_>>(), cells);
         for (k, &c) in cells.iter().enumerate() {
             assert_eq!(b.nth(k), c);
             assert!(b.contains(c));

@@ -14,6 +14,19 @@ pub struct Outcome {
     pub scores: [f64; 2],
 }
 
+impl Outcome {
+    /// What the result is worth to `p` in a search: a win or loss far beyond any score
+    /// margin, so a win is always preferred, and the margin among equal results.
+    pub fn value_for(&self, p: u8) -> f64 {
+        let margin = self.scores[p as usize] - self.scores[1 - p as usize];
+        match self.winner {
+            w if w == p => 1e6 + margin,
+            NOBODY => margin,
+            _ => -1e6 + margin,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct State {
     pub pieces: [Bits; 2],

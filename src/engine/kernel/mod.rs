@@ -787,12 +787,10 @@ impl<B: Board> Kernel<B> {
             return cells;
         };
         let mut kept = B::EMPTY;
-        let mut rest = cells;
-        while !rest.is_empty() {
-            ctx.cell = rest.lowest();
-            rest = rest.without_lowest();
+        for cell in cells.cells() {
+            ctx.cell = cell;
             if ctx.cond(cond) {
-                kept = kept | B::single(ctx.cell);
+                kept = kept | B::single(cell);
             }
         }
         kept
@@ -1007,10 +1005,7 @@ impl<B: Board> Kernel<B> {
             At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
             At::Choice { pc, moves } => {
                 let mut total = 0;
-                let mut rest = moves;
-                while !rest.is_empty() {
-                    let cell = rest.lowest();
-                    rest = rest.without_lowest();
+                for cell in moves.cells() {
                     let mut t = *s;
                     let next = self.play(game, &mut t, pc, cell)?;
                     total += self.perft(game, &t, &next, depth - 1)?;

@@ -4,7 +4,7 @@
 
 use super::{At, GiveUp, KState, Kernel};
 use crate::engine::board::Board;
-use crate::ir::{Game, NOBODY};
+use crate::ir::Game;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -93,13 +93,7 @@ impl<B: Board> Kernel<B> {
         winner: Option<u8>,
         player: u8,
     ) -> f64 {
-        let o = self.outcome(game, s, winner);
-        let margin = o.scores[player as usize] - o.scores[1 - player as usize];
-        match o.winner {
-            w if w == player => 1e6 + margin,
-            NOBODY => margin,
-            _ => -1e6 + margin,
-        }
+        self.outcome(game, s, winner).value_for(player)
     }
 
     /// The exact value of `s` for its mover when it lies inside (alpha, beta); otherwise a
@@ -140,10 +134,7 @@ impl<B: Board> Kernel<B> {
         // fewest replies (a cut comes soonest from a move that constrains).
         let mut children: Vec<(u32, usize, KState<B>, At<B>)> =
             Vec::with_capacity(moves.count() as usize);
-        let mut rest = moves;
-        while !rest.is_empty() {
-            let cell = rest.lowest();
-            rest = rest.without_lowest();
+        for cell in moves.cells() {
             let mut t = *s;
             let next = self.play(game, &mut t, pc, cell)?;
             let replies = match next {
