@@ -23,8 +23,6 @@ pub trait Board:
     const EMPTY: Self;
     /// Bit i moved to i + k (k may be negative); bits moved out of range drop.
     fn shifted(self, k: i32) -> Self;
-    /// Bit i moved to i + up - down (one of the two is zero): a shift without a branch.
-    fn moved(self, up: u32, down: u32) -> Self;
     /// A shift amount held in the board type, so that lanes of boards and their shift amounts
     /// have one element type (what vector units want).
     fn amount(n: u32) -> Self;
@@ -45,8 +43,6 @@ pub trait Board:
     /// The lowest cell (the set must not be empty).
     fn lowest(self) -> usize;
     fn without_lowest(self) -> Self;
-    /// The highest cell (the set must not be empty).
-    fn highest(self) -> usize;
     /// The cells in increasing order.
     #[inline(always)]
     fn cells(self) -> Cells<Self> {
@@ -88,10 +84,6 @@ macro_rules! integer_board {
                 } else {
                     self >> -k
                 }
-            }
-            #[inline(always)]
-            fn moved(self, up: u32, down: u32) -> Self {
-                (self << up) >> down
             }
             #[inline(always)]
             fn amount(n: u32) -> Self {
@@ -148,10 +140,6 @@ macro_rules! integer_board {
             #[inline(always)]
             fn without_lowest(self) -> Self {
                 self & (self - 1)
-            }
-            #[inline(always)]
-            fn highest(self) -> usize {
-                (<$t>::BITS - 1 - self.leading_zeros()) as usize
             }
             fn from_bits(b: &Bits) -> Self {
                 let words = Self::CELLS / 64;
@@ -240,12 +228,11 @@ mod tests {
             assert_eq!(b.nth(k), c);
             assert!(b.contains(c));
         }
-        assert_eq!(b.highest(), B::CELLS - 1);
         assert_eq!(B::single(5).shifted(3), B::single(8));
         assert_eq!(B::single(5).shifted(-5), B::single(0));
         assert!(B::single(5).shifted(-6).is_empty());
-        assert_eq!(B::single(5).moved(3, 0), B::single(8));
-        assert_eq!(B::single(5).moved(0, 5), B::single(0));
+        assert_eq!(B::single(5).up(B::amount(3)), B::single(8));
+        assert_eq!(B::single(5).down(B::amount(5)), B::single(0));
         assert_eq!(b.lowest_bit(), B::single(0));
         assert_eq!(b.highest_bit(), B::single(B::CELLS - 1));
         assert_eq!(B::EMPTY.highest_bit(), B::EMPTY);
