@@ -7,7 +7,7 @@ use outflank::agents::{game_seed, Rng};
 use outflank::engine::bits::Bits;
 use outflank::engine::eval::Ctx;
 use outflank::engine::Engine;
-use outflank::ir::{Cell, Cond, NOBODY};
+use outflank::ir::{Cell, Cond, Set, NOBODY};
 
 /// Plays `games` seeded random games and, at every position, compares each line's whole-set
 /// sources with the per-cell match. Returns the number of comparisons.
@@ -28,7 +28,12 @@ fn compare_lines(e: &Engine, seed: u64, games: u64, what: &str) -> usize {
                 let fast = ctx.sources(line);
                 let mut slow = Bits::EMPTY;
                 for c in e.game.geometry.playable.iter() {
-                    if ctx.cond(&Cond::AnyLine(l, Box::new(Cell::Const(c as u16)))) {
+                    // The meaning: placing at c captures something (a match that takes no
+                    // cell does not count). The per-cell test must agree with it too.
+                    let at = Box::new(Cell::Const(c as u16));
+                    let captures = !ctx.set(&Set::Captured(l, at.clone())).is_empty();
+                    assert_eq!(ctx.cond(&Cond::AnyLine(l, at)), captures, "{what}, {c}");
+                    if captures {
                         slow.insert(c);
                     }
                 }

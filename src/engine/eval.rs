@@ -193,9 +193,10 @@ impl Evaluate for Ctx<'_> {
     }
     fn any_line(&self, l: usize, from: usize) -> bool {
         let line = &self.engine.game.lines[l];
+        // A match that takes no cell (all of its elements optional) captures nothing.
         line.dirs
             .iter()
-            .any(|d| self.match_line(line, from, d).is_some())
+            .any(|d| self.match_line(line, from, d).is_some_and(|n| n > 0))
     }
     fn breathes(&self, cell: usize) -> bool {
         let st = self.state;
@@ -370,15 +371,17 @@ impl Ctx<'_> {
     /// whose next cell (in the direction) starts a match of the rest.
     pub fn sources(&self, line: &LinePattern) -> Bits {
         let g = &self.engine.game.geometry;
-        let classes: Vec<Bits> = line.elements.iter().map(|e| self.class_set(e.0)).collect();
         let end = self.class_set(line.end);
         let mut out = Bits::EMPTY;
         for d in line.dirs.iter() {
             let back = (d + 4) % 8;
-            // `rest`: cells where the remaining suffix of the pattern matches, going along d.
+            // `rest`: cells where the remaining suffix of the pattern matches, going along d;
+            // `taking`: those where it matches taking at least one cell (a match that takes
+            // none captures nothing, so its start is no source).
             let mut rest = end;
-            for (i, &(_, min, max)) in line.elements.iter().enumerate().rev() {
-                let class = &classes[i];
+            let mut taking = Bits::EMPTY;
+            for &(class, min, max) in line.elements.iter().rev() {
+                let class = &self.class_set(class);
                 let mut reach = rest;
                 let mut runs = Bits::EMPTY;
                 // After n cells of the class: the cells where a run of exactly n starts.
@@ -391,9 +394,13 @@ impl Ctx<'_> {
                         runs = runs.union(&reach);
                     }
                 }
-                rest = if min == 0 { runs.union(&rest) } else { runs };
+                (rest, taking) = if min == 0 {
+                    (runs.union(&rest), runs.union(&taking))
+                } else {
+                    (runs, runs)
+                };
             }
-            out = out.union(&g.step(&rest, back));
+            out = out.union(&g.step(&taking, back));
         }
         out
     }

@@ -632,7 +632,9 @@ impl<B: Board> Ctx<'_, B> {
         let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
         for &d in &self.kernel.lines[l].dirs {
             let back = (d + 4) % 8;
+            // As the interpreter: `taking` keeps the matches that take at least one cell.
             let mut rest = self.class(line.end);
+            let mut taking = B::EMPTY;
             for &(class, min, max) in line.elements.iter().rev() {
                 let class = self.class(class);
                 let mut reach = rest;
@@ -646,9 +648,13 @@ impl<B: Board> Ctx<'_, B> {
                         runs = runs | reach;
                     }
                 }
-                rest = if min == 0 { runs | rest } else { runs };
+                (rest, taking) = if min == 0 {
+                    (runs | rest, runs | taking)
+                } else {
+                    (runs, runs)
+                };
             }
-            out = out | self.step(rest, back);
+            out = out | self.step(taking, back);
         }
         out
     }
@@ -697,7 +703,7 @@ impl<B: Board> Evaluate for Ctx<'_, B> {
         cells.is_empty()
     }
     fn any_line(&self, line: usize, from: usize) -> bool {
-        !self.line_cells(line, from, true).is_empty()
+        !self.line_cells(line, from, false).is_empty()
     }
     /// Groups do not reach the kernel (the shape check).
     fn breathes(&self, _: usize) -> bool {
