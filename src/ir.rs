@@ -157,6 +157,9 @@ pub struct Choose {
 pub struct Alt {
     pub kind: AltKind,
     pub condition: Option<Cond>,
+    /// The candidate set and `where` clause as written, when the compiler moved parts of the
+    /// clause into the set (for `explain`, which points at the text).
+    pub written: Option<Box<(Set, Cond)>>,
     pub mark: Option<String>,
     pub body: u32,
     /// The body can meet a `require` before the next choice, so each option must be tried.

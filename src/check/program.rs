@@ -152,14 +152,22 @@ impl Checker<'_> {
                     exits.push(code.len());
                     code.push(Instr::Jump(0));
                     scope.locals.truncate(depth);
-                    // `where some(captured(L, x))` on the chosen cell: ask the line for all cells
-                    // at once instead of cell by cell.
+                    // Parts of the `where` clause that are set algebra in disguise (a line test,
+                    // a neighbourhood test, membership) are asked of all cells at once instead of
+                    // cell by cell; the clause as written is kept for `explain`.
+                    let mut written = None;
                     let (kind, condition) = match (kind, condition) {
-                        (Some(AltKind::Cell { reg, set }), condition) => {
-                            let (set, condition) = hoist_lines(set, condition, reg);
-                            (Some(AltKind::Cell { reg, set }), condition)
+                        (Some(AltKind::Cell { reg, set }), Some(condition)) => {
+                            let mut lifted = set.clone();
+                            let mut changed = false;
+                            let rest =
+                                lift_where(&mut lifted, condition.clone(), reg, &mut changed);
+                            if changed {
+                                written = Some(Box::new((set, condition)));
+                            }
+                            (Some(AltKind::Cell { reg, set: lifted }), rest)
                         }
-                        other => other,
+                        (kind, condition) => (kind, condition),
                     };
                     if let Some(kind) = kind {
                         alts.push(Alt {
@@ -169,6 +177,7 @@ impl Checker<'_> {
                             } else {
                                 condition
                             },
+                            written,
                             mark: opt.mark.as_ref().map(|m| m.node.clone()),
                             body,
                             needs_trial: false,
@@ -334,23 +343,98 @@ impl Checker<'_> {
     }
 }
 
-/// Moves `some(captured(L, x))` tests on the chosen cell `x` (also inside `and`) from the
-/// condition into the candidate set, as `Sources(L)`.
-fn hoist_lines(set: Set, condition: Option<Cond>, reg: u8) -> (Set, Option<Cond>) {
+/// Moves the conjuncts of `condition` (a `where` clause on the chosen cell `reg`) that can be
+/// asked of all cells at once into `set`; returns what must still be asked cell by cell.
+fn lift_where(set: &mut Set, condition: Cond, reg: u8, changed: &mut bool) -> Option<Cond> {
     match condition {
-        Some(Cond::AnyLine(l, cell)) if matches!(*cell, Cell::Reg(r) if r == reg) => {
-            (Set::Inter(Box::new(set), Box::new(Set::Sources(l))), None)
-        }
-        Some(Cond::And(a, b)) => {
-            let (set, a) = hoist_lines(set, Some(*a), reg);
-            let (set, b) = hoist_lines(set, Some(*b), reg);
-            let condition = match (a, b) {
+        Cond::And(a, b) => {
+            let a = lift_where(set, *a, reg, changed);
+            let b = lift_where(set, *b, reg, changed);
+            match (a, b) {
                 (Some(a), Some(b)) => Some(Cond::And(Box::new(a), Box::new(b))),
                 (a, b) => a.or(b),
-            };
-            (set, condition)
+            }
         }
-        other => (set, other),
+        condition => match lift(&condition, reg) {
+            Some(cells) => {
+                *changed = true;
+                let written = Box::new(std::mem::replace(set, Set::Empty));
+                *set = match cells {
+                    Lifted::Cells(x) => Set::Inter(written, Box::new(x)),
+                    Lifted::Except(x) => Set::Minus(written, Box::new(x)),
+                };
+                None
+            }
+            None => Some(condition),
+        },
+    }
+}
+
+/// The cells where a condition on the chosen cell holds: those of a set, or all but those.
+enum Lifted {
+    Cells(Set),
+    Except(Set),
+}
+
+/// The cells for which `c` holds when the chosen cell `reg` is each of them, as one set
+/// expression; None when some part of it can only be asked cell by cell.
+fn lift(c: &Cond, reg: u8) -> Option<Lifted> {
+    use Lifted::{Cells, Except};
+    let chosen = |cell: &Cell| matches!(cell, Cell::Reg(r) if *r == reg);
+    let b = Box::new;
+    Some(match c {
+        // `some(captured(L, x))`: the cells from which the line matches.
+        Cond::AnyLine(l, x) if chosen(x) => Cells(Set::Sources(*l)),
+        Cond::NonEmpty(s) => match &**s {
+            Set::Captured(l, x) if chosen(x) => Cells(Set::Sources(*l)),
+            // `some(S & neighbours(x))`: x is next to S, so x is a neighbour of S the other way.
+            Set::Inter(p, q) => match (&**p, &**q) {
+                (other, Set::Neighbours(x, d)) | (Set::Neighbours(x, d), other)
+                    if chosen(x) && cell_free(other) =>
+                {
+                    Cells(Set::Adjacent(b(other.clone()), d.reversed()))
+                }
+                _ => return None,
+            },
+            _ => return None,
+        },
+        Cond::In(x, s) if chosen(x) && cell_free(s) => Cells((**s).clone()),
+        Cond::Not(a) => match lift(a, reg)? {
+            Cells(x) => Except(x),
+            Except(x) => Cells(x),
+        },
+        Cond::And(p, q) => match (lift(p, reg)?, lift(q, reg)?) {
+            (Cells(x), Cells(y)) => Cells(Set::Inter(b(x), b(y))),
+            (Cells(x), Except(y)) | (Except(y), Cells(x)) => Cells(Set::Minus(b(x), b(y))),
+            (Except(x), Except(y)) => Except(Set::Union(b(x), b(y))),
+        },
+        Cond::Or(p, q) => match (lift(p, reg)?, lift(q, reg)?) {
+            (Cells(x), Cells(y)) => Cells(Set::Union(b(x), b(y))),
+            (Cells(x), Except(y)) | (Except(y), Cells(x)) => Except(Set::Minus(b(y), b(x))),
+            (Except(x), Except(y)) => Except(Set::Inter(b(x), b(y))),
+        },
+        _ => return None,
+    })
+}
+
+/// Whether a set is the same for every chosen cell: it names no cell at all (a conservative
+/// test; sets that name cells are left to be asked cell by cell).
+fn cell_free(s: &Set) -> bool {
+    match s {
+        Set::Const(_)
+        | Set::Empty
+        | Set::Pieces(_)
+        | Set::AllPieces
+        | Set::Sources(_)
+        | Set::Territory(_) => true,
+        Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => cell_free(a) && cell_free(b),
+        Set::Adjacent(a, _) | Set::Liberties(a) | Set::Surrounded(a) => cell_free(a),
+        Set::Single(_)
+        | Set::Captured(..)
+        | Set::Ends(..)
+        | Set::Neighbours(..)
+        | Set::Between(..)
+        | Set::Group(_) => false,
     }
 }
 

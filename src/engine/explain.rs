@@ -114,9 +114,12 @@ impl Engine {
                         continue;
                     };
                     let name = g.name(cell);
-                    // The compiler moves line tests of the `where` clause into the set; split
-                    // them off again so that each reason points at the text it comes from.
-                    let (written, lines) = split_hoisted(set);
+                    // The compiler moves parts of the `where` clause into the set; judge the
+                    // set and the clause as written, so that each reason points at its text.
+                    let (written, condition) = match &alt.written {
+                        Some(w) => (&w.0, Some(&w.1)),
+                        None => (set, alt.condition.as_ref()),
+                    };
                     if !self.ctx(cur).set(written).contains(cell) {
                         reasons.push((
                             format!("{name} is not in the cells this option offers"),
@@ -126,19 +129,7 @@ impl Engine {
                     }
                     let mut probe = *cur;
                     probe.regs[*reg as usize] = cell as i32;
-                    let cell_ref = Box::new(crate::ir::Cell::Const(cell as u16));
-                    if lines.iter().any(|&l| {
-                        !self
-                            .ctx(&probe)
-                            .cond(&crate::ir::Cond::AnyLine(l, cell_ref.clone()))
-                    }) {
-                        reasons.push((
-                            format!("for {name} this condition is false"),
-                            alt.condition_loc,
-                        ));
-                        continue;
-                    }
-                    if let Some(cond) = &alt.condition {
+                    if let Some(cond) = condition {
                         if !self.ctx(&probe).cond(cond) {
                             reasons.push((
                                 format!("for {name} this condition is false"),
@@ -205,21 +196,5 @@ impl Engine {
             ));
         }
         Ok(reasons)
-    }
-}
-
-/// The set as written, and the lines whose sources the compiler intersected it with.
-fn split_hoisted(set: &crate::ir::Set) -> (&crate::ir::Set, Vec<usize>) {
-    use crate::ir::Set;
-    match set {
-        Set::Inter(a, b) => match **b {
-            Set::Sources(l) => {
-                let (inner, mut lines) = split_hoisted(a);
-                lines.push(l);
-                (inner, lines)
-            }
-            _ => (set, Vec::new()),
-        },
-        _ => (set, Vec::new()),
     }
 }

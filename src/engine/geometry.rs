@@ -31,6 +31,10 @@ impl DirSet {
             _ => None,
         }
     }
+    /// The opposite directions (direction `d + 4` is the opposite of `d`).
+    pub fn reversed(self) -> DirSet {
+        DirSet(self.0.rotate_left(4))
+    }
     #[inline]
     pub fn iter(self) -> impl Iterator<Item = usize> {
         (0..8).filter(move |d| self.0 >> d & 1 != 0)

@@ -96,10 +96,20 @@ impl Engine {
         }
     }
 
-    /// The same engine without its compiled kernel: the interpreter alone, the oracle the
-    /// kernel is tested against.
+    /// The same engine without its compiled kernel and with every `where` clause asked cell
+    /// by cell as written: the plain interpreter, the oracle the fast paths are tested against.
     pub fn interpreter_only(mut self) -> Engine {
         self.kernel = None;
+        for instr in &mut self.game.program {
+            let Instr::Choose(c) = instr else { continue };
+            for alt in &mut c.alts {
+                if let (Some(w), AltKind::Cell { set, .. }) = (alt.written.take(), &mut alt.kind) {
+                    let (written, condition) = *w;
+                    *set = written;
+                    alt.condition = Some(condition);
+                }
+            }
+        }
         self
     }
 
