@@ -58,15 +58,37 @@ fn compare_perft(fast: &Engine, what: &str, games: u64, depth: u32) {
 }
 
 #[test]
-fn the_kernel_runs_the_games_of_placement_turns() {
-    let mut with = Vec::new();
+fn the_kernel_runs_the_games_that_fit_it() {
+    let (mut runs, mut searches) = (Vec::new(), Vec::new());
     for file in game_files() {
-        if engine(&file, &[]).has_kernel() {
-            with.push(file.trim_start_matches("games/").to_string());
+        let e = engine(&file, &[]);
+        let name = file.trim_start_matches("games/").to_string();
+        if e.has_kernel() {
+            runs.push(name.clone());
+        }
+        if e.kernel_searches() {
+            searches.push(name);
         }
     }
+    // Everything but the Go games (groups, `require`, more than 128 cells).
     assert_eq!(
-        with,
+        runs,
+        [
+            "othello.rules",
+            "reversi-10x10.rules",
+            "reversi-6x6.rules",
+            "reversi-8x8.rules",
+            "vect-reverse-corner-lock.rules",
+            "vect-reverse-handicap.rules",
+            "vect-reverse.rules",
+            "verto-8x8.rules",
+            "verto-9x9.rules",
+            "verto-orthogonal.rules"
+        ]
+    );
+    // Perft and the solver: the games whose every turn is one placement.
+    assert_eq!(
+        searches,
         [
             "othello.rules",
             "reversi-10x10.rules",
@@ -166,19 +188,106 @@ fn kernel_equals_the_interpreter_on_general_rules() {
 fn rules_beyond_the_kernel_stay_with_the_interpreter() {
     let base = GENERAL.replace("region home", "token star\n    region home");
     assert!(!engine_from(&base).has_kernel(), "tokens");
+    let require = GENERAL.replace(
+        "choose c in empty & home { place c }",
+        "choose c in empty & home { place c  require count(friend) > 1 }",
+    );
+    assert!(!engine_from(&require).has_kernel(), "a require");
+    let groups = GENERAL.replace("flip captured(hop, d)", "flip group(d)");
+    assert!(!engine_from(&groups).has_kernel(), "groups");
+    // Turns beyond one placement run on the kernel, but perft and the solver do not.
     let variable = GENERAL.replace(
         "place c\n          flip captured(rook, c)",
         "place c\n          let k = 1\n          flip captured(rook, c)",
     );
-    assert!(!engine_from(&variable).has_kernel(), "a turn variable");
+    let e = engine_from(&variable);
+    assert!(e.has_kernel() && !e.kernel_searches(), "a turn variable");
     let two_steps = GENERAL.replace(
         "choose c in empty & home { place c }",
         "choose c in empty & home { place c  choose d in empty { place d } }",
     );
+    let e = engine_from(&two_steps);
     assert!(
-        !engine_from(&two_steps).has_kernel(),
+        e.has_kernel() && !e.kernel_searches(),
         "two choices in a turn"
     );
+    compare_playouts(&e, "two choices in a turn", 100);
+}
+
+/// Turns of several steps with everything the kernel runs in them: two kinds of option (cells
+/// and a word; a voluntary pass in a variant), chains in `while` loops, `auto` choices, number and cell variables,
+/// `move`, `between`, an `else` that stops the turn, end checks after each step.
+const CHAINS: &str = r#"
+    board 6 x 6
+    removed cells(f1)
+    player black 'B'
+    player white 'W'
+    setup {
+      black on c3, d4
+      white on d3, c4
+    }
+    region corners = corners
+    line flank = opponent+ friend
+    line jump = opponent empty
+    turn {
+      choose {
+        c in empty where some(captured(flank, c)) or (turn > 30 and none(friend & neighbours(c))) {
+          place c
+          let from = c
+          let n = 0
+          while some(ends(jump, from)) and n < 3 {
+            choose auto landing in ends(jump, from) {
+              flip between(from, landing)
+              place landing
+              let from = landing
+              let n = n + 1
+            }
+          }
+          if n == 0 {
+            choose disc in captured(flank, c) mark "x" {
+              choose dest in empty & neighbours(disc) mark ">" {
+                move disc to dest
+                flip dest
+              } else {
+                stop
+              }
+            }
+          }
+        }
+        "rest" where turn > 20 { }
+      }
+    }
+    end after step for each p when count(p & corners) >= 2 winner p
+    end when passes >= 3
+    end when none(empty)
+    // Moves and rests need not fill the board: a turn limit keeps every game finite.
+    end when turn > 80
+    score p = count(p)
+"#;
+
+#[test]
+fn kernel_equals_the_interpreter_on_turns_of_several_steps() {
+    let e = engine_from(CHAINS);
+    assert!(e.has_kernel() && !e.kernel_searches());
+    compare_playouts(&e, "chains", 300);
+    // Playouts cut short stop anywhere, mid-turn too: the whole state must agree, variables
+    // and step counts included.
+    let slow = oracle(&e);
+    let mut mid_turn = 0;
+    for game in 0..300 {
+        let from = e.start().unwrap();
+        let limit = game % 50;
+        let (a, n) = e.random_playout(&from, &mut Rng::new(game), limit).unwrap();
+        let (b, m) = slow
+            .random_playout(&from, &mut Rng::new(game), limit)
+            .unwrap();
+        assert_eq!((format!("{a:?}"), n), (format!("{b:?}"), m), "game {game}");
+        mid_turn += usize::from(a.steps > 0);
+    }
+    assert!(mid_turn > 20, "only {mid_turn} playouts stopped mid-turn");
+    let passing = engine_from(&CHAINS.replace(r#""rest" where turn > 20 { }"#, "pass"));
+    assert!(passing.has_kernel());
+    compare_playouts(&passing, "chains with a voluntary pass", 200);
 }
 
 /// Solves from positions along random games with both runners: the same values and lines.

@@ -66,8 +66,10 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
                 0.0
             },
             bytes_per_state: std::mem::size_of::<State>(),
-            runner: if engine.has_kernel() {
+            runner: if engine.kernel_searches() {
                 "kernel"
+            } else if engine.has_kernel() {
+                "kernel (perft: interpreter)"
             } else {
                 "interpreter"
             },

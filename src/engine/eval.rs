@@ -491,21 +491,16 @@ impl Ctx<'_> {
             Set::Neighbours(c, d) => self.engine.game.geometry.neighbours_of(self.cell(c), *d),
             Set::Adjacent(s, d) => self.adjacent(&self.set(s), *d),
             Set::Between(a, b) => {
-                let g = &self.engine.game.geometry;
-                let (a, b) = (self.cell(a), self.cell(b));
-                let (ax, ay) = ((a % g.width) as i32, (a / g.width) as i32);
-                let (bx, by) = ((b % g.width) as i32, (b / g.width) as i32);
-                let (dx, dy) = (bx - ax, by - ay);
                 let mut out = Bits::EMPTY;
-                if (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && (dx, dy) != (0, 0) {
-                    let steps = dx.abs().max(dy.abs());
-                    for i in 1..steps {
-                        let c = (ay + dy / steps * i) as usize * g.width
-                            + (ax + dx / steps * i) as usize;
-                        out.insert(c);
-                    }
+                for c in self
+                    .engine
+                    .game
+                    .geometry
+                    .between(self.cell(a), self.cell(b))
+                {
+                    out.insert(c);
                 }
-                out.inter(&g.playable)
+                out
             }
             Set::Group(c) => self.group_at(self.cell(c)),
             Set::Liberties(s) => self

@@ -122,6 +122,19 @@ impl Geometry {
 
     /// The neighbours of `cell` along `dirs`.
     #[inline]
+    /// The playable cells strictly between two cells on one row, column or diagonal (none
+    /// when they share no line).
+    pub fn between(&self, a: usize, b: usize) -> impl Iterator<Item = usize> + '_ {
+        let w = self.width as i32;
+        let (ax, ay) = (a as i32 % w, a as i32 / w);
+        let (dx, dy) = (b as i32 % w - ax, b as i32 / w - ay);
+        let aligned = (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && (dx, dy) != (0, 0);
+        let n = if aligned { dx.abs().max(dy.abs()) } else { 1 };
+        (1..n)
+            .map(move |i| ((ay + dy / n * i) * w + ax + dx / n * i) as usize)
+            .filter(|&c| self.playable.contains(c))
+    }
+
     pub fn neighbours_of(&self, cell: usize, dirs: DirSet) -> Bits {
         let which = match dirs {
             DirSet::ALL => 0,

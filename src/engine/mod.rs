@@ -125,9 +125,14 @@ impl Engine {
         self.kernel.as_ref()?.value(&self.game, s, table, window)
     }
 
-    /// Whether the compiled kernel runs this game's playouts and perft.
+    /// Whether the compiled kernel runs this game's random playouts.
     pub fn has_kernel(&self) -> bool {
         self.kernel.is_some()
+    }
+
+    /// Whether the compiled kernel also runs perft and the solver (every turn one placement).
+    pub fn kernel_searches(&self) -> bool {
+        self.kernel.as_ref().is_some_and(|k| k.single_step())
     }
 
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the

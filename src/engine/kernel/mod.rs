@@ -1,11 +1,12 @@
-//! The compiled kernel: a second, fast runner for games whose every turn is one placement.
+//! The compiled kernel: a second, fast runner on boards that fit one machine integer.
 //!
-//! When a rules file's turn program has that shape (conditions and jumps leading to a single
-//! `choose c in SET [where ...] { place c; flip ... }` whose body ends the turn, no registers
-//! besides the chosen cell, no tokens, no `require`), and the board fits in one machine
-//! integer, the program runs here on [`Board`] integers: candidate sets by shift-and-mask line
-//! matching, no instruction dispatch per cell, no 296-byte state copies. Nothing in it knows a
-//! game; any rules file of that shape gets it.
+//! It runs turn programs without tokens, `require` or groups, whose choices have at most two
+//! options, on [`Board`] integers: candidate sets by shift-and-mask line matching, no 704-bit
+//! sets, no 296-byte state copies. Turns of one placement (conditions and jumps leading to a
+//! single `choose c in SET [where ...] { place c; flip ... }` whose body ends the turn, no
+//! other variables) are its best case: they take direct paths, and perft and the solver run
+//! on them too; turns of several steps (chains) run instruction by instruction. Nothing in it
+//! knows a game; any rules file of those shapes gets it.
 //!
 //! It plays exactly the games the interpreter plays: the same legal steps in the same order,
 //! the same random draws, the same end checks, so random playouts with one seed end in the same
@@ -19,20 +20,27 @@ use super::board::Board;
 use super::eval::{self, Evaluate};
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
-use crate::ir::{AltKind, Cell, Cond, Game, Instr, LinePattern, Num, Player, Set, Timing, NOBODY};
+use crate::ir::{
+    AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
+    MAX_REGISTERS, NOBODY,
+};
 use crate::syntax::ast::CellClass;
 
 /// The kernel cannot go on; the interpreter must do this work.
 #[derive(Debug)]
 pub struct GiveUp;
 
-/// A position at a turn boundary: all that decides the rest of a game of placement turns.
+/// A position: at a turn boundary, or inside a turn of several steps.
 #[derive(Clone, Copy, Debug)]
 pub struct KState<B> {
     pub pieces: [B; 2],
     pub mover: u8,
     pub turn: u32,
     pub passes: u32,
+    /// Inside a turn: the steps taken, whether the turn is a pass, the turn's variables.
+    pub steps: u32,
+    pub passing: bool,
+    pub regs: [i32; MAX_REGISTERS],
 }
 
 /// Where a turn stands once it has begun.
@@ -43,11 +51,28 @@ pub enum At<B> {
     Over(Option<u8>),
     /// The mover has no step and must pass.
     Pass,
-    /// The mover chooses one of `moves` at the choice at `pc`.
-    Choice { pc: u32, moves: B },
+    /// The mover chooses at the choice at `pc`: a value of its first option (`moves`) or of
+    /// its second (`more`; empty when there is none). A word or pass option is bit 0.
+    Choice { pc: u32, moves: B, more: B },
 }
 
+/// Where a turn's opening run suspends: the state there, the choice and its options.
+type Opening<B> = Option<(KState<B>, u32, B, B)>;
+
+/// How running a turn program stopped.
+enum Flow<B> {
+    Suspended { pc: u32, moves: B, more: B },
+    TurnEnded,
+}
+
+/// Instructions one step may run before the kernel gives up (the interpreter then reports the
+/// endless loop).
+const STEP_BUDGET: u32 = 1_000_000;
+
 pub struct Kernel<B> {
+    /// Every turn is one placement (see the module's documentation): the direct paths apply,
+    /// and perft and the solver may run here.
+    single_step: bool,
     step_from: [B; 8],
     step_offset: [i32; 8],
     playable: B,
@@ -213,36 +238,94 @@ pub fn unsupported_reason(game: &Game) -> Option<String> {
     if !game.tokens.is_empty() {
         return Some("the rules have tokens".into());
     }
-    let mut checker = Shape {
-        game,
-        seen: vec![false; game.program.len()],
-        reason: None,
-    };
-    checker.control(0);
-    for end in &game.ends {
-        checker.cond(&end.condition);
-        if let Some(w) = &end.winner {
-            checker.player(w);
-        }
+    let mut checker = Shape::new(game, true);
+    // The turn program only: the agreement program always runs on the interpreter.
+    let end = game.agreement.map_or(game.program.len(), |a| a as usize);
+    for instr in &game.program[..end] {
+        checker.instr(instr);
     }
-    checker.num(&game.score);
-    for t in &game.tiebreaks {
-        checker.num(t);
-    }
+    checker.ends();
     checker.reason
 }
 
-/// Walks the program and expressions, noting the first thing the kernel does not run.
+/// Why a game's turns are not all single placements (the kernel's best case), or None.
+fn multi_step_reason(game: &Game) -> Option<String> {
+    let mut checker = Shape::new(game, false);
+    checker.control(0);
+    checker.ends();
+    checker.reason
+}
+
+/// Walks the program and expressions, noting the first thing the kernel does not run (with
+/// `general` false: the first thing that is not a turn of one placement).
 struct Shape<'a> {
     game: &'a Game,
+    general: bool,
     seen: Vec<bool>,
     reason: Option<String>,
 }
 
 impl Shape<'_> {
+    fn new(game: &Game, general: bool) -> Shape<'_> {
+        Shape {
+            game,
+            general,
+            seen: vec![false; game.program.len()],
+            reason: None,
+        }
+    }
+
     fn no(&mut self, why: &str) {
         if self.reason.is_none() {
             self.reason = Some(why.to_string());
+        }
+    }
+
+    fn ends(&mut self) {
+        let game = self.game;
+        for end in &game.ends {
+            self.cond(&end.condition);
+            if let Some(w) = &end.winner {
+                self.player(w);
+            }
+        }
+        self.num(&game.score);
+        for t in &game.tiebreaks {
+            self.num(t);
+        }
+    }
+
+    /// Any instruction of a general turn program.
+    fn instr(&mut self, instr: &Instr) {
+        match instr {
+            Instr::Choose(c) => {
+                if c.alts.len() > 2 {
+                    return self.no("a choice with more than two kinds of option");
+                }
+                for alt in &c.alts {
+                    if alt.needs_trial {
+                        return self.no("a `require`");
+                    }
+                    if let AltKind::Cell { set, .. } = &alt.kind {
+                        self.set(set, None);
+                    }
+                    if let Some(cond) = &alt.condition {
+                        self.cond(cond);
+                    }
+                }
+            }
+            Instr::Place(c, _) => self.cell(c, None),
+            Instr::Flip(set) => self.set(set, None),
+            Instr::Move(a, b, _) => {
+                self.cell(a, None);
+                self.cell(b, None);
+            }
+            Instr::Let(_, RegValue::Cell(c)) => self.cell(c, None),
+            Instr::Let(_, RegValue::Num(n)) => self.num(n),
+            Instr::JumpUnless(c, _) => self.cond(c),
+            Instr::Jump(_) | Instr::Stop | Instr::MarkPass => {}
+            Instr::Require(..) => self.no("a `require`"),
+            Instr::Take(_) => self.no("a token"),
         }
     }
 
@@ -322,7 +405,7 @@ impl Shape<'_> {
 
     fn cell(&mut self, c: &Cell, reg: Option<u8>) {
         if let Cell::Reg(r) = c {
-            if Some(*r) != reg {
+            if !self.general && Some(*r) != reg {
                 self.no("a turn variable");
             }
         }
@@ -382,7 +465,8 @@ impl Shape<'_> {
         match n {
             Num::Const(_) | Num::Turn | Num::Passes => {}
             Num::Count(s) => self.set(s, reg),
-            Num::Reg(_) => self.no("a number variable"),
+            Num::Reg(_) if !self.general => self.no("a number variable"),
+            Num::Reg(_) => {}
             Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
                 self.num_with(a, reg);
                 self.num_with(b, reg);
@@ -409,6 +493,10 @@ impl Shape<'_> {
                 self.set(b, reg);
             }
             Set::Adjacent(a, _) => self.set(a, reg),
+            Set::Between(a, b) if self.general => {
+                self.cell(a, reg);
+                self.cell(b, reg);
+            }
             Set::Between(..)
             | Set::Group(_)
             | Set::Liberties(_)
@@ -432,8 +520,9 @@ struct Ctx<'a, B> {
     game: &'a Game,
     kernel: &'a Kernel<B>,
     state: &'a KState<B>,
-    /// The chosen cell, for the option's `where` clause and body.
-    cell: usize,
+    /// A candidate being judged by a `where` clause: its variable and cell, which stand in for
+    /// the variable's value in the state.
+    probe: Option<(u8, usize)>,
     /// The player bound by `score p` or `for each p`.
     bound: u8,
     mover_can_move: Option<bool>,
@@ -464,8 +553,15 @@ impl<B: Board> Ctx<'_, B> {
     fn cell(&self, c: &Cell) -> usize {
         match c {
             Cell::Const(c) => *c as usize,
-            Cell::Reg(_) => self.cell,
+            Cell::Reg(r) => match self.probe {
+                Some((p, cell)) if p == *r => cell,
+                _ => self.state.regs[*r as usize] as usize,
+            },
         }
+    }
+
+    fn num(&self, n: &Num) -> f64 {
+        eval::num(self, n)
     }
 
     fn cond(&self, c: &Cond) -> bool {
@@ -496,11 +592,12 @@ impl<B: Board> Ctx<'_, B> {
             Set::Sources(l) => self.sources(*l),
             Set::Neighbours(c, d) => self.adjacent(B::single(self.cell(c)), d.0),
             Set::Adjacent(s, d) => self.adjacent(self.set(s), d.0),
-            Set::Between(..)
-            | Set::Group(_)
-            | Set::Liberties(_)
-            | Set::Surrounded(_)
-            | Set::Territory(_) => B::EMPTY,
+            Set::Between(a, b) => {
+                let g = &self.game.geometry;
+                g.between(self.cell(a), self.cell(b))
+                    .fold(B::EMPTY, |out, c| out | B::single(c))
+            }
+            Set::Group(_) | Set::Liberties(_) | Set::Surrounded(_) | Set::Territory(_) => B::EMPTY,
         }
     }
 
@@ -676,9 +773,8 @@ impl<B: Board> Evaluate for Ctx<'_, B> {
     fn cell(&self, c: &Cell) -> usize {
         Ctx::cell(self, c)
     }
-    /// Number variables do not reach the kernel (the shape check).
-    fn register(&self, _: u8) -> f64 {
-        0.0
+    fn register(&self, r: u8) -> f64 {
+        self.state.regs[r as usize] as f64
     }
     fn turn(&self) -> f64 {
         self.state.turn as f64
@@ -718,8 +814,26 @@ impl<B: Board> Evaluate for Ctx<'_, B> {
     }
 }
 
+impl<B: Board> KState<B> {
+    /// A copy of a position at a turn boundary, for the searches that branch there: the turn's
+    /// variables are zero at a boundary, so only the board and counters are read (a copy of
+    /// the whole state is slower: the fields are reread at once from a wide store).
+    #[inline(always)]
+    pub fn at_boundary(&self) -> KState<B> {
+        KState {
+            pieces: self.pieces,
+            mover: self.mover,
+            turn: self.turn,
+            passes: self.passes,
+            steps: 0,
+            passing: false,
+            regs: [0; MAX_REGISTERS],
+        }
+    }
+}
+
 impl<B: Board> Kernel<B> {
-    /// The kernel for `game`, if the game has the shape it runs and the board fits `B`.
+    /// The kernel for `game`, if the game has a shape it runs and the board fits `B`.
     pub fn new(game: &Game) -> Option<Kernel<B>> {
         let g = &game.geometry;
         if g.cells() > B::CELLS || unsupported_reason(game).is_some() {
@@ -727,6 +841,7 @@ impl<B: Board> Kernel<B> {
         }
         let lines = game.lines.iter().map(|l| compile_line(game, l)).collect();
         Some(Kernel {
+            single_step: multi_step_reason(game).is_none(),
             lines,
             forms: (0..game.program.len()).map(|pc| form(game, pc)).collect(),
             ends_after_step: game.ends.iter().any(|e| e.timing == Timing::AfterStep),
@@ -750,14 +865,14 @@ impl<B: Board> Kernel<B> {
             game,
             kernel: self,
             state,
-            cell: 0,
+            probe: None,
             bound: NOBODY,
             mover_can_move: None,
         }
     }
 
-    /// Runs the turn's opening tests from `pc` to a choice with a candidate: its place and
-    /// the candidates, or None when the turn has none (a pass).
+    /// For turns of one placement: runs the turn's opening tests from `pc` to a choice with a
+    /// candidate: its place and the candidates, or None when the turn has none (a pass).
     #[inline(always)]
     fn first_choice(&self, game: &Game, s: &KState<B>, mut pc: u32) -> Option<(u32, B)> {
         let ctx = self.ctx(game, s);
@@ -766,9 +881,10 @@ impl<B: Board> Kernel<B> {
                 Instr::JumpUnless(c, t) => pc = if ctx.cond(c) { pc + 1 } else { *t },
                 Instr::Jump(t) => pc = *t,
                 Instr::Choose(c) => {
+                    // The common case inline: the hot path of playouts and perft.
                     let moves = match self.forms[pc as usize].sources_of {
                         Some(l) => ctx.class(CellClass::Empty) & ctx.sources(l),
-                        None => self.candidates(game, s, c),
+                        None => self.option(game, s, pc, c, 0),
                     };
                     if !moves.is_empty() {
                         return Some((pc, moves));
@@ -781,123 +897,269 @@ impl<B: Board> Kernel<B> {
         }
     }
 
+    /// The legal values of option `alt` of the choice `c` at `pc`: its cells whose `where`
+    /// holds, or bit 0 for a word or pass option that is allowed.
     #[inline]
-    fn candidates(&self, game: &Game, s: &KState<B>, c: &crate::ir::Choose) -> B {
-        let alt = &c.alts[0];
-        let AltKind::Cell { set, .. } = &alt.kind else {
+    fn option(&self, game: &Game, s: &KState<B>, pc: u32, c: &Choose, alt: usize) -> B {
+        let Some(a) = c.alts.get(alt) else {
             return B::EMPTY;
         };
         let mut ctx = self.ctx(game, s);
-        let cells = ctx.set(set);
-        let Some(cond) = &alt.condition else {
-            return cells;
-        };
-        let mut kept = B::EMPTY;
-        for cell in cells.cells() {
-            ctx.cell = cell;
-            if ctx.cond(cond) {
-                kept = kept | B::single(cell);
+        match &a.kind {
+            AltKind::Cell { reg, set } => {
+                if alt == 0 {
+                    if let Some(l) = self.forms[pc as usize].sources_of {
+                        return ctx.class(CellClass::Empty) & ctx.sources(l);
+                    }
+                }
+                let cells = ctx.set(set);
+                let Some(cond) = &a.condition else {
+                    return cells;
+                };
+                let mut kept = B::EMPTY;
+                for cell in cells.cells() {
+                    ctx.probe = Some((*reg, cell));
+                    if ctx.cond(cond) {
+                        kept = kept | B::single(cell);
+                    }
+                }
+                kept
+            }
+            AltKind::Word(_) | AltKind::Pass => match &a.condition {
+                Some(cond) if !ctx.cond(cond) => B::EMPTY,
+                _ => B::single(0),
+            },
+        }
+    }
+
+    /// Binds option `alt`'s value, as the interpreter does.
+    #[inline]
+    fn bind(t: &mut KState<B>, c: &Choose, alt: usize, value: usize) {
+        match &c.alts[alt].kind {
+            AltKind::Cell { reg, .. } => t.regs[*reg as usize] = value as i32,
+            AltKind::Word(_) => {}
+            AltKind::Pass => t.passing = true,
+        }
+    }
+
+    /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
+    fn run(&self, game: &Game, t: &mut KState<B>, mut pc: u32) -> Result<Flow<B>, GiveUp> {
+        let mut budget = STEP_BUDGET;
+        loop {
+            let Some(instr) = game.program.get(pc as usize) else {
+                return Ok(Flow::TurnEnded);
+            };
+            budget -= 1;
+            if budget == 0 {
+                return Err(GiveUp);
+            }
+            let m = t.mover as usize;
+            match instr {
+                Instr::Choose(c) => {
+                    let moves = self.option(game, t, pc, c, 0);
+                    let more = self.option(game, t, pc, c, 1);
+                    let n = moves.count() + more.count();
+                    if n == 0 {
+                        pc = c.otherwise;
+                    } else if c.auto && n == 1 {
+                        // A forced choice is no decision: taken without stopping.
+                        let (alt, value) = if moves.is_empty() {
+                            (1, more.nth(0))
+                        } else {
+                            (0, moves.nth(0))
+                        };
+                        Self::bind(t, c, alt, value);
+                        pc = c.alts[alt].body;
+                    } else {
+                        return Ok(Flow::Suspended { pc, moves, more });
+                    }
+                }
+                Instr::Place(c, _) => {
+                    let cell = self.ctx(game, t).cell(c);
+                    // Placing on a piece is a rule error, which the interpreter reports.
+                    if (t.pieces[0] | t.pieces[1]).contains(cell) {
+                        return Err(GiveUp);
+                    }
+                    t.pieces[m] = t.pieces[m] | B::single(cell);
+                    pc += 1;
+                }
+                Instr::Flip(set) => {
+                    let flipped = self.ctx(game, t).set(set) & t.pieces[1 - m];
+                    t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
+                    t.pieces[m] = t.pieces[m] | flipped;
+                    pc += 1;
+                }
+                Instr::Move(a, b, _) => {
+                    let ctx = self.ctx(game, t);
+                    let (from, to) = (ctx.cell(a), ctx.cell(b));
+                    let owner = match (t.pieces[0].contains(from), t.pieces[1].contains(from)) {
+                        (true, _) => 0,
+                        (_, true) => 1,
+                        _ => return Err(GiveUp),
+                    };
+                    if (t.pieces[0] | t.pieces[1]).contains(to) || !self.playable.contains(to) {
+                        return Err(GiveUp);
+                    }
+                    t.pieces[owner] = t.pieces[owner] ^ B::single(from) ^ B::single(to);
+                    pc += 1;
+                }
+                Instr::Let(r, v) => {
+                    let ctx = self.ctx(game, t);
+                    let value = match v {
+                        RegValue::Cell(c) => ctx.cell(c) as i32,
+                        RegValue::Num(n) => ctx.num(n) as i32,
+                    };
+                    t.regs[*r as usize] = value;
+                    pc += 1;
+                }
+                Instr::JumpUnless(c, target) => {
+                    pc = if self.ctx(game, t).cond(c) {
+                        pc + 1
+                    } else {
+                        *target
+                    };
+                }
+                Instr::Jump(target) => pc = *target,
+                Instr::Stop => return Ok(Flow::TurnEnded),
+                Instr::MarkPass => {
+                    t.passing = true;
+                    pc += 1;
+                }
+                // Ruled out by the shape check.
+                Instr::Require(..) | Instr::Take(_) => return Err(GiveUp),
             }
         }
-        kept
+    }
+
+    /// A turn's opening run for `player` from `s`: where it suspends (and the state there),
+    /// or None when the player has no step.
+    fn opening(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+    ) -> Result<Opening<B>, GiveUp> {
+        let mut u = *s;
+        Ok(match self.run(game, &mut u, 0)? {
+            Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
+            Flow::TurnEnded => None,
+        })
     }
 
     fn can_start(&self, game: &Game, s: &KState<B>, player: u8) -> bool {
         let mut u = *s;
         u.mover = player;
-        self.first_choice(game, &u, 0).is_some()
+        if self.single_step {
+            return self.first_choice(game, &u, 0).is_some();
+        }
+        u.steps = 0;
+        u.passing = false;
+        u.regs = [0; MAX_REGISTERS];
+        // A rule error counts as no step, as in the interpreter.
+        matches!(self.opening(game, &u), Ok(Some(_)))
     }
 
-    /// Checks the turn-boundary end conditions and finds the mover's choice.
+    /// Checks the turn-boundary end conditions and finds the mover's first choice.
     #[inline(always)]
-    pub fn begin_turn(&self, game: &Game, s: &KState<B>) -> At<B> {
-        let first = self.first_choice(game, s, 0);
-        if let (Some((pc, moves)), true) = (first, self.ends_need_blocked) {
-            return At::Choice { pc, moves };
+    pub fn begin_turn(&self, game: &Game, s: &mut KState<B>) -> Result<At<B>, GiveUp> {
+        if self.single_step {
+            // The opening tests change nothing, so no copy of the state is needed.
+            let first = self.first_choice(game, s, 0);
+            if let (Some((pc, moves)), true) = (first, self.ends_need_blocked) {
+                return Ok(At::Choice {
+                    pc,
+                    moves,
+                    more: B::EMPTY,
+                });
+            }
+            let hint = self.ends_use_blocked.then_some(first.is_some());
+            if let Some(o) = self.check_ends(game, s, Timing::AfterTurn, hint) {
+                return Ok(At::Over(o));
+            }
+            return Ok(match first {
+                Some((pc, moves)) => At::Choice {
+                    pc,
+                    moves,
+                    more: B::EMPTY,
+                },
+                None => At::Pass,
+            });
+        }
+        let first = self.opening(game, s)?;
+        if let (Some((u, pc, moves, more)), true) = (first, self.ends_need_blocked) {
+            *s = u;
+            return Ok(At::Choice { pc, moves, more });
         }
         let hint = self.ends_use_blocked.then_some(first.is_some());
         if let Some(o) = self.check_ends(game, s, Timing::AfterTurn, hint) {
-            return At::Over(o);
+            return Ok(At::Over(o));
         }
-        match first {
-            Some((pc, moves)) => At::Choice { pc, moves },
+        Ok(match first {
+            Some((u, pc, moves, more)) => {
+                *s = u;
+                At::Choice { pc, moves, more }
+            }
             None => At::Pass,
-        }
+        })
     }
 
-    /// Plays `cell` at the choice at `pc` and ends the turn: `t` becomes the next turn's
-    /// position; returns where that turn stands. (In place: states stay in registers.)
+    /// Plays value `value` of option `alt` at the choice at `pc`: `t` becomes the position
+    /// after the step; returns where the game stands. (In place: states stay in registers.)
     #[inline(always)]
     pub fn play(
         &self,
         game: &Game,
         t: &mut KState<B>,
         pc: u32,
-        cell: usize,
+        alt: usize,
+        value: usize,
     ) -> Result<At<B>, GiveUp> {
-        if let Some(l) = self.forms[pc as usize].place_flip {
+        if let (Some(l), 0) = (self.forms[pc as usize].place_flip, alt) {
             let m = t.mover as usize;
-            if (t.pieces[0] | t.pieces[1]).contains(cell) {
+            if (t.pieces[0] | t.pieces[1]).contains(value) {
                 return Err(GiveUp);
             }
             let ctx = self.ctx(game, t);
-            let flipped = ctx.line_cells(l, cell, false) & t.pieces[1 - m];
+            let flipped = ctx.line_cells(l, value, false) & t.pieces[1 - m];
             t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
-            t.pieces[m] = t.pieces[m] | flipped | B::single(cell);
-            return Ok(self.end_step(game, t));
+            t.pieces[m] = t.pieces[m] | flipped | B::single(value);
+            return self.end_step(game, t, Flow::TurnEnded);
         }
         let Instr::Choose(c) = &game.program[pc as usize] else {
             return Err(GiveUp);
         };
-        let mut at = c.alts[0].body;
-        while let Some(instr) = game.program.get(at as usize) {
-            match instr {
-                Instr::Place(_, _) => {
-                    // Only the chosen cell can be placed (the shape check); occupied is a rule
-                    // error the interpreter reports.
-                    if (t.pieces[0] | t.pieces[1]).contains(cell) {
-                        return Err(GiveUp);
-                    }
-                    t.pieces[t.mover as usize] = t.pieces[t.mover as usize] | B::single(cell);
-                    at += 1;
-                }
-                Instr::Flip(set) => {
-                    let mut ctx = self.ctx(game, t);
-                    ctx.cell = cell;
-                    let m = t.mover as usize;
-                    let flipped = ctx.set(set) & t.pieces[1 - m];
-                    t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
-                    t.pieces[m] = t.pieces[m] | flipped;
-                    at += 1;
-                }
-                Instr::Jump(target) => at = *target,
-                Instr::Stop => break,
-                _ => return Err(GiveUp),
-            }
-        }
-        Ok(self.end_step(game, t))
+        Self::bind(t, c, alt, value);
+        t.steps += 1;
+        let flow = self.run(game, t, c.alts[alt].body)?;
+        self.end_step(game, t, flow)
     }
 
+    /// After a step's body: the end checks, then the next choice or the next turn.
     #[inline(always)]
-    fn end_step(&self, game: &Game, t: &mut KState<B>) -> At<B> {
+    fn end_step(&self, game: &Game, t: &mut KState<B>, flow: Flow<B>) -> Result<At<B>, GiveUp> {
         if self.ends_after_step {
             if let Some(o) = self.check_ends(game, t, Timing::AfterStep, None) {
-                return At::Over(o);
+                return Ok(At::Over(o));
             }
         }
-        self.next_turn(game, t, false)
+        match flow {
+            Flow::Suspended { pc, moves, more } => Ok(At::Choice { pc, moves, more }),
+            Flow::TurnEnded => self.next_turn(game, t, t.passing),
+        }
     }
 
     /// The mover passes: `t` becomes the next turn's position.
-    pub fn pass(&self, game: &Game, t: &mut KState<B>) -> At<B> {
+    pub fn pass(&self, game: &Game, t: &mut KState<B>) -> Result<At<B>, GiveUp> {
         self.next_turn(game, t, true)
     }
 
     #[inline(always)]
-    fn next_turn(&self, game: &Game, t: &mut KState<B>, passing: bool) -> At<B> {
+    fn next_turn(&self, game: &Game, t: &mut KState<B>, passing: bool) -> Result<At<B>, GiveUp> {
         t.passes = if passing { t.passes + 1 } else { 0 };
         t.mover = 1 - t.mover;
         t.turn += 1;
+        t.steps = 0;
+        t.passing = false;
+        t.regs = [0; MAX_REGISTERS];
         self.begin_turn(game, t)
     }
 
@@ -923,9 +1185,9 @@ impl<B: Board> Kernel<B> {
         })
     }
 
-    /// The kernel's view of an interpreter state at a turn boundary (None inside a turn).
+    /// The kernel's view of an interpreter state (None when the game is over or agreeing).
     pub fn import(&self, game: &Game, s: &State) -> Option<(KState<B>, At<B>)> {
-        if s.agreeing || s.steps != 0 || s.passing || s.is_over() {
+        if s.agreeing || s.is_over() || (self.single_step && (s.steps != 0 || s.passing)) {
             return None;
         }
         let k = KState {
@@ -933,14 +1195,18 @@ impl<B: Board> Kernel<B> {
             mover: s.mover,
             turn: s.turn,
             passes: s.passes,
+            steps: s.steps,
+            passing: s.passing,
+            regs: s.regs,
         };
-        let at = match (s.pc, s.outcome) {
-            (_, Some(_)) | (AT_GAME_OVER, None) => return None,
-            (AT_FORCED_PASS, None) => At::Pass,
-            (pc, None) => match game.program.get(pc as usize) {
+        let at = match s.pc {
+            AT_GAME_OVER => return None,
+            AT_FORCED_PASS => At::Pass,
+            pc => match game.program.get(pc as usize) {
                 Some(Instr::Choose(c)) => At::Choice {
                     pc,
-                    moves: self.candidates(game, &k, c),
+                    moves: self.option(game, &k, pc, c, 0),
+                    more: self.option(game, &k, pc, c, 1),
                 },
                 _ => return None,
             },
@@ -953,6 +1219,9 @@ impl<B: Board> Kernel<B> {
         let mut t = State::new(s.pieces.map(|p| p.to_bits()), s.mover);
         t.turn = s.turn;
         t.passes = s.passes;
+        t.steps = s.steps;
+        t.passing = s.passing;
+        t.regs = s.regs;
         match at {
             At::Over(winner) => {
                 t.pc = AT_GAME_OVER;
@@ -982,11 +1251,17 @@ impl<B: Board> Kernel<B> {
                 At::Over(_) => break,
                 At::Pass => {
                     rng.below(1);
-                    self.pass(game, &mut s)
+                    self.pass(game, &mut s)?
                 }
-                At::Choice { pc, moves } => {
-                    let cell = moves.nth(rng.below(moves.count() as usize));
-                    self.play(game, &mut s, pc, cell)?
+                At::Choice { pc, moves, more } => {
+                    // The interpreter's order: the first option's values, then the second's.
+                    let first = moves.count() as usize;
+                    let i = rng.below(first + more.count() as usize);
+                    if i < first {
+                        self.play(game, &mut s, pc, 0, moves.nth(i))?
+                    } else {
+                        self.play(game, &mut s, pc, 1, more.nth(i - first))?
+                    }
                 }
             };
             steps += 1;
@@ -994,8 +1269,8 @@ impl<B: Board> Kernel<B> {
         Ok((s, at, steps))
     }
 
-    /// Perft over whole turns, counted like the interpreter: a pass is a turn, a finished game
-    /// a leaf, and the last turn counted without being played.
+    /// Perft over whole turns of one placement, counted like the interpreter: a pass is a
+    /// turn, a finished game a leaf, and the last turn counted without being played.
     pub fn perft(&self, game: &Game, s: &KState<B>, at: &At<B>, depth: u32) -> Result<u64, GiveUp> {
         if depth == 0 {
             return Ok(1);
@@ -1004,16 +1279,16 @@ impl<B: Board> Kernel<B> {
             At::Over(_) => Ok(1),
             At::Pass if depth == 1 => Ok(1),
             At::Pass => {
-                let mut t = *s;
-                let next = self.pass(game, &mut t);
+                let mut t = s.at_boundary();
+                let next = self.pass(game, &mut t)?;
                 self.perft(game, &t, &next, depth - 1)
             }
             At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
-            At::Choice { pc, moves } => {
+            At::Choice { pc, moves, .. } => {
                 let mut total = 0;
                 for cell in moves.cells() {
-                    let mut t = *s;
-                    let next = self.play(game, &mut t, pc, cell)?;
+                    let mut t = s.at_boundary();
+                    let next = self.play(game, &mut t, pc, 0, cell)?;
                     total += self.perft(game, &t, &next, depth - 1)?;
                 }
                 Ok(total)
@@ -1037,7 +1312,15 @@ impl AnyKernel {
         }
     }
 
-    /// See [`Kernel::playout`]; None when `s` is inside a turn or the kernel gave up.
+    /// Whether every turn is one placement, so that perft and the solver run here too.
+    pub fn single_step(&self) -> bool {
+        match self {
+            AnyKernel::Narrow(k) => k.single_step,
+            AnyKernel::Wide(k) => k.single_step,
+        }
+    }
+
+    /// See [`Kernel::playout`]; None when the game is agreeing or the kernel gave up.
     pub fn playout(
         &self,
         game: &Game,
@@ -1082,6 +1365,9 @@ impl AnyKernel {
             table: &mut search::Table,
             window: Option<(f64, f64)>,
         ) -> Option<f64> {
+            if !k.single_step {
+                return None;
+            }
             let (ks, at) = k.import(game, s)?;
             match window {
                 None => k.exact_value(game, table, &ks, &at).ok(),
@@ -1097,6 +1383,9 @@ impl AnyKernel {
     /// See [`Kernel::perft`]; None when `s` is inside a turn or the kernel gave up.
     pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Option<u64> {
         fn run<B: Board>(k: &Kernel<B>, game: &Game, s: &State, depth: u32) -> Option<u64> {
+            if !k.single_step {
+                return None;
+            }
             let (ks, at) = k.import(game, s)?;
             k.perft(game, &ks, &at, depth).ok()
         }

@@ -111,11 +111,11 @@ impl<B: Board> Kernel<B> {
         let (pc, moves) = match *at {
             At::Over(winner) => return Ok(self.terminal_value(game, s, winner, s.mover)),
             At::Pass => {
-                let mut t = *s;
-                let next = self.pass(game, &mut t);
+                let mut t = s.at_boundary();
+                let next = self.pass(game, &mut t)?;
                 return self.child_value(game, table, s, &t, &next, alpha, beta);
             }
-            At::Choice { pc, moves } => (pc, moves),
+            At::Choice { pc, moves, .. } => (pc, moves),
         };
         let key = Self::key(s);
         let mut first = None;
@@ -135,8 +135,8 @@ impl<B: Board> Kernel<B> {
         let mut children: Vec<(u32, usize, KState<B>, At<B>)> =
             Vec::with_capacity(moves.count() as usize);
         for cell in moves.cells() {
-            let mut t = *s;
-            let next = self.play(game, &mut t, pc, cell)?;
+            let mut t = s.at_boundary();
+            let next = self.play(game, &mut t, pc, 0, cell)?;
             let replies = match next {
                 _ if first == Some(cell) => 0,
                 At::Over(_) => 1,
