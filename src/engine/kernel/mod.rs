@@ -1033,11 +1033,7 @@ impl<B: Board> Kernel<B> {
 
     /// A turn's opening run for `player` from `s`: where it suspends (and the state there),
     /// or None when the player has no step.
-    fn opening(
-        &self,
-        game: &Game,
-        s: &KState<B>,
-    ) -> Result<Opening<B>, GiveUp> {
+    fn opening(&self, game: &Game, s: &KState<B>) -> Result<Opening<B>, GiveUp> {
         let mut u = *s;
         Ok(match self.run(game, &mut u, 0)? {
             Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
