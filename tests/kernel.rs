@@ -360,3 +360,31 @@ fn a_rule_error_on_the_kernel_is_reported_by_the_interpreter() {
     assert!(failed > 0, "some playout placed on an occupied cell");
     assert!(e.perft(&e.start().unwrap(), 2).is_err());
 }
+
+#[test]
+fn end_checks_skipped_by_the_kernel_are_still_asked_from_a_new_position() {
+    // The kernel skips after-step end checks while nothing they read changes, but only once it
+    // has seen them false: from a set-up position where a target is already reached, the
+    // first step must end the game, as on the interpreter, whatever cells it touches.
+    let e = engine("games/vect-reverse.rules", &[]);
+    assert!(e.has_kernel());
+    let s = e
+        .position(
+            "W......W/......../......../...BW.../...WB.../......../......../W......W",
+            Some("black"),
+        )
+        .unwrap();
+    let slow = oracle(&e);
+    for seed in 0..20 {
+        let (a, n) = e.random_playout(&s, &mut Rng::new(seed), u64::MAX).unwrap();
+        let (b, m) = slow
+            .random_playout(&s, &mut Rng::new(seed), u64::MAX)
+            .unwrap();
+        assert_eq!(summary(&a, n), summary(&b, m), "seed {seed}");
+        assert_eq!(
+            (n, a.outcome.unwrap().winner),
+            (1, 1),
+            "white wins after one step"
+        );
+    }
+}

@@ -37,6 +37,9 @@ pub struct KState<B> {
     pub mover: u8,
     pub turn: u32,
     pub passes: u32,
+    /// The after-step end conditions were found false with the cells they read as they are
+    /// now (see `Kernel::step_ends_read`).
+    pub step_ends_clear: bool,
     /// Inside a turn: the steps taken, whether the turn is a pass, the turn's variables.
     pub steps: u32,
     pub passing: bool,
@@ -83,6 +86,9 @@ pub struct Kernel<B> {
     forms: Vec<Form>,
     /// Some end condition is checked after each step.
     ends_after_step: bool,
+    /// The cells whose contents are all that the after-step end conditions read, when that is
+    /// all they read: a step that changes none of them cannot make them hold.
+    step_ends_read: Option<B>,
     /// Every turn-boundary end condition needs `blocked`, so none can hold while the mover
     /// has a step: the common case skips the check.
     ends_need_blocked: bool,
@@ -506,6 +512,58 @@ impl Shape<'_> {
     }
 }
 
+/// The cells whose contents decide a condition, when nothing else does (no counters, no
+/// variables, no player but the one bound by `for each p` and fixed ones): None otherwise.
+fn reads_cond<B: Board>(c: &Cond) -> Option<B> {
+    Some(match c {
+        Cond::Const(_) => B::EMPTY,
+        Cond::Not(a) => reads_cond(a)?,
+        Cond::And(a, b) | Cond::Or(a, b) => reads_cond::<B>(a)? | reads_cond::<B>(b)?,
+        Cond::Num(_, a, b) => reads_num::<B>(a)? | reads_num::<B>(b)?,
+        Cond::NonEmpty(s) => reads_set(s)?,
+        Cond::SetEq(_, a, b) => reads_set::<B>(a)? | reads_set::<B>(b)?,
+        _ => return None,
+    })
+}
+
+fn reads_num<B: Board>(n: &Num) -> Option<B> {
+    Some(match n {
+        Num::Const(_) => B::EMPTY,
+        Num::Count(s) => reads_set(s)?,
+        Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
+            reads_num::<B>(a)? | reads_num::<B>(b)?
+        }
+        Num::Neg(a) => reads_num(a)?,
+        Num::If(c, a, b) => reads_cond::<B>(c)? | reads_num::<B>(a)? | reads_num::<B>(b)?,
+        Num::Attr(p, _) if fixed_player(p) => B::EMPTY,
+        _ => return None,
+    })
+}
+
+/// A player that stays the same from step to step and turn to turn.
+fn fixed_player(p: &Player) -> bool {
+    match p {
+        Player::Const(_) | Player::Bound => true,
+        Player::Opponent(p) => fixed_player(p),
+        _ => false,
+    }
+}
+
+fn reads_set<B: Board>(s: &Set) -> Option<B> {
+    let all = !B::EMPTY;
+    Some(match s {
+        Set::Const(_) => B::EMPTY,
+        Set::Pieces(p) if fixed_player(p) => all,
+        Set::AllPieces | Set::Empty => all,
+        Set::Inter(a, b) => match (&**a, &**b) {
+            (Set::Const(m), x) | (x, Set::Const(m)) => reads_set::<B>(x)? & B::from_bits(m),
+            (a, b) => reads_set::<B>(a)? | reads_set::<B>(b)?,
+        },
+        Set::Union(a, b) | Set::Minus(a, b) => reads_set::<B>(a)? | reads_set::<B>(b)?,
+        _ => return None,
+    })
+}
+
 /// Whether a condition can only hold when `blocked` does (so never while the mover can move).
 fn needs_blocked(c: &Cond) -> bool {
     match c {
@@ -825,6 +883,7 @@ impl<B: Board> KState<B> {
             mover: self.mover,
             turn: self.turn,
             passes: self.passes,
+            step_ends_clear: self.step_ends_clear,
             steps: 0,
             passing: false,
             regs: [0; MAX_REGISTERS],
@@ -845,6 +904,11 @@ impl<B: Board> Kernel<B> {
             lines,
             forms: (0..game.program.len()).map(|pc| form(game, pc)).collect(),
             ends_after_step: game.ends.iter().any(|e| e.timing == Timing::AfterStep),
+            step_ends_read: game
+                .ends
+                .iter()
+                .filter(|e| e.timing == Timing::AfterStep)
+                .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?)),
             ends_need_blocked: game
                 .ends
                 .iter()
@@ -1080,7 +1144,12 @@ impl<B: Board> Kernel<B> {
                 None => At::Pass,
             });
         }
-        let first = self.opening(game, s)?;
+        let before = self.read_by_step_ends(s);
+        let mut first = self.opening(game, s)?;
+        if let Some((u, ..)) = &mut first {
+            // The turn's opening may change cells (before its first choice).
+            self.note_changes(u, before);
+        }
         if let (Some((u, pc, moves, more)), true) = (first, self.ends_need_blocked) {
             *s = u;
             return Ok(At::Choice { pc, moves, more });
@@ -1110,6 +1179,7 @@ impl<B: Board> Kernel<B> {
         value: usize,
     ) -> Result<At<B>, GiveUp> {
         if let (Some(l), 0) = (self.forms[pc as usize].place_flip, alt) {
+            let before = self.read_by_step_ends(t);
             let m = t.mover as usize;
             if (t.pieces[0] | t.pieces[1]).contains(value) {
                 return Err(GiveUp);
@@ -1118,24 +1188,42 @@ impl<B: Board> Kernel<B> {
             let flipped = ctx.line_cells(l, value, false) & t.pieces[1 - m];
             t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
             t.pieces[m] = t.pieces[m] | flipped | B::single(value);
+            self.note_changes(t, before);
             return self.end_step(game, t, Flow::TurnEnded);
         }
         let Instr::Choose(c) = &game.program[pc as usize] else {
             return Err(GiveUp);
         };
+        let before = self.read_by_step_ends(t);
         Self::bind(t, c, alt, value);
         t.steps += 1;
         let flow = self.run(game, t, c.alts[alt].body)?;
+        self.note_changes(t, before);
         self.end_step(game, t, flow)
+    }
+
+    /// What the after-step end checks read in `t` (None when they read more than cells).
+    #[inline(always)]
+    fn read_by_step_ends(&self, t: &KState<B>) -> Option<[B; 2]> {
+        self.step_ends_read
+            .map(|m| [t.pieces[0] & m, t.pieces[1] & m])
+    }
+
+    /// Keeps the after-step end checks known false only if nothing they read has changed since
+    /// `before`.
+    #[inline(always)]
+    fn note_changes(&self, t: &mut KState<B>, before: Option<[B; 2]>) {
+        t.step_ends_clear &= before.is_some() && before == self.read_by_step_ends(t);
     }
 
     /// After a step's body: the end checks, then the next choice or the next turn.
     #[inline(always)]
     fn end_step(&self, game: &Game, t: &mut KState<B>, flow: Flow<B>) -> Result<At<B>, GiveUp> {
-        if self.ends_after_step {
+        if self.ends_after_step && !t.step_ends_clear {
             if let Some(o) = self.check_ends(game, t, Timing::AfterStep, None) {
                 return Ok(At::Over(o));
             }
+            t.step_ends_clear = self.step_ends_read.is_some();
         }
         match flow {
             Flow::Suspended { pc, moves, more } => Ok(At::Choice { pc, moves, more }),
@@ -1191,6 +1279,7 @@ impl<B: Board> Kernel<B> {
             mover: s.mover,
             turn: s.turn,
             passes: s.passes,
+            step_ends_clear: false,
             steps: s.steps,
             passing: s.passing,
             regs: s.regs,
