@@ -1123,48 +1123,37 @@ impl<B: Board> Kernel<B> {
     pub fn begin_turn(&self, game: &Game, s: &mut KState<B>) -> Result<At<B>, GiveUp> {
         if self.single_step {
             // The opening tests change nothing, so no copy of the state is needed.
-            let first = self.first_choice(game, s, 0);
-            if let (Some((pc, moves)), true) = (first, self.ends_need_blocked) {
-                return Ok(At::Choice {
-                    pc,
-                    moves,
-                    more: B::EMPTY,
-                });
-            }
-            let hint = self.ends_use_blocked.then_some(first.is_some());
-            if let Some(o) = self.check_ends(game, s, Timing::AfterTurn, hint) {
-                return Ok(At::Over(o));
-            }
-            return Ok(match first {
-                Some((pc, moves)) => At::Choice {
-                    pc,
-                    moves,
-                    more: B::EMPTY,
-                },
-                None => At::Pass,
+            let first = self.first_choice(game, s, 0).map(|(pc, moves)| At::Choice {
+                pc,
+                moves,
+                more: B::EMPTY,
             });
+            return Ok(self.start_or_end(game, s, first));
         }
         let before = self.read_by_step_ends(s);
-        let mut first = self.opening(game, s)?;
-        if let Some((u, ..)) = &mut first {
-            // The turn's opening may change cells (before its first choice).
-            self.note_changes(u, before);
-        }
-        if let (Some((u, pc, moves, more)), true) = (first, self.ends_need_blocked) {
+        let first = self.opening(game, s)?;
+        let choice = first.map(|(_, pc, moves, more)| At::Choice { pc, moves, more });
+        let at = self.start_or_end(game, s, choice);
+        if let (At::Choice { .. }, Some((mut u, ..))) = (at, first) {
+            // The turn's opening may have changed cells before its first choice.
+            self.note_changes(&mut u, before);
             *s = u;
-            return Ok(At::Choice { pc, moves, more });
+        }
+        Ok(at)
+    }
+
+    /// The turn-boundary end checks at `s`, given the mover's first choice (None: no step):
+    /// the game's end, that choice, or a forced pass.
+    #[inline(always)]
+    fn start_or_end(&self, game: &Game, s: &KState<B>, first: Option<At<B>>) -> At<B> {
+        if let (Some(choice), true) = (first, self.ends_need_blocked) {
+            return choice;
         }
         let hint = self.ends_use_blocked.then_some(first.is_some());
         if let Some(o) = self.check_ends(game, s, Timing::AfterTurn, hint) {
-            return Ok(At::Over(o));
+            return At::Over(o);
         }
-        Ok(match first {
-            Some((u, pc, moves, more)) => {
-                *s = u;
-                At::Choice { pc, moves, more }
-            }
-            None => At::Pass,
-        })
+        first.unwrap_or(At::Pass)
     }
 
     /// Plays value `value` of option `alt` at the choice at `pc`: `t` becomes the position
