@@ -155,6 +155,8 @@ struct CompiledLine<B> {
     back: [Group<B>; 2],
     /// The most cells a straight run can hold along any used direction.
     longest_run: u32,
+    /// Every element matches a set number of cells (`opponent empty`, `opponent{2} friend`).
+    fixed_length: bool,
     /// For single-cell matching: `beyond[c][lane]`, the cells after `c` along the lane's
     /// direction up to the edge or a removed cell; lanes 0-3 go up, 4-7 go down.
     beyond: Vec<[B; 8]>,
@@ -232,6 +234,7 @@ fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
         dirs,
         back,
         longest_run,
+        fixed_length: line.elements.iter().all(|&(_, min, max)| min == max),
         beyond,
     }
 }
@@ -694,6 +697,25 @@ impl<B: Board> Ctx<'_, B> {
             }
             return out;
         }
+        if self.kernel.lines[l].fixed_length {
+            // Every element takes a set number of cells: one walk per direction, nothing to
+            // back out of.
+            for &d in &self.kernel.lines[l].dirs {
+                let (mut at, mut taken) = (B::single(from), B::EMPTY);
+                for &(class, count, _) in &line.elements {
+                    let class = self.class(class);
+                    for _ in 0..count {
+                        at = self.step(at, d) & class;
+                        taken = taken | at;
+                    }
+                }
+                let close = self.step(at, d) & self.class(line.end);
+                if !close.is_empty() && !taken.is_empty() {
+                    out = out | if ends { close } else { taken };
+                }
+            }
+            return out;
+        }
         for &d in &self.kernel.lines[l].dirs {
             if let Some(n) = self.match_elements(line, 0, B::single(from), d, 0) {
                 let mut x = B::single(from);
@@ -766,21 +788,25 @@ impl<B: Board> Ctx<'_, B> {
             // Run cells whose next cell closes the line, then runs growing backwards; a fixed
             // number of rounds (no test per round) is quicker than stopping early.
             let line = &self.kernel.lines[l];
-            for (group, back) in line.back.iter().enumerate() {
-                let up = group == 0;
-                // Run cells a step can land on: one mask per step instead of two.
-                let within = back.lands.map(|m| m & run);
-                let mut reach = back.shift([end; 4], up, within);
-                let mut runs = reach;
-                for _ in 1..line.longest_run {
-                    reach = back.shift(reach, up, within);
-                    for (a, b) in runs.iter_mut().zip(reach) {
-                        *a = *a | b;
-                    }
+            let [upward, downward] = &line.back;
+            // Both groups advance in the same loop: two independent chains of shifts keep the
+            // processor busy where one would wait on each shift's result.
+            let within_up = upward.lands.map(|m| m & run);
+            let within_down = downward.lands.map(|m| m & run);
+            let mut reach_up = upward.shift([end; 4], true, within_up);
+            let mut reach_down = downward.shift([end; 4], false, within_down);
+            let (mut runs_up, mut runs_down) = (reach_up, reach_down);
+            for _ in 1..line.longest_run {
+                reach_up = upward.shift(reach_up, true, within_up);
+                reach_down = downward.shift(reach_down, false, within_down);
+                for i in 0..4 {
+                    runs_up[i] = runs_up[i] | reach_up[i];
+                    runs_down[i] = runs_down[i] | reach_down[i];
                 }
-                for r in back.step(runs, up) {
-                    out = out | r;
-                }
+            }
+            let (up, down) = (upward.step(runs_up, true), downward.step(runs_down, false));
+            for i in 0..4 {
+                out = out | up[i] | down[i];
             }
             return out;
         }
