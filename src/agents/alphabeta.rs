@@ -13,6 +13,9 @@ pub struct AlphaBeta {
     search: Search,
 }
 
+/// How quickly the secondary terms of the evaluation approach their bound of one point.
+const SOFTNESS: f64 = 8.0;
+
 /// Table entries kept before the table is cleared (memory bound).
 const MAX_ENTRIES: usize = 1 << 20;
 
@@ -25,10 +28,13 @@ impl AlphaBeta {
         }
     }
 
-    /// Position value for the player to move: the score margin, plus the mobility margin (the
-    /// first steps each side could start, counted without trying their bodies: cheap, and the
-    /// same count where no `require` can refuse), which says more than the score early in most
-    /// games, plus the tie-break margins at falling weights (tie-breaks decide close games).
+    /// Position value for the player to move: the score margin first; then, worth less than
+    /// one point of score together, the tie-break margins at falling weights (tie-breaks decide
+    /// close games) and the mobility margin (the first steps each side could start, counted
+    /// without trying their bodies: cheap, and the same count where no `require` can refuse),
+    /// which says more than the score early in most games. Bounding them keeps a search from
+    /// giving up score for cells or mobility where the score is small beside them (a game that
+    /// scores four corners against dozens of cells).
     fn evaluate(engine: &Engine, s: &State, steps: usize) -> Result<f64, RuleError> {
         let mine = if s.steps == 0 {
             steps
@@ -36,10 +42,8 @@ impl AlphaBeta {
             engine.first_candidates(s, s.mover)?
         };
         let theirs = engine.first_candidates(s, 1 - s.mover)?;
-        Ok(
-            score_margin(engine, s, s.mover) + engine.tiebreak_margin(s, s.mover) + mine as f64
-                - theirs as f64,
-        )
+        let secondary = engine.tiebreak_margin(s, s.mover) + mine as f64 - theirs as f64;
+        Ok(score_margin(engine, s, s.mover) + secondary / (secondary.abs() + SOFTNESS))
     }
 }
 
