@@ -788,25 +788,21 @@ impl<B: Board> Ctx<'_, B> {
             // Run cells whose next cell closes the line, then runs growing backwards; a fixed
             // number of rounds (no test per round) is quicker than stopping early.
             let line = &self.kernel.lines[l];
-            let [upward, downward] = &line.back;
-            // Both groups advance in the same loop: two independent chains of shifts keep the
-            // processor busy where one would wait on each shift's result.
-            let within_up = upward.lands.map(|m| m & run);
-            let within_down = downward.lands.map(|m| m & run);
-            let mut reach_up = upward.shift([end; 4], true, within_up);
-            let mut reach_down = downward.shift([end; 4], false, within_down);
-            let (mut runs_up, mut runs_down) = (reach_up, reach_down);
-            for _ in 1..line.longest_run {
-                reach_up = upward.shift(reach_up, true, within_up);
-                reach_down = downward.shift(reach_down, false, within_down);
-                for i in 0..4 {
-                    runs_up[i] = runs_up[i] | reach_up[i];
-                    runs_down[i] = runs_down[i] | reach_down[i];
+            for (group, back) in line.back.iter().enumerate() {
+                let up = group == 0;
+                // Run cells a step can land on: one mask per step instead of two.
+                let within = back.lands.map(|m| m & run);
+                let mut reach = back.shift([end; 4], up, within);
+                let mut runs = reach;
+                for _ in 1..line.longest_run {
+                    reach = back.shift(reach, up, within);
+                    for (a, b) in runs.iter_mut().zip(reach) {
+                        *a = *a | b;
+                    }
                 }
-            }
-            let (up, down) = (upward.step(runs_up, true), downward.step(runs_down, false));
-            for i in 0..4 {
-                out = out | up[i] | down[i];
+                for r in back.step(runs, up) {
+                    out = out | r;
+                }
             }
             return out;
         }
