@@ -132,8 +132,8 @@ fn kernel_perft_matches_published_othello_counts() {
     }
 }
 
-/// Rules that use what the kernel runs beyond the bundled games: general line patterns,
-/// per-cell `where` clauses it cannot hoist, neighbourhoods, removed cells, a second choice
+/// Rules that use what the kernel runs beyond the bundled games: general line patterns (`pair`
+/// always takes two cells: the kernel's one-walk path), per-cell `where` clauses it cannot hoist, neighbourhoods, removed cells, a second choice
 /// reached when the first has no candidate, end checks after a step, `for each` winners,
 /// tie-breaks and turn numbers.
 const GENERAL: &str = r#"
@@ -162,6 +162,7 @@ const GENERAL: &str = r#"
         choose d in empty & adjacent(friend) where not some(ends(pair, d)) {
           place d
           flip captured(hop, d)
+          flip captured(pair, d)
         }
       }
     }
