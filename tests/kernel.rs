@@ -133,9 +133,9 @@ fn kernel_perft_matches_published_othello_counts() {
 }
 
 /// Rules that use what the kernel runs beyond the bundled games: general line patterns (`pair`
-/// always takes two cells: the kernel's one-walk path), per-cell `where` clauses it cannot hoist, neighbourhoods, removed cells, a second choice
-/// reached when the first has no candidate, end checks after a step, `for each` winners,
-/// tie-breaks and turn numbers.
+/// always takes two cells: the kernel's one-walk path), per-cell `where` clauses it cannot
+/// hoist, neighbourhoods, removed cells, a second choice reached when the first has no
+/// candidate, end checks after a step, `for each` winners, tie-breaks and turn numbers.
 const GENERAL: &str = r#"
     board 7 x 6
     removed cells(d3, a6)

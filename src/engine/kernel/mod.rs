@@ -697,10 +697,12 @@ impl<B: Board> Ctx<'_, B> {
             }
             return out;
         }
-        if self.kernel.lines[l].fixed_length {
-            // Every element takes a set number of cells: one walk per direction, nothing to
-            // back out of.
-            for &d in &self.kernel.lines[l].dirs {
+        let compiled = &self.kernel.lines[l];
+        if compiled.fixed_length {
+            // Every element takes a set number of cells, at least one (the checker refuses a
+            // repetition of zero), so a closed match always takes some: one walk per
+            // direction, nothing to back out of.
+            for &d in &compiled.dirs {
                 let (mut at, mut taken) = (B::single(from), B::EMPTY);
                 for &(class, count, _) in &line.elements {
                     let class = self.class(class);
@@ -710,13 +712,13 @@ impl<B: Board> Ctx<'_, B> {
                     }
                 }
                 let close = self.step(at, d) & self.class(line.end);
-                if !close.is_empty() && !taken.is_empty() {
+                if !close.is_empty() {
                     out = out | if ends { close } else { taken };
                 }
             }
             return out;
         }
-        for &d in &self.kernel.lines[l].dirs {
+        for &d in &compiled.dirs {
             if let Some(n) = self.match_elements(line, 0, B::single(from), d, 0) {
                 let mut x = B::single(from);
                 for _ in 0..n {
