@@ -647,7 +647,7 @@ fn bench_reports_rates_per_game() {
     assert!(rows[0]["playouts_per_second"].as_f64().unwrap() > 0.0);
     assert!(rows[0]["perft_depth"].as_u64().unwrap() >= 1);
     assert!(rows[1]["bytes_per_state"].as_u64().unwrap() > 0);
-    assert_eq!(rows[0]["runner"], "kernel");
+    assert_eq!(rows[0]["runner"], "kernel, direct");
     assert_eq!(rows[1]["runner"], "interpreter");
 }
 

@@ -185,6 +185,73 @@ fn kernel_equals_the_interpreter_on_general_rules() {
     compare_playouts(&e, "general rules to the end", 300);
 }
 
+/// Rules of the shape the kernel runs as a loop over the boards alone, with what the bundled
+/// games of that shape do not use: a run closed by an empty cell, lines along some directions
+/// only, a removed cell, a board that is not square,
+/// and an end condition that needs a blocked mover but asks more.
+const DIRECT: &str = r#"
+    board 7 x 5
+    removed cells(d3)
+    player black 'B'
+    player white 'W'
+    setup {
+      black on c2, e4
+      white on c4, e2
+    }
+    line spread = opponent+ empty along orthogonal
+    turn {
+      choose c in empty where some(captured(spread, c)) {
+        place c
+        flip captured(spread, c)
+      }
+    }
+    end when blocked and count(empty) < 40
+    end when blocked
+    score p = count(p)
+"#;
+
+#[test]
+fn kernel_direct_loop_equals_the_interpreter() {
+    for (what, e) in [
+        ("direct rules", engine_from(DIRECT)),
+        (
+            "othello 6x6",
+            engine("games/othello.rules", &[("size", "6")]),
+        ),
+    ] {
+        assert!(e.kernel_is_direct(), "{what} run as a loop over the boards");
+        compare_playouts(&e, what, 300);
+        compare_perft(&e, what, 10, 5);
+        // Playouts cut off after a set number of steps stop where the interpreter stops.
+        let slow = oracle(&e);
+        let start = e.start().unwrap();
+        for game in 0..100 {
+            let seed = game_seed(5, game);
+            let (a, n) = e
+                .random_playout(&start, &mut Rng::new(seed), game % 37)
+                .unwrap();
+            let (b, m) = slow
+                .random_playout(&start, &mut Rng::new(seed), game % 37)
+                .unwrap();
+            assert_eq!(
+                summary(&a, n),
+                summary(&b, m),
+                "{what}, cut off, game {game}"
+            );
+            assert_eq!(a.pc, b.pc, "{what}, cut off, game {game}");
+        }
+    }
+    // One opening test before the choice is enough to leave the loop to the general path.
+    let gated = DIRECT
+        .replace("turn {", "turn {\n  if turn >= 0 {")
+        .replace(
+            "    end when blocked and",
+            "    }\n    end when blocked and",
+        );
+    let e = engine_from(&gated);
+    assert!(e.has_kernel() && !e.kernel_is_direct());
+}
+
 #[test]
 fn rules_beyond_the_kernel_stay_with_the_interpreter() {
     let base = GENERAL.replace("region home", "token star\n    region home");

@@ -14,7 +14,8 @@ struct Row {
     perft_depth: u32,
     perft_leaves_per_second: f64,
     bytes_per_state: usize,
-    /// "kernel" when the compiled kernel runs playouts and perft, else "interpreter".
+    /// "kernel" when the compiled kernel runs playouts and perft ("kernel, direct" when as a
+    /// loop over the boards alone), else "interpreter".
     runner: &'static str,
 }
 
@@ -66,7 +67,9 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
                 0.0
             },
             bytes_per_state: std::mem::size_of::<State>(),
-            runner: if engine.kernel_searches() {
+            runner: if engine.kernel_is_direct() {
+                "kernel, direct"
+            } else if engine.kernel_searches() {
                 "kernel"
             } else if engine.has_kernel() {
                 "kernel (perft: interpreter)"

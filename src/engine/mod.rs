@@ -135,6 +135,12 @@ impl Engine {
         self.kernel.as_ref().is_some_and(|k| k.single_step())
     }
 
+    /// Whether the kernel runs playouts and perft as a loop over the boards alone (every turn
+    /// one outflanking placement and nothing else; see `kernel::Direct`).
+    pub fn kernel_is_direct(&self) -> bool {
+        self.kernel.as_ref().is_some_and(|k| k.direct())
+    }
+
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
     /// position reached and the number of steps. One draw from `rng` per step.
     pub fn random_playout(

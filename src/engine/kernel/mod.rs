@@ -92,6 +92,82 @@ pub struct Kernel<B> {
     /// Every turn-boundary end condition needs `blocked`, so none can hold while the mover
     /// has a step: the common case skips the check.
     ends_need_blocked: bool,
+    /// Set when the whole turn is one outflanking placement (see [`Direct`]).
+    direct: Option<Direct<B>>,
+}
+
+/// The simplest shape of game, run as a tight loop over the two players' boards: the turn
+/// program is a single choice, at its start, of an empty cell from which a run line captures,
+/// whose body places there and flips that line's captures and ends the turn; no other option,
+/// nothing to do when there is no such cell (a pass), no end checked after a step, and every
+/// end condition needs the mover blocked. The turns of such a game differ only in the boards,
+/// so playouts and perft keep no more than the boards between turns while the mover can move,
+/// and hand back to the general path at a blocked mover.
+#[derive(Clone, Copy)]
+struct Direct<B> {
+    line: usize,
+    /// The cells of the line's run and of its closing cell, as selections of the mover's,
+    /// the opponent's and the empty cells.
+    run: Pick<B>,
+    end: Pick<B>,
+}
+
+/// A cell class as a selection: all of a part's cells or none (no branch on the class).
+#[derive(Clone, Copy)]
+struct Pick<B> {
+    mover: B,
+    opponent: B,
+    empty: B,
+}
+
+impl<B: Board> Pick<B> {
+    fn of(class: CellClass) -> Pick<B> {
+        let all = |yes: bool| if yes { !B::EMPTY } else { B::EMPTY };
+        let (m, o, e) = match class {
+            CellClass::Friend => (true, false, false),
+            CellClass::Opponent => (false, true, false),
+            CellClass::Piece => (true, true, false),
+            CellClass::Empty => (false, false, true),
+        };
+        Pick {
+            mover: all(m),
+            opponent: all(o),
+            empty: all(e),
+        }
+    }
+
+    #[inline(always)]
+    fn cells(&self, mover: B, opponent: B, empty: B) -> B {
+        (mover & self.mover) | (opponent & self.opponent) | (empty & self.empty)
+    }
+}
+
+/// The game's [`Direct`] shape, if it has it.
+fn direct<B: Board>(
+    game: &Game,
+    forms: &[Form],
+    single_step: bool,
+    ends_after_step: bool,
+    ends_need_blocked: bool,
+) -> Option<Direct<B>> {
+    if !single_step || ends_after_step || !ends_need_blocked {
+        return None;
+    }
+    let Some(Instr::Choose(c)) = game.program.first() else {
+        return None;
+    };
+    let form = forms[0];
+    let line = form.sources_of?;
+    let (run, end) = game.lines[line].simple_run?;
+    let passes_at_once = matches!(
+        game.program.get(c.otherwise as usize),
+        None | Some(Instr::Stop)
+    );
+    (c.alts.len() == 1 && form.place_flip == Some(line) && passes_at_once).then(|| Direct {
+        line,
+        run: Pick::of(run),
+        end: Pick::of(end),
+    })
 }
 
 /// A choice whose parts the kernel runs directly instead of walking their expressions.
@@ -236,6 +312,57 @@ fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
         longest_run,
         fixed_length: line.elements.iter().all(|&(_, min, max)| min == max),
         beyond,
+    }
+}
+
+impl<B: Board> CompiledLine<B> {
+    /// For a line that is a run of `run` cells closed by an `end` cell: the cells it captures
+    /// from `from` (with `ends`, the closing cells instead).
+    #[inline(always)]
+    fn run_captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+        let mut out = B::EMPTY;
+        for (lane, &cells) in self.beyond[from].iter().enumerate() {
+            // The first cell along the lane that is not of the run's class closes it:
+            // the nearest is the lowest going up, the highest going down.
+            let stops = cells & !run;
+            let (stop, taken) = if lane < 4 {
+                let stop = stops.lowest_bit();
+                (stop, cells & stop.below())
+            } else {
+                let stop = stops.highest_bit();
+                (stop, cells & !stop.below() & !stop)
+            };
+            if !(stop & end).is_empty() {
+                out = out | if ends { stop } else { taken };
+            }
+        }
+        out
+    }
+
+    /// For a line that is a run of `run` cells closed by an `end` cell: every cell from which
+    /// it captures something, by whole-set shifts.
+    #[inline(always)]
+    fn run_sources(&self, run: B, end: B) -> B {
+        let mut out = B::EMPTY;
+        // Run cells whose next cell closes the line, then runs growing backwards; a fixed
+        // number of rounds (no test per round) is quicker than stopping early.
+        for (group, back) in self.back.iter().enumerate() {
+            let up = group == 0;
+            // Run cells a step can land on: one mask per step instead of two.
+            let within = back.lands.map(|m| m & run);
+            let mut reach = back.shift([end; 4], up, within);
+            let mut runs = reach;
+            for _ in 1..self.longest_run {
+                reach = back.shift(reach, up, within);
+                for (a, b) in runs.iter_mut().zip(reach) {
+                    *a = *a | b;
+                }
+            }
+            for r in back.step(runs, up) {
+                out = out | r;
+            }
+        }
+        out
     }
 }
 
@@ -679,23 +806,7 @@ impl<B: Board> Ctx<'_, B> {
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            let beyond = &self.kernel.lines[l].beyond[from];
-            for (lane, &cells) in beyond.iter().enumerate() {
-                // The first cell along the lane that is not of the run's class closes it:
-                // the nearest is the lowest going up, the highest going down.
-                let stops = cells & !run;
-                let (stop, taken) = if lane < 4 {
-                    let stop = stops.lowest_bit();
-                    (stop, cells & stop.below())
-                } else {
-                    let stop = stops.highest_bit();
-                    (stop, cells & !stop.below() & !stop)
-                };
-                if !(stop & end).is_empty() {
-                    out = out | if ends { stop } else { taken };
-                }
-            }
-            return out;
+            return self.kernel.lines[l].run_captures(from, run, end, ends);
         }
         let compiled = &self.kernel.lines[l];
         if compiled.fixed_length {
@@ -787,26 +898,7 @@ impl<B: Board> Ctx<'_, B> {
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            // Run cells whose next cell closes the line, then runs growing backwards; a fixed
-            // number of rounds (no test per round) is quicker than stopping early.
-            let line = &self.kernel.lines[l];
-            for (group, back) in line.back.iter().enumerate() {
-                let up = group == 0;
-                // Run cells a step can land on: one mask per step instead of two.
-                let within = back.lands.map(|m| m & run);
-                let mut reach = back.shift([end; 4], up, within);
-                let mut runs = reach;
-                for _ in 1..line.longest_run {
-                    reach = back.shift(reach, up, within);
-                    for (a, b) in runs.iter_mut().zip(reach) {
-                        *a = *a | b;
-                    }
-                }
-                for r in back.step(runs, up) {
-                    out = out | r;
-                }
-            }
-            return out;
+            return self.kernel.lines[l].run_sources(run, end);
         }
         let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
         for &d in &self.kernel.lines[l].dirs {
@@ -923,21 +1015,32 @@ impl<B: Board> Kernel<B> {
             return None;
         }
         let lines = game.lines.iter().map(|l| compile_line(game, l)).collect();
+        let single_step = multi_step_reason(game).is_none();
+        let forms: Vec<Form> = (0..game.program.len()).map(|pc| form(game, pc)).collect();
+        let ends_after_step = game.ends.iter().any(|e| e.timing == Timing::AfterStep);
+        let ends_need_blocked = game
+            .ends
+            .iter()
+            .filter(|e| e.timing == Timing::AfterTurn)
+            .all(|e| needs_blocked(&e.condition));
         Some(Kernel {
-            single_step: multi_step_reason(game).is_none(),
+            single_step,
             lines,
-            forms: (0..game.program.len()).map(|pc| form(game, pc)).collect(),
-            ends_after_step: game.ends.iter().any(|e| e.timing == Timing::AfterStep),
+            direct: direct(
+                game,
+                &forms,
+                single_step,
+                ends_after_step,
+                ends_need_blocked,
+            ),
+            forms,
+            ends_after_step,
             step_ends_read: game
                 .ends
                 .iter()
                 .filter(|e| e.timing == Timing::AfterStep)
                 .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?)),
-            ends_need_blocked: game
-                .ends
-                .iter()
-                .filter(|e| e.timing == Timing::AfterTurn)
-                .all(|e| needs_blocked(&e.condition)),
+            ends_need_blocked,
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
             playable: B::from_bits(&g.playable),
@@ -1345,6 +1448,10 @@ impl<B: Board> Kernel<B> {
         let (mut s, mut at) = (*s, at);
         let mut steps = 0;
         while steps < limit {
+            if let (Some(d), At::Choice { moves, .. }) = (&self.direct, at) {
+                at = self.direct_playout(game, d, &mut s, moves, rng, &mut steps, limit);
+                continue;
+            }
             at = match at {
                 At::Over(_) => break,
                 At::Pass => {
@@ -1367,6 +1474,112 @@ impl<B: Board> Kernel<B> {
         Ok((s, at, steps))
     }
 
+    /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
+    /// the new opponent's cells.
+    #[inline(always)]
+    fn after_direct(s: &KState<B>, mover: B, opponent: B) -> KState<B> {
+        let mut t = s.at_boundary();
+        t.mover = 1 - s.mover;
+        t.pieces[t.mover as usize] = mover;
+        t.pieces[s.mover as usize] = opponent;
+        t.turn += 1;
+        t.passes = 0;
+        t
+    }
+
+    /// One turn of a [`Direct`] game: the mover places on `cell`; returns the cells of the
+    /// next mover, of its opponent, and the next mover's placements.
+    #[inline(always)]
+    fn direct_turn(&self, d: &Direct<B>, mover: B, opponent: B, cell: usize) -> (B, B, B) {
+        let line = &self.lines[d.line];
+        let empty = self.playable & !(mover | opponent);
+        let (run, end) = (
+            d.run.cells(mover, opponent, empty),
+            d.end.cells(mover, opponent, empty),
+        );
+        let captured = line.run_captures(cell, run, end, false) & opponent;
+        let (next, other) = (opponent ^ captured, mover | captured | B::single(cell));
+        let empty = self.playable & !(next | other);
+        let (run, end) = (
+            d.run.cells(next, other, empty),
+            d.end.cells(next, other, empty),
+        );
+        (next, other, empty & line.run_sources(run, end))
+    }
+
+    /// Random turns of a [`Direct`] game from a choice among `moves`, until a mover is blocked
+    /// (the general path then decides between a pass and the end) or `limit` steps are
+    /// played; draws as [`Kernel::playout`] does.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn direct_playout(
+        &self,
+        game: &Game,
+        d: &Direct<B>,
+        s: &mut KState<B>,
+        mut moves: B,
+        rng: &mut Rng,
+        steps: &mut u64,
+        limit: u64,
+    ) -> At<B> {
+        let (mut mover, mut opponent) =
+            (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
+        let mut turns = 0;
+        let blocked = loop {
+            let cell = moves.nth(rng.below(moves.count() as usize));
+            (mover, opponent, moves) = self.direct_turn(d, mover, opponent, cell);
+            turns += 1;
+            *steps += 1;
+            if moves.is_empty() {
+                break true;
+            }
+            if *steps >= limit {
+                break false;
+            }
+        };
+        s.mover ^= (turns & 1) as u8;
+        s.pieces[s.mover as usize] = mover;
+        s.pieces[1 - s.mover as usize] = opponent;
+        s.turn += turns;
+        s.passes = 0;
+        if blocked {
+            self.start_or_end(game, s, None)
+        } else {
+            At::Choice {
+                pc: 0,
+                moves,
+                more: B::EMPTY,
+            }
+        }
+    }
+
+    /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2.
+    fn direct_perft(
+        &self,
+        game: &Game,
+        d: &Direct<B>,
+        s: &KState<B>,
+        moves: B,
+        depth: u32,
+    ) -> Result<u64, GiveUp> {
+        let (mover, opponent) = (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
+        let mut total = 0;
+        for cell in moves.cells() {
+            let (next, other, replies) = self.direct_turn(d, mover, opponent, cell);
+            total += if replies.is_empty() {
+                let t = Self::after_direct(s, next, other);
+                let at = self.start_or_end(game, &t, None);
+                self.perft(game, &t, &at, depth - 1)?
+            } else if depth == 2 {
+                replies.count() as u64
+            } else {
+                let t = Self::after_direct(s, next, other);
+                self.direct_perft(game, d, &t, replies, depth - 1)?
+            };
+        }
+        Ok(total)
+    }
+
     /// Perft over whole turns of one placement, counted like the interpreter: a pass is a
     /// turn, a finished game a leaf, and the last turn counted without being played.
     pub fn perft(&self, game: &Game, s: &KState<B>, at: &At<B>, depth: u32) -> Result<u64, GiveUp> {
@@ -1383,6 +1596,9 @@ impl<B: Board> Kernel<B> {
             }
             At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
             At::Choice { pc, moves, .. } => {
+                if let Some(d) = &self.direct {
+                    return self.direct_perft(game, d, s, moves, depth);
+                }
                 let mut total = 0;
                 for cell in moves.cells() {
                     let mut t = s.at_boundary();
@@ -1415,6 +1631,14 @@ impl AnyKernel {
         match self {
             AnyKernel::Narrow(k) => k.single_step,
             AnyKernel::Wide(k) => k.single_step,
+        }
+    }
+
+    /// Whether the game has the [`Direct`] shape.
+    pub fn direct(&self) -> bool {
+        match self {
+            AnyKernel::Narrow(k) => k.direct.is_some(),
+            AnyKernel::Wide(k) => k.direct.is_some(),
         }
     }
 
