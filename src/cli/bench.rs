@@ -46,15 +46,16 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
             steps += n;
         }
         let playout_time = began.elapsed().as_secs_f64();
-        // Perft: the deepest depth that finishes within the time, deepening one ply at a time.
+        // Perft: deepening one ply at a time while the next depth is expected to take no more
+        // than the time (the last depth's time times the growth of the leaf count).
         let (mut depth, mut leaves, mut perft_time) = (0, 0u64, 0.0);
-        let mut next = 1;
-        while perft_time < seconds / 4.0 && next <= 12 {
+        let mut growth = 1.0;
+        while perft_time < seconds / 4.0 && perft_time * growth < seconds && depth < 12 {
             let t = Instant::now();
-            let n = engine.perft(&start, next)?;
+            let n = engine.perft(&start, depth + 1)?;
             let elapsed = t.elapsed().as_secs_f64();
-            (depth, leaves, perft_time) = (next, n, elapsed);
-            next += 1;
+            growth = n as f64 / leaves.max(1) as f64;
+            (depth, leaves, perft_time) = (depth + 1, n, elapsed);
         }
         rows.push(Row {
             game: engine.game.title.clone(),
