@@ -133,9 +133,9 @@ fn kernel_perft_matches_published_othello_counts() {
 }
 
 /// Rules that use what the kernel runs beyond the bundled games: general line patterns (`pair`
-/// always takes two cells: the kernel's one-walk path), per-cell `where` clauses it cannot
-/// hoist, neighbourhoods, removed cells, a second choice reached when the first has no
-/// candidate, end checks after a step, `for each` winners, tie-breaks and turn numbers.
+/// always takes two cells: the kernel's one-walk path, and its sources found four directions
+/// at a time), per-cell `where` clauses it cannot hoist, neighbourhoods, removed cells, later
+/// choices reached when the earlier have no candidate, end checks after a step, `for each` winners, tie-breaks and turn numbers.
 const GENERAL: &str = r#"
     board 7 x 6
     removed cells(d3, a6)
@@ -157,6 +157,11 @@ const GENERAL: &str = r#"
           place c
           flip captured(rook, c)
           flip captured(hop, c)
+          stop
+        }
+        choose e in empty where some(captured(pair, e)) and e in home {
+          place e
+          flip captured(pair, e)
           stop
         }
         choose d in empty & adjacent(friend) where not some(ends(pair, d)) {

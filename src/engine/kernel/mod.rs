@@ -714,6 +714,10 @@ struct Ctx<'a, B> {
     /// The player bound by `score p` or `for each p`.
     bound: u8,
     mover_can_move: Option<bool>,
+    /// The last line whose sources were found in this context, and those sources: the
+    /// options of one choice often ask the same (one the cells a line captures from, the
+    /// other the cells it does not).
+    sources_seen: std::cell::Cell<Option<(usize, B)>>,
 }
 
 impl<B: Board> Ctx<'_, B> {
@@ -894,11 +898,43 @@ impl<B: Board> Ctx<'_, B> {
     /// Every cell from which `line` matches in some direction, by whole-set shifts.
     #[inline(always)]
     fn sources(&self, l: usize) -> B {
+        if let Some((seen, cells)) = self.sources_seen.get() {
+            if seen == l {
+                return cells;
+            }
+        }
+        let cells = self.find_sources(l);
+        self.sources_seen.set(Some((l, cells)));
+        cells
+    }
+
+    #[inline(always)]
+    fn find_sources(&self, l: usize) -> B {
         let line = &self.game.lines[l];
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
             return self.kernel.lines[l].run_sources(run, end);
+        }
+        let compiled = &self.kernel.lines[l];
+        if compiled.fixed_length {
+            // Every element takes a set number of cells: walk back that many steps from the
+            // closing cells, four directions at a time.
+            for (group, back) in compiled.back.iter().enumerate() {
+                let up = group == 0;
+                let mut reach = [self.class(line.end); 4];
+                for &(class, count, _) in line.elements.iter().rev() {
+                    let class = self.class(class);
+                    let within = back.lands.map(|m| m & class);
+                    for _ in 0..count {
+                        reach = back.shift(reach, up, within);
+                    }
+                }
+                for r in back.step(reach, up) {
+                    out = out | r;
+                }
+            }
+            return out;
         }
         let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
         for &d in &self.kernel.lines[l].dirs {
@@ -1059,6 +1095,7 @@ impl<B: Board> Kernel<B> {
             probe: None,
             bound: NOBODY,
             mover_can_move: None,
+            sources_seen: Default::default(),
         }
     }
 
@@ -1066,7 +1103,7 @@ impl<B: Board> Kernel<B> {
     /// candidate: its place and the candidates, or None when the turn has none (a pass).
     #[inline(always)]
     fn first_choice(&self, game: &Game, s: &KState<B>, mut pc: u32) -> Option<(u32, B)> {
-        let ctx = self.ctx(game, s);
+        let mut ctx = self.ctx(game, s);
         loop {
             match game.program.get(pc as usize)? {
                 Instr::JumpUnless(c, t) => pc = if ctx.cond(c) { pc + 1 } else { *t },
@@ -1075,7 +1112,7 @@ impl<B: Board> Kernel<B> {
                     // The common case inline: the hot path of playouts and perft.
                     let moves = match self.forms[pc as usize].sources_of {
                         Some(l) => ctx.class(CellClass::Empty) & ctx.sources(l),
-                        None => self.option(game, s, pc, c, 0),
+                        None => self.option(&mut ctx, pc, c, 0),
                     };
                     if !moves.is_empty() {
                         return Some((pc, moves));
@@ -1088,14 +1125,23 @@ impl<B: Board> Kernel<B> {
         }
     }
 
+    /// The legal values of both options of the choice `c` at `pc` (see [`Kernel::option`]),
+    /// asked in one context, so that what both ask (a line's sources) is found once.
+    #[inline]
+    fn options(&self, game: &Game, s: &KState<B>, pc: u32, c: &Choose) -> (B, B) {
+        let mut ctx = self.ctx(game, s);
+        let moves = self.option(&mut ctx, pc, c, 0);
+        let more = self.option(&mut ctx, pc, c, 1);
+        (moves, more)
+    }
+
     /// The legal values of option `alt` of the choice `c` at `pc`: its cells whose `where`
     /// holds, or bit 0 for a word or pass option that is allowed.
     #[inline]
-    fn option(&self, game: &Game, s: &KState<B>, pc: u32, c: &Choose, alt: usize) -> B {
+    fn option(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose, alt: usize) -> B {
         let Some(a) = c.alts.get(alt) else {
             return B::EMPTY;
         };
-        let mut ctx = self.ctx(game, s);
         match &a.kind {
             AltKind::Cell { reg, set } => {
                 if alt == 0 {
@@ -1114,6 +1160,7 @@ impl<B: Board> Kernel<B> {
                         kept = kept | B::single(cell);
                     }
                 }
+                ctx.probe = None;
                 kept
             }
             AltKind::Word(_) | AltKind::Pass => match &a.condition {
@@ -1147,8 +1194,7 @@ impl<B: Board> Kernel<B> {
             let m = t.mover as usize;
             match instr {
                 Instr::Choose(c) => {
-                    let moves = self.option(game, t, pc, c, 0);
-                    let more = self.option(game, t, pc, c, 1);
+                    let (moves, more) = self.options(game, t, pc, c);
                     let n = moves.count() + more.count();
                     if n == 0 {
                         pc = c.otherwise;
@@ -1404,11 +1450,10 @@ impl<B: Board> Kernel<B> {
             AT_GAME_OVER => return None,
             AT_FORCED_PASS => At::Pass,
             pc => match game.program.get(pc as usize) {
-                Some(Instr::Choose(c)) => At::Choice {
-                    pc,
-                    moves: self.option(game, &k, pc, c, 0),
-                    more: self.option(game, &k, pc, c, 1),
-                },
+                Some(Instr::Choose(c)) => {
+                    let (moves, more) = self.options(game, &k, pc, c);
+                    At::Choice { pc, moves, more }
+                }
                 _ => return None,
             },
         };
