@@ -167,6 +167,32 @@ macro_rules! integer_board {
 integer_board!(u64);
 integer_board!(u128);
 
+/// The part of `within` connected to `start` by `steps` (a cell set that can take a step and
+/// the step's offset, one per direction of connection), grown a layer at a time for all
+/// cells at once. None as soon as the part has a neighbour in `stop_at`: "does this group
+/// breathe" seldom needs the whole group.
+#[inline]
+pub fn flood<B: Board>(steps: &[(B, i32)], start: B, within: B, stop_at: B) -> Option<B> {
+    let mut part = start & within;
+    if part.is_empty() {
+        return Some(part);
+    }
+    loop {
+        let mut around = B::EMPTY;
+        for &(from, offset) in steps {
+            around = around | (part & from).shifted(offset);
+        }
+        if !(around & stop_at).is_empty() {
+            return None;
+        }
+        let grown = part | (around & within);
+        if grown == part {
+            return Some(part);
+        }
+        part = grown;
+    }
+}
+
 /// The k-th set bit of a word: one instruction where the target has BMI2 (`pdep` deposits the
 /// bit `1 << k` at the k-th set position), clearing the lowest bits one by one elsewhere.
 #[inline(always)]
@@ -237,6 +263,25 @@ mod tests {
         assert_eq!(b.highest_bit(), B::single(B::CELLS - 1));
         assert_eq!(B::EMPTY.highest_bit(), B::EMPTY);
         assert_eq!(B::single(3).below().count(), 3);
+    }
+
+    #[test]
+    fn flood_follows_orthogonal_steps_only() {
+        // A 4 x 4 board, cell = 4 * row + column.
+        let steps = [(0x7777u64, 1), (0xeeee, -1), (0x0fff, 4), (0xfff0, -4)];
+        let cells = |list: &[usize]| list.iter().fold(0u64, |b, &c| b | 1 << c);
+        // A winding group from the corner, and a pair on the last row that touches it only
+        // diagonally (13 and 10) and across the board's edge (12 follows 11 in cell order).
+        let group = cells(&[0, 1, 2, 6, 10, 11, 15]);
+        let pair = cells(&[12, 13]);
+        let within = group | pair;
+        assert_eq!(flood(&steps, 1 << 0, within, 0), Some(group));
+        assert_eq!(flood(&steps, 1 << 13, within, 0), Some(pair));
+        assert_eq!(flood(&steps, 1 << 4, within, 0), Some(0));
+        // None as soon as the part touches a cell of `stop_at`, even one far from the start.
+        assert_eq!(flood(&steps, 1 << 0, within, cells(&[14])), None);
+        assert_eq!(flood(&steps, 1 << 13, within, cells(&[3, 10])), Some(pair));
+        assert_eq!(flood(&steps, 1 << 13, within, cells(&[8])), None);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Evaluating compiled expressions against a game state.
 
 use super::bits::Bits;
+use super::board::Board;
 use super::geometry::{DirSet, NONE};
 use super::state::Outcome;
 use super::state::State;
@@ -423,6 +424,11 @@ impl Ctx<'_> {
     /// layer without allocating. With `stop_at`, gives up (None) as soon as the part touches a
     /// cell of it: "does this group breathe" rarely needs the whole group.
     fn flood(&self, start: usize, within: &Bits, stop_at: Option<&Bits>) -> Option<Bits> {
+        if let Some(steps) = &self.engine.narrow_flood {
+            let stop_at = stop_at.map_or(0, u128::from_bits);
+            return super::board::flood(steps, 1 << start, u128::from_bits(within), stop_at)
+                .map(|part| part.to_bits());
+        }
         let nb = &self.engine.game.geometry.neighbours;
         let mut out = Bits::EMPTY;
         if !within.contains(start) {

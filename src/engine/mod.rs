@@ -15,7 +15,9 @@ pub mod state;
 pub mod turns;
 
 use crate::ir::{AltKind, Choose, Game, Instr, RegValue, Timing, NOBODY};
+use board::Board;
 use eval::Ctx;
+use geometry::DirSet;
 use state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use std::fmt;
 
@@ -80,6 +82,9 @@ pub struct Engine {
     ends_use_blocked: bool,
     /// The compiled kernel, for games of placement turns on boards that fit an integer.
     kernel: Option<kernel::AnyKernel>,
+    /// On boards of at most 128 cells: the orthogonal steps as 128-bit masks, so that groups
+    /// and regions are flooded for all their cells at once instead of cell by cell.
+    narrow_flood: Option<Vec<(u128, i32)>>,
 }
 
 impl Engine {
@@ -89,10 +94,18 @@ impl Engine {
             .iter()
             .any(|e| e.timing == Timing::AfterTurn && eval::uses_blocked(&e.condition));
         let kernel = kernel::AnyKernel::new(&game);
+        let g = &game.geometry;
+        let narrow_flood = (g.cells() <= 128).then(|| {
+            DirSet::ORTHOGONAL
+                .iter()
+                .map(|d| (u128::from_bits(&g.step_from[d]), g.step_offset[d]))
+                .collect()
+        });
         Engine {
             game,
             ends_use_blocked,
             kernel,
+            narrow_flood,
         }
     }
 
@@ -100,6 +113,7 @@ impl Engine {
     /// by cell as written: the plain interpreter, the oracle the fast paths are tested against.
     pub fn interpreter_only(mut self) -> Engine {
         self.kernel = None;
+        self.narrow_flood = None;
         for instr in &mut self.game.program {
             let Instr::Choose(c) = instr else { continue };
             for alt in &mut c.alts {
