@@ -167,22 +167,42 @@ macro_rules! integer_board {
 integer_board!(u64);
 integer_board!(u128);
 
+/// What a flood needs of a set of cells: [`Board`] integers and [`Wide`] sets have it.
+pub trait Floodable: Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> {
+    const NONE: Self;
+    /// Bit i moved to i + k (k may be negative); bits moved out of range drop.
+    fn moved(self, k: i32) -> Self;
+    fn none(self) -> bool;
+}
+
+impl<B: Board> Floodable for B {
+    const NONE: Self = B::EMPTY;
+    #[inline(always)]
+    fn moved(self, k: i32) -> Self {
+        self.shifted(k)
+    }
+    #[inline(always)]
+    fn none(self) -> bool {
+        self.is_empty()
+    }
+}
+
 /// The part of `within` connected to `start` by `steps` (a cell set that can take a step and
 /// the step's offset, one per direction of connection), grown a layer at a time for all
 /// cells at once. None as soon as the part has a neighbour in `stop_at`: "does this group
 /// breathe" seldom needs the whole group.
 #[inline]
-pub fn flood<B: Board>(steps: &[(B, i32)], start: B, within: B, stop_at: B) -> Option<B> {
+pub fn flood<B: Floodable>(steps: &[(B, i32)], start: B, within: B, stop_at: B) -> Option<B> {
     let mut part = start & within;
-    if part.is_empty() {
+    if part.none() {
         return Some(part);
     }
     loop {
-        let mut around = B::EMPTY;
+        let mut around = B::NONE;
         for &(from, offset) in steps {
-            around = around | (part & from).shifted(offset);
+            around = around | (part & from).moved(offset);
         }
-        if !(around & stop_at).is_empty() {
+        if !(around & stop_at).none() {
             return None;
         }
         let grown = part | (around & within);
@@ -190,6 +210,74 @@ pub fn flood<B: Board>(steps: &[(B, i32)], start: B, within: B, stop_at: B) -> O
             return Some(part);
         }
         part = grown;
+    }
+}
+
+/// A set of cells in `N` words, for boards too large for one integer (a 19 x 19 board takes
+/// six): only the words the board needs, where [`Bits`] always carries the largest board's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Wide<const N: usize>(pub [u64; N]);
+
+impl<const N: usize> Wide<N> {
+    /// The first `N` words of a set (the board must fit them).
+    pub fn from_bits(b: &Bits) -> Self {
+        debug_assert!(b.0[N..].iter().all(|&w| w == 0));
+        Wide(std::array::from_fn(|i| b.0[i]))
+    }
+
+    pub fn to_bits(self) -> Bits {
+        let mut out = [0u64; WORDS];
+        out[..N].copy_from_slice(&self.0);
+        Bits(out)
+    }
+}
+
+impl<const N: usize> BitAnd for Wide<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        Wide(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+}
+
+impl<const N: usize> BitOr for Wide<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
+        Wide(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+}
+
+impl<const N: usize> Floodable for Wide<N> {
+    const NONE: Self = Wide([0; N]);
+    #[inline(always)]
+    fn moved(self, k: i32) -> Self {
+        let (q, r) = ((k.unsigned_abs() / 64) as usize, k.unsigned_abs() % 64);
+        let w = &self.0;
+        // Word i of the result takes word i - q (or i + q) and the bits carried over from
+        // its neighbour; words from beyond either end are zero.
+        let at = |i: isize| {
+            if (0..N as isize).contains(&i) {
+                w[i as usize]
+            } else {
+                0
+            }
+        };
+        Wide(std::array::from_fn(|i| {
+            let i = i as isize;
+            let q = q as isize;
+            if k >= 0 {
+                let carry = if r > 0 { at(i - q - 1) >> (64 - r) } else { 0 };
+                (at(i - q) << r) | carry
+            } else {
+                let carry = if r > 0 { at(i + q + 1) << (64 - r) } else { 0 };
+                (at(i + q) >> r) | carry
+            }
+        }))
+    }
+    #[inline(always)]
+    fn none(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
     }
 }
 
@@ -239,6 +327,7 @@ impl NthSetBit for u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::bits::MAX_CELLS;
 
     fn round_trip<B: Board>() {
         let mut bits = Bits::EMPTY;
@@ -282,6 +371,25 @@ mod tests {
         assert_eq!(flood(&steps, 1 << 0, within, cells(&[14])), None);
         assert_eq!(flood(&steps, 1 << 13, within, cells(&[3, 10])), Some(pair));
         assert_eq!(flood(&steps, 1 << 13, within, cells(&[8])), None);
+    }
+
+    #[test]
+    fn wide_sets_move_as_bits_do() {
+        let mut bits = Bits::EMPTY;
+        for c in [0, 1, 63, 64, 65, 127, 128, 200, 300, 383] {
+            bits.insert(c);
+        }
+        let wide = Wide::<6>::from_bits(&bits);
+        assert_eq!(wide.to_bits(), bits);
+        for k in [
+            0, 1, -1, 19, -19, 63, -63, 64, -64, 65, -65, 130, -130, 383, -383, 384,
+        ] {
+            let mut expected = bits.shifted(k);
+            for c in 384..MAX_CELLS {
+                expected.remove(c);
+            }
+            assert_eq!(wide.moved(k).to_bits(), expected, "moved by {k}");
+        }
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Evaluating compiled expressions against a game state.
 
 use super::bits::Bits;
-use super::board::Board;
+use super::board::{flood, Board, Floodable, Wide};
 use super::geometry::{DirSet, NONE};
 use super::state::Outcome;
 use super::state::State;
 use super::Engine;
+use super::FloodSteps;
 use crate::ir::{Cell, Cmp, Cond, EndCondition, LinePattern, Num, Player, Set, Timing, NOBODY};
 use crate::syntax::ast::CellClass;
 
@@ -424,10 +425,19 @@ impl Ctx<'_> {
     /// layer without allocating. With `stop_at`, gives up (None) as soon as the part touches a
     /// cell of it: "does this group breathe" rarely needs the whole group.
     fn flood(&self, start: usize, within: &Bits, stop_at: Option<&Bits>) -> Option<Bits> {
-        if let Some(steps) = &self.engine.narrow_flood {
-            let stop_at = stop_at.map_or(0, u128::from_bits);
-            return super::board::flood(steps, 1 << start, u128::from_bits(within), stop_at)
-                .map(|part| part.to_bits());
+        match &self.engine.flood_steps {
+            FloodSteps::Narrow(steps) => {
+                let stop_at = stop_at.map_or(0, u128::from_bits);
+                return flood(steps, 1 << start, u128::from_bits(within), stop_at)
+                    .map(|part| part.to_bits());
+            }
+            FloodSteps::Wide(steps) => {
+                let stop_at = stop_at.map_or(Wide::NONE, Wide::from_bits);
+                let start = Wide::from_bits(&Bits::single(start));
+                return flood(steps, start, Wide::from_bits(within), stop_at)
+                    .map(|part| part.to_bits());
+            }
+            FloodSteps::CellByCell => {}
         }
         let nb = &self.engine.game.geometry.neighbours;
         let mut out = Bits::EMPTY;

@@ -82,9 +82,19 @@ pub struct Engine {
     ends_use_blocked: bool,
     /// The compiled kernel, for games of placement turns on boards that fit an integer.
     kernel: Option<kernel::AnyKernel>,
-    /// On boards of at most 128 cells: the orthogonal steps as 128-bit masks, so that groups
+    /// The orthogonal steps as masks of the smallest set type the board fits, so that groups
     /// and regions are flooded for all their cells at once instead of cell by cell.
-    narrow_flood: Option<Vec<(u128, i32)>>,
+    flood_steps: FloodSteps,
+}
+
+/// See `Engine::flood_steps`.
+pub(crate) enum FloodSteps {
+    /// Up to 128 cells.
+    Narrow(Vec<(u128, i32)>),
+    /// Up to 384 cells (19 x 19 takes 361).
+    Wide(Vec<(board::Wide<6>, i32)>),
+    /// Larger boards, and the plain interpreter: cell by cell.
+    CellByCell,
 }
 
 impl Engine {
@@ -95,17 +105,25 @@ impl Engine {
             .any(|e| e.timing == Timing::AfterTurn && eval::uses_blocked(&e.condition));
         let kernel = kernel::AnyKernel::new(&game);
         let g = &game.geometry;
-        let narrow_flood = (g.cells() <= 128).then(|| {
-            DirSet::ORTHOGONAL
-                .iter()
-                .map(|d| (u128::from_bits(&g.step_from[d]), g.step_offset[d]))
-                .collect()
-        });
+        let orthogonal = DirSet::ORTHOGONAL.iter();
+        let flood_steps = match g.cells() {
+            ..=128 => FloodSteps::Narrow(
+                orthogonal
+                    .map(|d| (u128::from_bits(&g.step_from[d]), g.step_offset[d]))
+                    .collect(),
+            ),
+            129..=384 => FloodSteps::Wide(
+                orthogonal
+                    .map(|d| (board::Wide::from_bits(&g.step_from[d]), g.step_offset[d]))
+                    .collect(),
+            ),
+            _ => FloodSteps::CellByCell,
+        };
         Engine {
             game,
             ends_use_blocked,
             kernel,
-            narrow_flood,
+            flood_steps,
         }
     }
 
@@ -113,7 +131,7 @@ impl Engine {
     /// by cell as written: the plain interpreter, the oracle the fast paths are tested against.
     pub fn interpreter_only(mut self) -> Engine {
         self.kernel = None;
-        self.narrow_flood = None;
+        self.flood_steps = FloodSteps::CellByCell;
         for instr in &mut self.game.program {
             let Instr::Choose(c) = instr else { continue };
             for alt in &mut c.alts {
