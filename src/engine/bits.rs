@@ -32,6 +32,18 @@ impl Bits {
     pub fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
+    /// The k-th cell in increasing order (k < count).
+    #[inline]
+    pub fn nth(&self, mut k: usize) -> usize {
+        for (i, &w) in self.0.iter().enumerate() {
+            let n = w.count_ones() as usize;
+            if k < n {
+                return i * 64 + super::board::nth_of_word(w, k);
+            }
+            k -= n;
+        }
+        panic!("no cell {k} in the set")
+    }
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)

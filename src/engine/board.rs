@@ -284,7 +284,7 @@ impl<const N: usize> Floodable for Wide<N> {
 /// The k-th set bit of a word: one instruction where the target has BMI2 (`pdep` deposits the
 /// bit `1 << k` at the k-th set position), clearing the lowest bits one by one elsewhere.
 #[inline(always)]
-fn nth_of_word(w: u64, k: usize) -> usize {
+pub(crate) fn nth_of_word(w: u64, k: usize) -> usize {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         // SAFETY: the `bmi2` target feature is enabled for this build (checked by the cfg).

@@ -15,6 +15,7 @@ pub mod state;
 pub mod turns;
 
 use crate::ir::{AltKind, Choose, Game, Instr, RegValue, Timing, NOBODY};
+use bits::Bits;
 use board::Board;
 use eval::Ctx;
 use geometry::DirSet;
@@ -218,7 +219,7 @@ impl Engine {
                 None => Ok(None),
             };
         }
-        self.draw_tried(s, rng, buf, |step| {
+        self.draw_tried(s, rng, |step| {
             let (t, flow) = self.run_step(s, step)?;
             if matches!(flow, Flow::Illegal(_)) {
                 return Ok(None);
@@ -253,7 +254,7 @@ impl Engine {
             self.steps(s, buf)?;
             return Ok((!buf.is_empty()).then(|| buf[rng.below(buf.len())]));
         }
-        self.draw_tried(s, rng, buf, |step| {
+        self.draw_tried(s, rng, |step| {
             Ok(self
                 .passes_trial(s, c, step.alt, step.value)?
                 .then_some(step))
@@ -261,24 +262,70 @@ impl Engine {
     }
 
     /// Draws candidates of the choice at `s` without replacement until `try_one` accepts one.
+    /// The draws are those of a list of every candidate (each option's values in order) from
+    /// which a refused candidate is swap-removed; but the list is never built: the candidates
+    /// stay one set per option, the i-th is found by counting, and the few refused ones are
+    /// noted as swaps (a large board has hundreds of candidates and seldom refuses one).
     fn draw_tried<T>(
         &self,
         s: &State,
         rng: &mut rng::Rng,
-        buf: &mut Vec<Step>,
         mut try_one: impl FnMut(Step) -> Result<Option<T>, RuleError>,
     ) -> Result<Option<T>, RuleError> {
-        buf.clear();
-        self.candidates(s, self.choose_at(s.pc), |alt, value| {
-            buf.push(Step { alt, value });
-            Ok(true)
-        })?;
-        while !buf.is_empty() {
-            let i = rng.below(buf.len());
-            if let Some(found) = try_one(buf[i])? {
+        let c = self.choose_at(s.pc);
+        let mut parts: Vec<(u16, Bits, usize)> = Vec::with_capacity(c.alts.len());
+        for (i, alt) in c.alts.iter().enumerate() {
+            let cells = match &alt.kind {
+                AltKind::Cell { reg, set } => {
+                    let mut cells = self.ctx(s).set(set);
+                    if let Some(cond) = &alt.condition {
+                        let mut probe = *s;
+                        for cell in cells.iter() {
+                            probe.regs[*reg as usize] = cell as i32;
+                            if !self.ctx(&probe).cond(cond) {
+                                cells.remove(cell);
+                            }
+                        }
+                    }
+                    cells
+                }
+                AltKind::Word(_) | AltKind::Pass => match &alt.condition {
+                    Some(cond) if !self.ctx(s).cond(cond) => Bits::EMPTY,
+                    _ => Bits::single(0),
+                },
+            };
+            parts.push((i as u16, cells, cells.count() as usize));
+        }
+        let nth = |mut i: usize| {
+            for &(alt, cells, n) in &parts {
+                if i < n {
+                    return Step {
+                        alt,
+                        value: cells.nth(i) as u16,
+                    };
+                }
+                i -= n;
+            }
+            unreachable!("a draw below the number of candidates")
+        };
+        // The swaps made so far: (index, candidate now there); the latest is the one that holds.
+        let mut swaps: Vec<(usize, Step)> = Vec::new();
+        let at = |i: usize, swaps: &[(usize, Step)]| {
+            swaps
+                .iter()
+                .rev()
+                .find(|&&(j, _)| j == i)
+                .map_or_else(|| nth(i), |&(_, step)| step)
+        };
+        let mut len: usize = parts.iter().map(|p| p.2).sum();
+        while len > 0 {
+            let i = rng.below(len);
+            if let Some(found) = try_one(at(i, &swaps))? {
                 return Ok(Some(found));
             }
-            buf.swap_remove(i);
+            let last = at(len - 1, &swaps);
+            swaps.push((i, last));
+            len -= 1;
         }
         Ok(None)
     }
