@@ -273,7 +273,14 @@ impl Engine {
         mut try_one: impl FnMut(Step) -> Result<Option<T>, RuleError>,
     ) -> Result<Option<T>, RuleError> {
         let c = self.choose_at(s.pc);
-        let mut parts: Vec<(u16, Bits, usize)> = Vec::with_capacity(c.alts.len());
+        // On the stack for the usual few options (this runs every step of a playout).
+        let (mut few, mut many) = ([(0u16, Bits::EMPTY, 0usize); 4], Vec::new());
+        let parts: &mut [(u16, Bits, usize)] = if c.alts.len() <= few.len() {
+            &mut few[..c.alts.len()]
+        } else {
+            many.resize(c.alts.len(), (0, Bits::EMPTY, 0));
+            &mut many
+        };
         for (i, alt) in c.alts.iter().enumerate() {
             let cells = match &alt.kind {
                 AltKind::Cell { reg, set } => {
@@ -294,10 +301,11 @@ impl Engine {
                     _ => Bits::single(0),
                 },
             };
-            parts.push((i as u16, cells, cells.count() as usize));
+            parts[i] = (i as u16, cells, cells.count() as usize);
         }
+        let parts = &*parts;
         let nth = |mut i: usize| {
-            for &(alt, cells, n) in &parts {
+            for &(alt, cells, n) in parts {
                 if i < n {
                     return Step {
                         alt,
