@@ -75,30 +75,7 @@ impl Bits {
     /// Every cell moved by `k` (bit i goes to i + k); cells moved out of range are dropped.
     #[inline]
     pub fn shifted(&self, k: i32) -> Bits {
-        let mut out = [0u64; WORDS];
-        let (q, r) = ((k.unsigned_abs() / 64) as usize, k.unsigned_abs() % 64);
-        if k >= 0 {
-            for i in (q..WORDS).rev() {
-                let lo = self.0[i - q];
-                let carry = if r > 0 && i > q {
-                    self.0[i - q - 1] >> (64 - r)
-                } else {
-                    0
-                };
-                out[i] = (lo << r) | carry;
-            }
-        } else {
-            for (i, o) in out.iter_mut().enumerate().take(WORDS - q) {
-                let hi = self.0[i + q];
-                let carry = if r > 0 && i + q + 1 < WORDS {
-                    self.0[i + q + 1] << (64 - r)
-                } else {
-                    0
-                };
-                *o = (hi >> r) | carry;
-            }
-        }
-        Bits(out)
+        Bits(shift_words(&self.0, k))
     }
 
     /// The cells in increasing order.
@@ -136,4 +113,34 @@ impl Iterator for BitsIter {
         }
         None
     }
+}
+
+/// The bits of `w` (word 0 lowest) moved by `k` (bit i goes to i + k); bits moved out of the
+/// words are dropped. Shared by the sets of every width.
+#[inline]
+pub fn shift_words<const N: usize>(w: &[u64; N], k: i32) -> [u64; N] {
+    let mut out = [0u64; N];
+    let (q, r) = ((k.unsigned_abs() / 64) as usize, k.unsigned_abs() % 64);
+    if k >= 0 {
+        for i in (q..N).rev() {
+            let lo = w[i - q];
+            let carry = if r > 0 && i > q {
+                w[i - q - 1] >> (64 - r)
+            } else {
+                0
+            };
+            out[i] = (lo << r) | carry;
+        }
+    } else {
+        for (i, o) in out.iter_mut().enumerate().take(N.saturating_sub(q)) {
+            let hi = w[i + q];
+            let carry = if r > 0 && i + q + 1 < N {
+                w[i + q + 1] << (64 - r)
+            } else {
+                0
+            };
+            *o = (hi >> r) | carry;
+        }
+    }
+    out
 }

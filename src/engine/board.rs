@@ -252,28 +252,7 @@ impl<const N: usize> Floodable for Wide<N> {
     const NONE: Self = Wide([0; N]);
     #[inline(always)]
     fn moved(self, k: i32) -> Self {
-        let (q, r) = ((k.unsigned_abs() / 64) as usize, k.unsigned_abs() % 64);
-        let w = &self.0;
-        // Word i of the result takes word i - q (or i + q) and the bits carried over from
-        // its neighbour; words from beyond either end are zero.
-        let at = |i: isize| {
-            if (0..N as isize).contains(&i) {
-                w[i as usize]
-            } else {
-                0
-            }
-        };
-        Wide(std::array::from_fn(|i| {
-            let i = i as isize;
-            let q = q as isize;
-            if k >= 0 {
-                let carry = if r > 0 { at(i - q - 1) >> (64 - r) } else { 0 };
-                (at(i - q) << r) | carry
-            } else {
-                let carry = if r > 0 { at(i + q + 1) << (64 - r) } else { 0 };
-                (at(i + q) >> r) | carry
-            }
-        }))
+        Wide(super::bits::shift_words(&self.0, k))
     }
     #[inline(always)]
     fn none(self) -> bool {
@@ -374,9 +353,10 @@ mod tests {
     }
 
     #[test]
-    fn wide_sets_move_as_bits_do() {
+    fn wide_sets_move_cell_by_cell() {
+        let cells = [0, 1, 63, 64, 65, 127, 128, 200, 300, 383];
         let mut bits = Bits::EMPTY;
-        for c in [0, 1, 63, 64, 65, 127, 128, 200, 300, 383] {
+        for c in cells {
             bits.insert(c);
         }
         let wide = Wide::<6>::from_bits(&bits);
@@ -384,11 +364,21 @@ mod tests {
         for k in [
             0, 1, -1, 19, -19, 63, -63, 64, -64, 65, -65, 130, -130, 383, -383, 384,
         ] {
-            let mut expected = bits.shifted(k);
-            for c in 384..MAX_CELLS {
-                expected.remove(c);
+            // Each cell moved on its own; those that leave the 384 cells drop.
+            let mut expected = Bits::EMPTY;
+            for c in cells {
+                let to = c as i32 + k;
+                if (0..384).contains(&to) {
+                    expected.insert(to as usize);
+                }
             }
             assert_eq!(wide.moved(k).to_bits(), expected, "moved by {k}");
+            // The full-width sets move the same way within their first 384 cells.
+            let mut wide_bits = bits.shifted(k);
+            for c in 384..MAX_CELLS {
+                wide_bits.remove(c);
+            }
+            assert_eq!(wide_bits, expected, "Bits moved by {k}");
         }
     }
 
