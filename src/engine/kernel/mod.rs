@@ -112,7 +112,9 @@ struct Direct<B> {
     end: Pick<B>,
 }
 
-/// A cell class as a selection: all of a part's cells or none (no branch on the class).
+/// A cell class as a selection: all of a part's cells or none (no branch on the class). The
+/// same mapping as [`Ctx::class`]; sharing one function between them made the compiled code
+/// of the general path worse (3% more instructions in Verto playouts), so each has its own.
 #[derive(Clone, Copy)]
 struct Pick<B> {
     mover: B,
