@@ -1681,7 +1681,7 @@ impl AnyKernel {
         }
     }
 
-    /// Whether the game has the [`Direct`] shape.
+    /// Whether the game has the shape of `Direct` (every turn one outflanking placement).
     pub fn direct(&self) -> bool {
         match self {
             AnyKernel::Narrow(k) => k.direct.is_some(),
