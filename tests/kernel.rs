@@ -135,7 +135,8 @@ fn kernel_perft_matches_published_othello_counts() {
 /// Rules that use what the kernel runs beyond the bundled games: general line patterns (`pair`
 /// always takes two cells: the kernel's one-walk path, and its sources found four directions
 /// at a time), per-cell `where` clauses it cannot hoist, neighbourhoods, removed cells, later
-/// choices reached when the earlier have no candidate, end checks after a step, `for each` winners, tie-breaks and turn numbers.
+/// choices reached when the earlier have no candidate, end checks after a step, `for each`
+/// winners, tie-breaks and turn numbers.
 const GENERAL: &str = r#"
     board 7 x 6
     removed cells(d3, a6)
@@ -192,8 +193,8 @@ fn kernel_equals_the_interpreter_on_general_rules() {
 
 /// Rules of the shape the kernel runs as a loop over the boards alone, with what the bundled
 /// games of that shape do not use: a run closed by an empty cell, lines along some directions
-/// only, a removed cell, a board that is not square,
-/// and an end condition that needs a blocked mover but asks more.
+/// only, a removed cell, a board that is not square, and an end condition that needs a blocked
+/// mover but asks more.
 const DIRECT: &str = r#"
     board 7 x 5
     removed cells(d3)
