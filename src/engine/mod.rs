@@ -484,16 +484,21 @@ impl Engine {
         }
     }
 
-    /// Calls `f` for every candidate of `choose` whose `where` holds, until `f` says stop.
+    /// Calls `f` for every candidate of `choose` whose `where` holds, until `f` says stop; only
+    /// options that `include` accepts.
     #[inline]
     fn candidates(
         &self,
         s: &State,
         c: &Choose,
+        include: impl Fn(&crate::ir::Alt) -> bool,
         mut f: impl FnMut(u16, u16) -> Result<bool, RuleError>,
     ) -> Result<(), RuleError> {
         let mut probe = *s;
         for (i, alt) in c.alts.iter().enumerate() {
+            if !include(alt) {
+                continue;
+            }
             match &alt.kind {
                 AltKind::Cell { reg, set } => {
                     let cells = self.ctx(s).set(set);
@@ -536,27 +541,51 @@ impl Engine {
     }
 
     fn any_option(&self, s: &State, c: &Choose) -> Result<bool, RuleError> {
+        // Options without a trial first: a candidate there settles the question without running
+        // any body (a Go-like turn always has its pass, whatever the placements would do).
         let mut found = false;
-        self.candidates(s, c, |alt, value| {
-            found = self.passes_trial(s, c, alt, value)?;
-            Ok(!found)
-        })?;
+        self.candidates(
+            s,
+            c,
+            |a| !a.needs_trial,
+            |_, _| {
+                found = true;
+                Ok(false)
+            },
+        )?;
+        if found {
+            return Ok(true);
+        }
+        self.candidates(
+            s,
+            c,
+            |a| a.needs_trial,
+            |alt, value| {
+                found = self.passes_trial(s, c, alt, value)?;
+                Ok(!found)
+            },
+        )?;
         Ok(found)
     }
 
     /// Whether `c` has no legal option, exactly one (which), or more.
     fn sole_option(&self, s: &State, c: &Choose) -> Result<Sole, RuleError> {
         let mut found = Sole::None;
-        self.candidates(s, c, |alt, value| {
-            if !self.passes_trial(s, c, alt, value)? {
-                return Ok(true);
-            }
-            found = match found {
-                Sole::None => Sole::One(alt, value),
-                _ => Sole::Several,
-            };
-            Ok(matches!(found, Sole::One(..)))
-        })?;
+        self.candidates(
+            s,
+            c,
+            |_| true,
+            |alt, value| {
+                if !self.passes_trial(s, c, alt, value)? {
+                    return Ok(true);
+                }
+                found = match found {
+                    Sole::None => Sole::One(alt, value),
+                    _ => Sole::Several,
+                };
+                Ok(matches!(found, Sole::One(..)))
+            },
+        )?;
         Ok(found)
     }
 
@@ -579,12 +608,17 @@ impl Engine {
             }
             pc => {
                 let c = self.choose_at(pc);
-                self.candidates(s, c, |alt, value| {
-                    if self.passes_trial(s, c, alt, value)? {
-                        out.push(Step { alt, value });
-                    }
-                    Ok(true)
-                })
+                self.candidates(
+                    s,
+                    c,
+                    |_| true,
+                    |alt, value| {
+                        if self.passes_trial(s, c, alt, value)? {
+                            out.push(Step { alt, value });
+                        }
+                        Ok(true)
+                    },
+                )
             }
         }
     }
@@ -788,10 +822,15 @@ impl Engine {
         match self.run(&mut u, 0)? {
             Flow::Suspended(pc) => {
                 let mut n = 0;
-                self.candidates(&u, self.choose_at(pc), |_, _| {
-                    n += 1;
-                    Ok(true)
-                })?;
+                self.candidates(
+                    &u,
+                    self.choose_at(pc),
+                    |_| true,
+                    |_, _| {
+                        n += 1;
+                        Ok(true)
+                    },
+                )?;
                 Ok(n)
             }
             _ => Ok(0),
