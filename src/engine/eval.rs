@@ -66,23 +66,23 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
         Num::Reg(r) => e.register(*r),
         Num::Turn => e.turn(),
         Num::Passes => e.passes(),
-        Num::Add(a, b) => num(e, a) + num(e, b),
-        Num::Sub(a, b) => num(e, a) - num(e, b),
-        Num::Mul(a, b) => num(e, a) * num(e, b),
+        Num::Add(a, b) => operand(e, a) + operand(e, b),
+        Num::Sub(a, b) => operand(e, a) - operand(e, b),
+        Num::Mul(a, b) => operand(e, a) * operand(e, b),
         Num::Div(a, b) => {
-            let d = num(e, b);
+            let d = operand(e, b);
             if d == 0.0 {
                 0.0
             } else {
-                num(e, a) / d
+                operand(e, a) / d
             }
         }
-        Num::Neg(a) => -num(e, a),
+        Num::Neg(a) => -operand(e, a),
         Num::If(c, a, b) => {
             if cond(e, c) {
-                num(e, a)
+                operand(e, a)
             } else {
-                num(e, b)
+                operand(e, b)
             }
         }
         Num::Attr(p, i) => match player(e, p) {
@@ -92,13 +92,31 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
     }
 }
 
+/// An operand of arithmetic or a comparison: the leaves (constants, counters, counts) are
+/// read here, without another call of [`num`], which costs more than they do.
+#[inline(always)]
+fn operand<E: Evaluate>(e: &E, n: &Num) -> f64 {
+    match n {
+        Num::Const(v) => *v,
+        Num::Count(s) => E::count(&e.cells(s)) as f64,
+        Num::Reg(r) => e.register(*r),
+        Num::Turn => e.turn(),
+        Num::Passes => e.passes(),
+        _ => num(e, n),
+    }
+}
+
 pub fn cond<E: Evaluate>(e: &E, c: &Cond) -> bool {
     match c {
         Cond::Const(b) => *b,
-        Cond::Not(a) => !cond(e, a),
+        Cond::Not(a) => match &**a {
+            // The usual `none(...)`, without another call.
+            Cond::NonEmpty(s) => E::is_empty(&e.cells(s)),
+            a => !cond(e, a),
+        },
         Cond::And(a, b) => cond(e, a) && cond(e, b),
         Cond::Or(a, b) => cond(e, a) || cond(e, b),
-        Cond::Num(cmp, a, b) => compare(*cmp, num(e, a), num(e, b)),
+        Cond::Num(cmp, a, b) => compare(*cmp, operand(e, a), operand(e, b)),
         Cond::Player(eq, a, b) => (player(e, a) == player(e, b)) == *eq,
         Cond::Cell(eq, a, b) => (e.cell(a) == e.cell(b)) == *eq,
         Cond::SetEq(eq, a, b) => (e.cells(a) == e.cells(b)) == *eq,
