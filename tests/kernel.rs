@@ -135,7 +135,8 @@ fn kernel_perft_matches_published_othello_counts() {
 /// Rules that use what the kernel runs beyond the bundled games: general line patterns (`pair`
 /// always takes two cells: the kernel's one-walk path, and its sources found four directions
 /// at a time), per-cell `where` clauses it cannot hoist, neighbourhoods, removed cells, later
-/// choices reached when the earlier have no candidate, end checks after a step, `for each`
+/// choices reached when the earlier have no candidate, end checks after a step (one whose
+/// winner is the mover: its remembered answers must tell the movers apart), `for each`
 /// winners, tie-breaks and turn numbers.
 const GENERAL: &str = r#"
     board 7 x 6
@@ -173,6 +174,7 @@ const GENERAL: &str = r#"
       }
     }
     end after step for each p when count(p & home) >= 4 winner p
+    end after step when count(black & home) >= 2 and count(white & home) >= 2 winner mover
     end when blocked
     end when passes >= 2
     score p = count(p)

@@ -25,6 +25,7 @@ use crate::ir::{
     MAX_REGISTERS, NOBODY,
 };
 use crate::syntax::ast::CellClass;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The kernel cannot go on; the interpreter must do this work.
 #[derive(Debug)]
@@ -89,11 +90,64 @@ pub struct Kernel<B> {
     /// The cells whose contents are all that the after-step end conditions read, when that is
     /// all they read: a step that changes none of them cannot make them hold.
     step_ends_read: Option<B>,
+    /// The after-step end checks' answers by the contents of the cells they read, when those
+    /// are few (see [`StepEndTable`]).
+    step_end_table: Option<StepEndTable>,
     /// Every turn-boundary end condition needs `blocked`, so none can hold while the mover
     /// has a step: the common case skips the check.
     ends_need_blocked: bool,
     /// Set when the whole turn is one outflanking placement (see [`Direct`]).
     direct: Option<Direct<B>>,
+}
+
+/// Answers of after-step end checks that read only a few cells (a target on corners and a
+/// centre, say): what they say depends on those cells' contents and the mover alone, so each
+/// answer is worked out once, the first time it is asked, and then read from the table. The
+/// checks run after every step that changes those cells, and their expressions cost far more
+/// than the lookup.
+struct StepEndTable {
+    cells: Vec<usize>,
+    /// By `index`: 0 not yet known, 1 no end, 2 an end with no winner named, 3 + p winner p.
+    answers: Vec<AtomicU8>,
+}
+
+impl StepEndTable {
+    /// Tables for up to this many cells (2 x 3^10 answers, 118 KB).
+    const MAX_CELLS: usize = 10;
+
+    fn new<B: Board>(read: B) -> Option<StepEndTable> {
+        let cells: Vec<usize> = read.cells().collect();
+        (cells.len() <= Self::MAX_CELLS).then(|| StepEndTable {
+            answers: (0..2 * 3usize.pow(cells.len() as u32))
+                .map(|_| AtomicU8::new(0))
+                .collect(),
+            cells,
+        })
+    }
+
+    #[inline(always)]
+    fn index<B: Board>(&self, s: &KState<B>) -> usize {
+        let [a, b] = s.pieces;
+        self.cells.iter().fold(s.mover as usize, |i, &c| {
+            i * 3 + a.contains(c) as usize + 2 * b.contains(c) as usize
+        })
+    }
+
+    fn encode(answer: Option<Option<u8>>) -> u8 {
+        match answer {
+            None => 1,
+            Some(None) => 2,
+            Some(Some(p)) => 3 + p,
+        }
+    }
+
+    fn decode(code: u8) -> Option<Option<u8>> {
+        match code {
+            1 => None,
+            2 => Some(None),
+            c => Some(Some(c - 3)),
+        }
+    }
 }
 
 /// The simplest shape of game, run as a tight loop over the two players' boards: the turn
@@ -768,19 +822,15 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     fn set(&self, s: &Set) -> B {
-        let st = self.state;
         match s {
             Set::Const(b) => B::from_bits(b),
             Set::Empty => self.class(CellClass::Empty),
-            Set::Pieces(p) => match self.player(p) {
-                NOBODY => B::EMPTY,
-                p => st.pieces[p as usize],
-            },
+            Set::Pieces(p) => self.pieces(p),
             Set::AllPieces => self.occupied(),
             Set::Single(c) => B::single(self.cell(c)),
-            Set::Union(a, b) => self.set(a) | self.set(b),
-            Set::Inter(a, b) => self.set(a) & self.set(b),
-            Set::Minus(a, b) => self.set(a) & !self.set(b),
+            Set::Union(a, b) => self.operand(a) | self.operand(b),
+            Set::Inter(a, b) => self.operand(a) & self.operand(b),
+            Set::Minus(a, b) => self.operand(a) & !self.operand(b),
             Set::Captured(l, c) => self.line_cells(*l, self.cell(c), false),
             Set::Ends(l, c) => self.line_cells(*l, self.cell(c), true),
             Set::Sources(l) => self.sources(*l),
@@ -792,6 +842,36 @@ impl<B: Board> Ctx<'_, B> {
                     .fold(B::EMPTY, |out, c| out | B::single(c))
             }
             Set::Group(_) | Set::Liberties(_) | Set::Surrounded(_) | Set::Territory(_) => B::EMPTY,
+        }
+    }
+
+    /// An operand of a set operation: the plain sets (classes, regions) read here, without
+    /// another call of [`Ctx::set`], which costs more than they do.
+    #[inline(always)]
+    fn operand(&self, s: &Set) -> B {
+        match s {
+            Set::Const(b) => B::from_bits(b),
+            Set::Empty => self.class(CellClass::Empty),
+            Set::AllPieces => self.occupied(),
+            Set::Pieces(p) => self.pieces(p),
+            _ => self.set(s),
+        }
+    }
+
+    /// A player's pieces (none for nobody).
+    #[inline(always)]
+    fn pieces(&self, p: &Player) -> B {
+        let st = self.state;
+        let p = match p {
+            Player::Mover => st.mover,
+            Player::Other => 1 - st.mover,
+            Player::Bound => self.bound,
+            Player::Const(p) => *p,
+            _ => self.player(p),
+        };
+        match p {
+            NOBODY => B::EMPTY,
+            p => st.pieces[p as usize],
         }
     }
 
@@ -1061,6 +1141,11 @@ impl<B: Board> Kernel<B> {
             .iter()
             .filter(|e| e.timing == Timing::AfterTurn)
             .all(|e| needs_blocked(&e.condition));
+        let step_ends_read = game
+            .ends
+            .iter()
+            .filter(|e| e.timing == Timing::AfterStep)
+            .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?));
         Some(Kernel {
             single_step,
             lines,
@@ -1073,11 +1158,8 @@ impl<B: Board> Kernel<B> {
             ),
             forms,
             ends_after_step,
-            step_ends_read: game
-                .ends
-                .iter()
-                .filter(|e| e.timing == Timing::AfterStep)
-                .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?)),
+            step_ends_read,
+            step_end_table: step_ends_read.and_then(StepEndTable::new),
             ends_need_blocked,
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
@@ -1384,7 +1466,7 @@ impl<B: Board> Kernel<B> {
     #[inline(always)]
     fn end_step(&self, game: &Game, t: &mut KState<B>, flow: Flow<B>) -> Result<At<B>, GiveUp> {
         if self.ends_after_step && !t.step_ends_clear {
-            if let Some(o) = self.check_ends(game, t, Timing::AfterStep, None) {
+            if let Some(o) = self.step_ends(game, t) {
                 return Ok(At::Over(o));
             }
             t.step_ends_clear = self.step_ends_read.is_some();
@@ -1409,6 +1491,24 @@ impl<B: Board> Kernel<B> {
         t.passing = false;
         t.regs = [0; MAX_REGISTERS];
         self.begin_turn(game, t)
+    }
+
+    /// The after-step end checks at `t`, from the table when there is one.
+    #[inline(always)]
+    fn step_ends(&self, game: &Game, t: &KState<B>) -> Option<Option<u8>> {
+        let Some(table) = &self.step_end_table else {
+            return self.check_ends(game, t, Timing::AfterStep, None);
+        };
+        let slot = &table.answers[table.index(t)];
+        match slot.load(Ordering::Relaxed) {
+            0 => {
+                let answer = self.check_ends(game, t, Timing::AfterStep, None);
+                // Threads that race here store the same answer.
+                slot.store(StepEndTable::encode(answer), Ordering::Relaxed);
+                answer
+            }
+            code => StepEndTable::decode(code),
+        }
     }
 
     fn check_ends(
