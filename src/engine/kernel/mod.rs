@@ -233,9 +233,26 @@ struct Form {
     sources_of: Option<usize>,
     /// The body is `place c  flip captured(L, c)` and ends the turn.
     place_flip: Option<usize>,
+    /// A test `some(captured(L, x))` (line, variable) whose next instruction chooses among
+    /// those very cells, as a chain's `while` loop does: the captures are found once for both.
+    test_then_choose: Option<(usize, u8)>,
 }
 
 fn form(game: &Game, pc: usize) -> Form {
+    if let Some(Instr::JumpUnless(Cond::AnyLine(l, x), _)) = game.program.get(pc) {
+        let (Cell::Reg(r), Some(Instr::Choose(c))) = (&**x, game.program.get(pc + 1)) else {
+            return Form::default();
+        };
+        let chooses_captures = c.alts.first().is_some_and(|a| {
+            a.condition.is_none()
+                && matches!(&a.kind, AltKind::Cell { set: Set::Captured(l2, x), .. }
+                    if l2 == l && matches!(**x, Cell::Reg(r2) if r2 == *r))
+        });
+        return Form {
+            test_then_choose: chooses_captures.then_some((*l, *r)),
+            ..Form::default()
+        };
+    }
     let Instr::Choose(c) = &game.program[pc] else {
         return Form::default();
     };
@@ -272,6 +289,7 @@ fn form(game: &Game, pc: usize) -> Form {
     Form {
         sources_of,
         place_flip,
+        test_then_choose: None,
     }
 }
 
@@ -1267,6 +1285,8 @@ impl<B: Board> Kernel<B> {
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
     fn run(&self, game: &Game, t: &mut KState<B>, mut pc: u32) -> Result<Flow<B>, GiveUp> {
         let mut budget = STEP_BUDGET;
+        // The first option's candidates, found by the test just before the choice.
+        let mut found: Option<B> = None;
         loop {
             let Some(instr) = game.program.get(pc as usize) else {
                 return Ok(Flow::TurnEnded);
@@ -1278,7 +1298,10 @@ impl<B: Board> Kernel<B> {
             let m = t.mover as usize;
             match instr {
                 Instr::Choose(c) => {
-                    let (moves, more) = self.options(game, t, pc, c);
+                    let (moves, more) = match found.take() {
+                        Some(moves) => (moves, self.option(&mut self.ctx(game, t), pc, c, 1)),
+                        None => self.options(game, t, pc, c),
+                    };
                     let n = moves.count() + more.count();
                     if n == 0 {
                         pc = c.otherwise;
@@ -1334,6 +1357,16 @@ impl<B: Board> Kernel<B> {
                     pc += 1;
                 }
                 Instr::JumpUnless(c, target) => {
+                    if let Some((l, r)) = self.forms[pc as usize].test_then_choose {
+                        let from = t.regs[r as usize] as usize;
+                        let captures = self.ctx(game, t).line_cells(l, from, false);
+                        (pc, found) = if captures.is_empty() {
+                            (*target, None)
+                        } else {
+                            (pc + 1, Some(captures))
+                        };
+                        continue;
+                    }
                     pc = if self.ctx(game, t).cond(c) {
                         pc + 1
                     } else {
