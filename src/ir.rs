@@ -128,6 +128,9 @@ pub enum RegValue {
 }
 
 #[derive(Clone, Debug)]
+// An explicit tag: without it the variant is encoded in spare values of the fields' own tags,
+// and telling the variants apart on every instruction the runners walk costs several compares.
+#[repr(u8)]
 pub enum Instr {
     Choose(Box<Choose>),
     Place(Cell, Loc),
