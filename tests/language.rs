@@ -3,7 +3,7 @@
 //! end conditions inside a turn, per-player targets, tie-breaks and draws.
 
 mod common;
-use common::engine;
+use common::{engine, engine_from};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
 use outflank::ir::NOBODY;
@@ -151,6 +151,30 @@ fn require_filters_suicide_and_tokens_are_not_passes() {
     // territories (c1, a3, c3), each bordered only by white.
     assert_eq!(o.scores, [1.5, 8.0]);
     assert_eq!(o.winner, 1);
+}
+
+#[test]
+fn a_choice_whose_every_placement_fails_its_require_leaves_a_forced_pass() {
+    // Black has no stone, and a placement must touch one of the mover's stones: none of
+    // Black's placements is legal, and no option without a trial is offered either.
+    let e = engine_from(
+        r#"
+        board 3 x 1
+        player black 'B'
+        player white 'W'
+        setup { white on b1 }
+        turn {
+          choose c in empty {
+            place c
+            require some(neighbours(c) & friend)
+          }
+        }
+        end when passes >= 2
+        score p = count(p)
+        "#,
+    );
+    assert_eq!(steps(&e, ""), ["pass"]);
+    assert_eq!(steps(&e, "pass"), ["a1", "c1"]);
 }
 
 #[test]
