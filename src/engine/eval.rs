@@ -61,11 +61,6 @@ pub fn player<E: Evaluate>(e: &E, p: &Player) -> u8 {
 
 pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
     match n {
-        Num::Const(v) => *v,
-        Num::Count(s) => E::count(&e.cells(s)) as f64,
-        Num::Reg(r) => e.register(*r),
-        Num::Turn => e.turn(),
-        Num::Passes => e.passes(),
         Num::Add(a, b) => operand(e, a) + operand(e, b),
         Num::Sub(a, b) => operand(e, a) - operand(e, b),
         Num::Mul(a, b) => operand(e, a) * operand(e, b),
@@ -89,11 +84,13 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
             NOBODY => 0.0,
             p => e.attribute(*i, p),
         },
+        leaf => operand(e, leaf),
     }
 }
 
 /// An operand of arithmetic or a comparison: the leaves (constants, counters, counts) are
-/// read here, without another call of [`num`], which costs more than they do.
+/// read here, without another call of [`num`], which costs more than they do; [`num`] reads
+/// its leaves here too.
 #[inline(always)]
 fn operand<E: Evaluate>(e: &E, n: &Num) -> f64 {
     match n {

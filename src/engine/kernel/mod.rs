@@ -840,6 +840,8 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     fn set(&self, s: &Set) -> B {
+        // The plain arms repeat `operand`'s: sending them there instead cost 1.7% more
+        // instructions in Verto playouts.
         match s {
             Set::Const(b) => B::from_bits(b),
             Set::Empty => self.class(CellClass::Empty),
