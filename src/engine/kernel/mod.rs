@@ -233,23 +233,42 @@ struct Form {
     sources_of: Option<usize>,
     /// The body is `place c  flip captured(L, c)` and ends the turn.
     place_flip: Option<usize>,
-    /// A test `some(captured(L, x))` (line, variable) whose next instruction chooses among
-    /// those very cells, as a chain's `while` loop does: the captures are found once for both.
-    test_then_choose: Option<(usize, u8)>,
+    /// A test `some(captured(L, x))` or `some(ends(L, x))` (line, variable, whether ends) whose
+    /// next instruction chooses among those very cells, as a chain's `while` loop does: the
+    /// cells are found once for both.
+    test_then_choose: Option<(usize, u8, bool)>,
 }
 
 fn form(game: &Game, pc: usize) -> Form {
-    if let Some(Instr::JumpUnless(Cond::AnyLine(l, x), _)) = game.program.get(pc) {
-        let (Cell::Reg(r), Some(Instr::Choose(c))) = (&**x, game.program.get(pc + 1)) else {
+    // `some(captured(L, x))` is asked as a line test; `some(ends(L, x))` as the set itself.
+    let tested = match game.program.get(pc) {
+        Some(Instr::JumpUnless(Cond::AnyLine(l, x), _)) => Some((*l, &**x, false)),
+        Some(Instr::JumpUnless(Cond::NonEmpty(set), _)) => match &**set {
+            Set::Ends(l, x) => Some((*l, &**x, true)),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some((l, x, ends)) = tested {
+        let (Cell::Reg(r), Some(Instr::Choose(c))) = (x, game.program.get(pc + 1)) else {
             return Form::default();
         };
-        let chooses_captures = c.alts.first().is_some_and(|a| {
-            a.condition.is_none()
-                && matches!(&a.kind, AltKind::Cell { set: Set::Captured(l2, x), .. }
-                    if l2 == l && matches!(**x, Cell::Reg(r2) if r2 == *r))
+        let chooses_them = c.alts.first().is_some_and(|a| {
+            let (l2, x2) = match &a.kind {
+                AltKind::Cell {
+                    set: Set::Captured(l2, x2),
+                    ..
+                } if !ends => (l2, x2),
+                AltKind::Cell {
+                    set: Set::Ends(l2, x2),
+                    ..
+                } if ends => (l2, x2),
+                _ => return false,
+            };
+            a.condition.is_none() && *l2 == l && matches!(**x2, Cell::Reg(r2) if r2 == *r)
         });
         return Form {
-            test_then_choose: chooses_captures.then_some((*l, *r)),
+            test_then_choose: chooses_them.then_some((l, *r, ends)),
             ..Form::default()
         };
     }
@@ -1359,13 +1378,19 @@ impl<B: Board> Kernel<B> {
                     pc += 1;
                 }
                 Instr::JumpUnless(c, target) => {
-                    if let Some((l, r)) = self.forms[pc as usize].test_then_choose {
+                    if let Some((l, r, ends)) = self.forms[pc as usize].test_then_choose {
                         let from = t.regs[r as usize] as usize;
-                        let captures = self.ctx(game, t).line_cells(l, from, false);
-                        (pc, found) = if captures.is_empty() {
+                        let ctx = self.ctx(game, t);
+                        // Two calls, so that each is compiled for its own kind of line.
+                        let cells = if ends {
+                            ctx.line_cells(l, from, true)
+                        } else {
+                            ctx.line_cells(l, from, false)
+                        };
+                        (pc, found) = if cells.is_empty() {
                             (*target, None)
                         } else {
-                            (pc + 1, Some(captures))
+                            (pc + 1, Some(cells))
                         };
                         continue;
                     }
