@@ -5,6 +5,7 @@
 mod common;
 use common::{engine, engine_from, game_files};
 use outflank::agents::{game_seed, Rng};
+use outflank::engine::kernel::AnyKernel;
 use outflank::engine::state::State;
 use outflank::engine::Engine;
 
@@ -37,6 +38,12 @@ fn compare_playouts(fast: &Engine, what: &str, games: u64) {
             .unwrap();
         assert_eq!(summary(&a, n), summary(&b, m), "{what}, game {game}");
         assert!(a.is_over(), "{what}: the playout ended");
+        // The kernel must play the game itself: when it gives up, the interpreter takes over
+        // unseen, and a shortcut that plays wrong steps would pass the comparison above.
+        if let (Some(k), false) = (AnyKernel::new(&fast.game), from.is_over()) {
+            let own = k.playout(&fast.game, &from, &mut Rng::new(seed), u64::MAX);
+            assert!(own.is_some(), "{what}, game {game}: the kernel gave up");
+        }
     }
 }
 
