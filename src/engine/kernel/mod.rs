@@ -79,6 +79,9 @@ pub struct Kernel<B> {
     single_step: bool,
     step_from: [B; 8],
     step_offset: [i32; 8],
+    /// A step in all eight directions equals a step east or west, then north, south or not
+    /// at all (true on boards without holes): four shifts instead of eight.
+    eight_by_parts: bool,
     playable: B,
     ends_use_blocked: bool,
     /// Per line of the rules, its directions compiled.
@@ -914,7 +917,11 @@ impl<B: Board> Ctx<'_, B> {
         }
     }
 
+    #[inline]
     fn adjacent(&self, s: B, dirs: u8) -> B {
+        if dirs == 0xff && self.kernel.eight_by_parts {
+            return self.eight_by_parts(s);
+        }
         let mut out = B::EMPTY;
         for d in 0..8 {
             if dirs >> d & 1 != 0 {
@@ -922,6 +929,16 @@ impl<B: Board> Ctx<'_, B> {
             }
         }
         out
+    }
+
+    /// The cells next to `s` in all eight directions, in four shifts (valid when
+    /// [`Kernel::eight_by_parts`] says so): east and west, then north and south of those
+    /// and of `s` itself, which covers the diagonals.
+    #[inline(always)]
+    fn eight_by_parts(&self, s: B) -> B {
+        let row = self.step(s, 2) | self.step(s, 6);
+        let wide = s | row;
+        row | self.step(wide, 0) | self.step(wide, 4)
     }
 
     /// The cells a line captures from `from` (or, with `ends`, the cells closing each match).
@@ -1185,7 +1202,7 @@ impl<B: Board> Kernel<B> {
             .iter()
             .filter(|e| e.timing == Timing::AfterStep)
             .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?));
-        Some(Kernel {
+        let mut kernel = Kernel {
             single_step,
             lines,
             direct: direct(
@@ -1207,7 +1224,24 @@ impl<B: Board> Kernel<B> {
                 .ends
                 .iter()
                 .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
-        })
+            eight_by_parts: false,
+        };
+        // Steps are unions of shifts, so checking one cell at a time covers every set.
+        let blank = KState {
+            pieces: [B::EMPTY; 2],
+            mover: 0,
+            turn: 0,
+            passes: 0,
+            step_ends_clear: false,
+            steps: 0,
+            passing: false,
+            regs: [0; MAX_REGISTERS],
+        };
+        let ctx = kernel.ctx(game, &blank);
+        let by_parts = (0..g.cells())
+            .all(|c| ctx.eight_by_parts(B::single(c)) == ctx.adjacent(B::single(c), 0xff));
+        kernel.eight_by_parts = by_parts;
+        Some(kernel)
     }
 
     fn ctx<'a>(&'a self, game: &'a Game, state: &'a KState<B>) -> Ctx<'a, B> {
