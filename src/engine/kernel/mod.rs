@@ -20,6 +20,7 @@ use super::board::Board;
 use super::eval::{self, Evaluate};
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
+use crate::engine::geometry::DirSet;
 use crate::ir::{
     AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
     MAX_REGISTERS, NOBODY,
@@ -82,6 +83,8 @@ pub struct Kernel<B> {
     /// A step in all eight directions equals a step east or west, then north, south or not
     /// at all (true on boards without holes): four shifts instead of eight.
     eight_by_parts: bool,
+    /// Per cell, its neighbours in all directions, orthogonal only and diagonal only.
+    around: Vec<[B; 3]>,
     playable: B,
     ends_use_blocked: bool,
     /// Per line of the rules, its directions compiled.
@@ -876,7 +879,7 @@ impl<B: Board> Ctx<'_, B> {
             Set::Captured(l, c) => self.line_cells(*l, self.cell(c), false),
             Set::Ends(l, c) => self.line_cells(*l, self.cell(c), true),
             Set::Sources(l) => self.sources(*l),
-            Set::Neighbours(c, d) => self.adjacent(B::single(self.cell(c)), d.0),
+            Set::Neighbours(c, d) => self.neighbours(self.cell(c), *d),
             Set::Adjacent(s, d) => self.adjacent(self.set(s), d.0),
             Set::Between(a, b) => {
                 let g = &self.game.geometry;
@@ -929,6 +932,22 @@ impl<B: Board> Ctx<'_, B> {
             }
         }
         out
+    }
+
+    /// The neighbours of one cell: read from a table for the direction sets the language
+    /// names.
+    #[inline(always)]
+    fn neighbours(&self, cell: usize, dirs: DirSet) -> B {
+        let which = match dirs {
+            DirSet::ALL => 0,
+            DirSet::ORTHOGONAL => 1,
+            DirSet::DIAGONAL => 2,
+            _ => return self.adjacent(B::single(cell), dirs.0),
+        };
+        match self.kernel.around.get(cell) {
+            Some(around) => around[which],
+            None => B::EMPTY,
+        }
     }
 
     /// The cells next to `s` in all eight directions, in four shifts (valid when
@@ -1225,6 +1244,11 @@ impl<B: Board> Kernel<B> {
                 .iter()
                 .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
             eight_by_parts: false,
+            around: g
+                .around
+                .iter()
+                .map(|a| a.each_ref().map(B::from_bits))
+                .collect(),
         };
         // Steps are unions of shifts, so checking one cell at a time covers every set.
         let blank = KState {
