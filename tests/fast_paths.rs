@@ -7,7 +7,7 @@ use outflank::agents::{game_seed, Rng};
 use outflank::engine::bits::Bits;
 use outflank::engine::eval::Ctx;
 use outflank::engine::Engine;
-use outflank::ir::{Cell, Cond, Set, NOBODY};
+use outflank::ir::{Cell, Cond, Instr, Set, NOBODY};
 
 /// Plays `games` seeded random games and, at every position, compares each line's whole-set
 /// sources with the per-cell match. Returns the number of comparisons.
@@ -79,4 +79,71 @@ fn line_sources_handle_every_kind_of_element() {
     "#;
     let e = engine_from(rules);
     assert!(compare_lines(&e, 5, 40, "test rules") > 500);
+}
+
+/// Where control goes from each instruction (the targets the compiler wrote).
+fn targets(code: &[Instr]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (pc, instr) in code.iter().enumerate() {
+        match instr {
+            Instr::Jump(t) | Instr::JumpUnless(_, t) => out.push((pc, *t as usize)),
+            Instr::Choose(c) => {
+                out.push((pc, c.otherwise as usize));
+                out.extend(c.alts.iter().map(|a| (pc, a.body as usize)));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Jumps are threaded when the rules are compiled: no jump, test or choice sends control to
+/// a jump or to a test of a constant, which the runners would step through for nothing
+/// (a `while` loop's back edge used to pass three). The same games keep being played: the
+/// kernel and playout tests compare the runners on them.
+#[test]
+fn no_control_transfer_lands_on_a_jump() {
+    let threaded = |e: &Engine, what: &str| {
+        let code = &e.game.program;
+        for (pc, t) in targets(code) {
+            let lands_on_jump = matches!(
+                code.get(t),
+                Some(Instr::Jump(_) | Instr::JumpUnless(Cond::Const(_), _))
+            );
+            // A cycle of jumps alone has nowhere else to go.
+            let cycle = matches!(code.get(t), Some(Instr::Jump(u)) if *u as usize == t);
+            assert!(
+                !lands_on_jump || cycle,
+                "{what}: {pc} -> {t}: {:?}",
+                code.get(t)
+            );
+        }
+    };
+    for file in game_files() {
+        threaded(&engine(&file, &[]), &file);
+    }
+    // A constant test (a parameter switched off) and loops nested two deep.
+    let e = engine_from(
+        r#"
+        param again = false
+        board 4 x 4
+        player black 'B'
+        player white 'W'
+        turn {
+          while some(empty) {
+            choose c in empty {
+              place c
+              while some(empty & neighbours(c)) {
+                choose d in empty & neighbours(c) { place d }
+                if not again { stop }
+              }
+            }
+          }
+        }
+        end when none(empty)
+        score p = count(p)
+        "#,
+    );
+    threaded(&e, "nested loops");
+    assert!(targets(&e.game.program).len() >= 4);
 }

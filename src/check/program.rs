@@ -27,6 +27,7 @@ impl Checker<'_> {
             self.current_file = file;
             self.block(block, &mut Scope::default(), &mut code);
         }
+        thread_jumps(&mut code);
         analyse(&mut code);
         (code, entry)
     }
@@ -435,6 +436,54 @@ fn cell_free(s: &Set) -> bool {
         | Set::Neighbours(..)
         | Set::Between(..)
         | Set::Group(_) => false,
+    }
+}
+
+/// Where control really goes when it is sent to `target`: past jumps and tests of
+/// constants (a parameter folded away), which the runners would otherwise step through one
+/// at a time. A loop's back edge, for one, often passes several.
+fn landing(code: &[Instr], mut target: usize) -> usize {
+    // Bounded: a cycle of jumps alone (an empty endless loop) is left to the runners'
+    // budgets, and any cell of it is as good a target as another.
+    for _ in 0..code.len() {
+        target = match code.get(target) {
+            Some(Instr::Jump(t) | Instr::JumpUnless(Cond::Const(false), t)) => *t as usize,
+            Some(Instr::JumpUnless(Cond::Const(true), _)) => target + 1,
+            _ => break,
+        };
+    }
+    target
+}
+
+/// Points every jump, test and choice straight at where control lands (see [`landing`]).
+/// No instruction moves, so every address others hold stays right.
+fn thread_jumps(code: &mut [Instr]) {
+    for pc in 0..code.len() {
+        let land = |t: u32| landing(code, t as usize) as u32;
+        let replacement = match &code[pc] {
+            Instr::Jump(t) | Instr::JumpUnless(Cond::Const(false), t) => Instr::Jump(land(*t)),
+            Instr::JumpUnless(Cond::Const(true), _) => Instr::Jump(land(pc as u32 + 1)),
+            Instr::JumpUnless(_, t) => {
+                let t = land(*t);
+                if let Instr::JumpUnless(_, target) = &mut code[pc] {
+                    *target = t;
+                }
+                continue;
+            }
+            Instr::Choose(c) => {
+                let otherwise = land(c.otherwise);
+                let bodies: Vec<u32> = c.alts.iter().map(|a| land(a.body)).collect();
+                if let Instr::Choose(c) = &mut code[pc] {
+                    c.otherwise = otherwise;
+                    for (a, body) in c.alts.iter_mut().zip(bodies) {
+                        a.body = body;
+                    }
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        code[pc] = replacement;
     }
 }
 
