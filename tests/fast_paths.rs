@@ -97,14 +97,40 @@ fn targets(code: &[Instr]) -> Vec<(usize, usize)> {
     out
 }
 
-/// Jumps are threaded when the rules are compiled: no jump, test or choice sends control to
-/// a jump or to a test of a constant, which the runners would step through for nothing
-/// (a `while` loop's back edge used to pass three). The same games keep being played: the
-/// kernel and playout tests compare the runners on them.
+/// Jumps are threaded and the code compacted when the rules are compiled: no jump, test or
+/// choice sends control to a jump or to a test of a constant, no jump goes to the next
+/// instruction, and every instruction can be reached; the runners would step through those
+/// for nothing (a `while` loop's back edge used to pass three). The same games keep being
+/// played: the kernel, playout and example tests compare the runners on them.
 #[test]
-fn no_control_transfer_lands_on_a_jump() {
+fn compiled_programs_hold_no_idle_jumps_or_dead_code() {
     let threaded = |e: &Engine, what: &str| {
         let code = &e.game.program;
+        let mut reached = vec![false; code.len() + 1];
+        let mut stack = vec![0];
+        stack.extend(e.game.agreement.map(|a| a as usize));
+        while let Some(pc) = stack.pop() {
+            if std::mem::replace(&mut reached[pc], true) {
+                continue;
+            }
+            match code.get(pc) {
+                Some(Instr::Jump(t)) => stack.push(*t as usize),
+                Some(Instr::JumpUnless(_, t)) => stack.extend([pc + 1, *t as usize]),
+                Some(Instr::Choose(c)) => {
+                    stack.push(c.otherwise as usize);
+                    stack.extend(c.alts.iter().map(|a| a.body as usize));
+                }
+                Some(Instr::Stop) | None => {}
+                Some(_) => stack.push(pc + 1),
+            }
+        }
+        for (pc, instr) in code.iter().enumerate() {
+            assert!(reached[pc], "{what}: {pc} is never reached: {instr:?}");
+            assert!(
+                !matches!(instr, Instr::Jump(t) if *t as usize == pc + 1),
+                "{what}: {pc} jumps to the next instruction"
+            );
+        }
         for (pc, t) in targets(code) {
             let lands_on_jump = matches!(
                 code.get(t),
@@ -146,4 +172,10 @@ fn no_control_transfer_lands_on_a_jump() {
     );
     threaded(&e, "nested loops");
     assert!(targets(&e.game.program).len() >= 4);
+    // With the parameter switched off, the test of it is gone.
+    assert!(!e
+        .game
+        .program
+        .iter()
+        .any(|i| matches!(i, Instr::JumpUnless(Cond::Const(_), _))));
 }

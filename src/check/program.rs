@@ -28,6 +28,7 @@ impl Checker<'_> {
             self.block(block, &mut Scope::default(), &mut code);
         }
         thread_jumps(&mut code);
+        compact(&mut code, &mut entry);
         analyse(&mut code);
         (code, entry)
     }
@@ -447,8 +448,12 @@ fn landing(code: &[Instr], mut target: usize) -> usize {
     // budgets, and any cell of it is as good a target as another.
     for _ in 0..code.len() {
         target = match code.get(target) {
-            Some(Instr::Jump(t) | Instr::JumpUnless(Cond::Const(false), t)) => *t as usize,
-            Some(Instr::JumpUnless(Cond::Const(true), _)) => target + 1,
+            Some(Instr::Jump(t)) => *t as usize,
+            Some(Instr::JumpUnless(c, t)) => match constant(c) {
+                Some(false) => *t as usize,
+                Some(true) => target + 1,
+                None => break,
+            },
             _ => break,
         };
     }
@@ -461,8 +466,15 @@ fn thread_jumps(code: &mut [Instr]) {
     for pc in 0..code.len() {
         let land = |t: u32| landing(code, t as usize) as u32;
         let replacement = match &code[pc] {
-            Instr::Jump(t) | Instr::JumpUnless(Cond::Const(false), t) => Instr::Jump(land(*t)),
-            Instr::JumpUnless(Cond::Const(true), _) => Instr::Jump(land(pc as u32 + 1)),
+            // A jump to a `stop` might as well stop.
+            Instr::Jump(t) if matches!(code.get(land(*t) as usize), Some(Instr::Stop)) => {
+                Instr::Stop
+            }
+            Instr::Jump(t) => Instr::Jump(land(*t)),
+            Instr::JumpUnless(c, t) if constant(c) == Some(false) => Instr::Jump(land(*t)),
+            Instr::JumpUnless(c, _) if constant(c) == Some(true) => {
+                Instr::Jump(land(pc as u32 + 1))
+            }
             Instr::JumpUnless(_, t) => {
                 let t = land(*t);
                 if let Instr::JumpUnless(_, target) = &mut code[pc] {
@@ -484,6 +496,91 @@ fn thread_jumps(code: &mut [Instr]) {
             _ => continue,
         };
         code[pc] = replacement;
+    }
+}
+
+/// The value of a condition that does not depend on the position (parameters make such
+/// conditions: `if not chains`, `turn == 1 and handicap > 0` with no handicap).
+fn constant(c: &Cond) -> Option<bool> {
+    match c {
+        Cond::Const(b) => Some(*b),
+        Cond::Not(a) => constant(a).map(|a| !a),
+        Cond::And(a, b) => match (constant(a), constant(b)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        Cond::Or(a, b) => match (constant(a), constant(b)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Drops the instructions no run reaches (threading leaves many) and the jumps to where
+/// control would go anyway, then renumbers: a step then runs no instruction that does
+/// nothing. `entry` (the agreement's start) is renumbered with the rest.
+fn compact(code: &mut Vec<Instr>, entry: &mut Option<u32>) {
+    let n = code.len();
+    let mut keep = vec![false; n];
+    let mut stack: Vec<usize> = std::iter::once(0)
+        .chain(entry.map(|e| e as usize))
+        .collect();
+    let mut next = Vec::new();
+    while let Some(pc) = stack.pop() {
+        if pc >= n || keep[pc] {
+            continue;
+        }
+        keep[pc] = true;
+        next.clear();
+        successors(code, pc, &mut next);
+        if let Instr::Choose(c) = &code[pc] {
+            next.extend(c.alts.iter().map(|a| a.body as usize));
+        }
+        stack.extend(next.iter().copied());
+    }
+    // `at[pc]`: the new address of the first kept instruction from pc on.
+    let addresses = |keep: &[bool]| {
+        let mut at = vec![0u32];
+        for &kept in keep {
+            at.push(at[at.len() - 1] + u32::from(kept));
+        }
+        at
+    };
+    // A jump whose target and successor renumber alike does nothing; dropping one can make
+    // another such, so repeat until none is left.
+    loop {
+        let at = addresses(&keep);
+        let idle = (0..n).find(|&pc| {
+            keep[pc] && matches!(code[pc], Instr::Jump(t) if at[t as usize] == at[pc + 1])
+        });
+        match idle {
+            Some(pc) => keep[pc] = false,
+            None => break,
+        }
+    }
+    let at = addresses(&keep);
+    let old = std::mem::take(code);
+    for (pc, mut instr) in old.into_iter().enumerate() {
+        if !keep[pc] {
+            continue;
+        }
+        match &mut instr {
+            Instr::Jump(t) | Instr::JumpUnless(_, t) => *t = at[*t as usize],
+            Instr::Choose(c) => {
+                c.otherwise = at[c.otherwise as usize];
+                for a in &mut c.alts {
+                    a.body = at[a.body as usize];
+                }
+            }
+            _ => {}
+        }
+        code.push(instr);
+    }
+    if let Some(e) = entry {
+        *e = at[*e as usize];
     }
 }
 
