@@ -880,7 +880,7 @@ impl<B: Board> Ctx<'_, B> {
             Set::Ends(l, c) => self.line_cells(*l, self.cell(c), true),
             Set::Sources(l) => self.sources(*l),
             Set::Neighbours(c, d) => self.neighbours(self.cell(c), *d),
-            Set::Adjacent(s, d) => self.adjacent(self.set(s), d.0),
+            Set::Adjacent(s, d) => self.adjacent(self.operand(s), d.0),
             Set::Between(a, b) => {
                 let g = &self.game.geometry;
                 g.between(self.cell(a), self.cell(b))
