@@ -1480,6 +1480,20 @@ impl<B: Board> Kernel<B> {
         })
     }
 
+    /// When the turn opens with a choice that is not taken on its own: its options at `s`,
+    /// unless none is legal. Nothing runs before such a choice, so the state needs no copy.
+    #[inline(always)]
+    fn opening_choice(&self, game: &Game, s: &KState<B>) -> Option<(B, B)> {
+        let Some(Instr::Choose(c)) = game.program.first() else {
+            return None;
+        };
+        if c.auto {
+            return None;
+        }
+        let (moves, more) = self.options(game, s, 0, c);
+        (!(moves | more).is_empty()).then_some((moves, more))
+    }
+
     fn can_start(&self, game: &Game, s: &KState<B>, player: u8) -> bool {
         let mut u = *s;
         u.mover = player;
@@ -1489,6 +1503,9 @@ impl<B: Board> Kernel<B> {
         u.steps = 0;
         u.passing = false;
         u.regs = [0; MAX_REGISTERS];
+        if self.opening_choice(game, &u).is_some() {
+            return true;
+        }
         // A rule error counts as no step, as in the interpreter.
         matches!(self.opening(game, &u), Ok(Some(_)))
     }
@@ -1504,6 +1521,10 @@ impl<B: Board> Kernel<B> {
                 more: B::EMPTY,
             });
             return Ok(self.start_or_end(game, s, first));
+        }
+        if let Some((moves, more)) = self.opening_choice(game, s) {
+            let first = At::Choice { pc: 0, moves, more };
+            return Ok(self.start_or_end(game, s, Some(first)));
         }
         let before = self.read_by_step_ends(s);
         let first = self.opening(game, s)?;
