@@ -328,6 +328,8 @@ struct CompiledLine<B> {
     dirs: Vec<usize>,
     /// For whole-set matching, which walks each direction backwards.
     back: [Group<B>; 2],
+    /// For matching from one cell, all directions at once.
+    ahead: [Group<B>; 2],
     /// The most cells a straight run can hold along any used direction.
     longest_run: u32,
     /// Every element matches a set number of cells (`opponent empty`, `opponent{2} friend`).
@@ -374,7 +376,9 @@ fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
         lands: [B::EMPTY; 4],
     };
     let mut back = [empty, empty];
+    let mut ahead = [empty, empty];
     let mut filled = [0usize; 2];
+    let mut filled_ahead = [0usize; 2];
     let mut longest_run = 0;
     let mut beyond = vec![[B::EMPTY; 8]; g.cells()];
     let mut forward = [0usize; 2];
@@ -387,6 +391,12 @@ fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
         filled[group] += 1;
         back[group].amount[lane] = B::amount(offset.unsigned_abs());
         back[group].lands[lane] = B::from_bits(&g.step_from[d]);
+        // Walking forwards: lands on cells that have a neighbour the opposite way.
+        let group = usize::from(g.step_offset[d] < 0);
+        let lane = filled_ahead[group];
+        filled_ahead[group] += 1;
+        ahead[group].amount[lane] = B::amount(g.step_offset[d].unsigned_abs());
+        ahead[group].lands[lane] = B::from_bits(&g.step_from[(d + 4) % 8]);
         let (dx, dy) = super::geometry::DIRS[d];
         let along = match (dx, dy) {
             (0, _) => g.height,
@@ -408,6 +418,7 @@ fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
     CompiledLine {
         dirs,
         back,
+        ahead,
         longest_run,
         fixed_length: line.elements.iter().all(|&(_, min, max)| min == max),
         beyond,
@@ -972,20 +983,29 @@ impl<B: Board> Ctx<'_, B> {
         let compiled = &self.kernel.lines[l];
         if compiled.fixed_length {
             // Every element takes a set number of cells, at least one (the checker refuses a
-            // repetition of zero), so a closed match always takes some: one walk per
-            // direction, nothing to back out of.
-            for &d in &compiled.dirs {
-                let (mut at, mut taken) = (B::single(from), B::EMPTY);
+            // repetition of zero), so a closed match always takes some: one walk in all
+            // directions at once, four lanes per group, nothing to back out of.
+            let end = self.class(line.end);
+            for (group, ahead) in compiled.ahead.iter().enumerate() {
+                let up = group == 0;
+                let mut at = [B::single(from); 4];
+                let mut taken = [B::EMPTY; 4];
                 for &(class, count, _) in &line.elements {
                     let class = self.class(class);
+                    let within = ahead.lands.map(|m| m & class);
                     for _ in 0..count {
-                        at = self.step(at, d) & class;
-                        taken = taken | at;
+                        at = ahead.shift(at, up, within);
+                        for (t, a) in taken.iter_mut().zip(at) {
+                            *t = *t | a;
+                        }
                     }
                 }
-                let close = self.step(at, d) & self.class(line.end);
-                if !close.is_empty() {
-                    out = out | if ends { close } else { taken };
+                let close = ahead.step(at, up);
+                for (close, taken) in close.into_iter().zip(taken) {
+                    let close = close & end;
+                    if !close.is_empty() {
+                        out = out | if ends { close } else { taken };
+                    }
                 }
             }
             return out;
