@@ -1383,17 +1383,23 @@ impl<B: Board> Kernel<B> {
 
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
     fn run(&self, game: &Game, t: &mut KState<B>, mut pc: u32) -> Result<Flow<B>, GiveUp> {
+        // Counted at jumps only: a run that never ends must take jumps without end, since
+        // straight-line code runs off the program's end.
         let mut budget = STEP_BUDGET;
+        let mut spend = || {
+            budget -= 1;
+            if budget == 0 {
+                Err(GiveUp)
+            } else {
+                Ok(())
+            }
+        };
         // The first option's candidates, found by the test just before the choice.
         let mut found: Option<B> = None;
         loop {
             let Some(instr) = game.program.get(pc as usize) else {
                 return Ok(Flow::TurnEnded);
             };
-            budget -= 1;
-            if budget == 0 {
-                return Err(GiveUp);
-            }
             let m = t.mover as usize;
             match instr {
                 Instr::Choose(c) => {
@@ -1403,6 +1409,7 @@ impl<B: Board> Kernel<B> {
                     };
                     let n = moves.count() + more.count();
                     if n == 0 {
+                        spend()?;
                         pc = c.otherwise;
                     } else if c.auto && n == 1 {
                         // A forced choice is no decision: taken without stopping.
@@ -1456,6 +1463,7 @@ impl<B: Board> Kernel<B> {
                     pc += 1;
                 }
                 Instr::JumpUnless(c, target) => {
+                    spend()?;
                     if let Some((l, r, ends)) = self.forms[pc as usize].test_then_choose {
                         let from = t.regs[r as usize] as usize;
                         let ctx = self.ctx(game, t);
@@ -1478,7 +1486,10 @@ impl<B: Board> Kernel<B> {
                         *target
                     };
                 }
-                Instr::Jump(target) => pc = *target,
+                Instr::Jump(target) => {
+                    spend()?;
+                    pc = *target;
+                }
                 Instr::Stop => return Ok(Flow::TurnEnded),
                 Instr::MarkPass => {
                     t.passing = true;
