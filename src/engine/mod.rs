@@ -317,14 +317,10 @@ impl Engine {
             unreachable!("a draw below the number of candidates")
         };
         // The swaps made so far: (index, candidate now there); the latest is the one that holds.
-        let mut swaps: Vec<(usize, Step)> = Vec::new();
-        let at = |i: usize, swaps: &[(usize, Step)]| {
-            swaps
-                .iter()
-                .rev()
-                .find(|&&(j, _)| j == i)
-                .map_or_else(|| nth(i), |&(_, step)| step)
-        };
+        // The first few on the stack: a playout refuses a few candidates in a game, and this
+        // path must not allocate per step.
+        let mut swaps = Swaps::default();
+        let at = |i: usize, swaps: &Swaps| swaps.find(i).unwrap_or_else(|| nth(i));
         let mut len: usize = parts.iter().map(|p| p.2).sum();
         while len > 0 {
             let i = rng.below(len);
@@ -1006,5 +1002,45 @@ impl Engine {
                 )
             })
             .collect()
+    }
+}
+
+/// The swaps of [`Engine::draw_tried`], latest last: the first few in place, the rest on the
+/// heap.
+struct Swaps {
+    few: [(usize, Step); 8],
+    held: usize,
+    more: Vec<(usize, Step)>,
+}
+
+impl Default for Swaps {
+    fn default() -> Swaps {
+        Swaps {
+            few: [(0, Step { alt: 0, value: 0 }); 8],
+            held: 0,
+            more: Vec::new(),
+        }
+    }
+}
+
+impl Swaps {
+    fn push(&mut self, swap: (usize, Step)) {
+        match self.few.get_mut(self.held) {
+            Some(slot) => {
+                *slot = swap;
+                self.held += 1;
+            }
+            None => self.more.push(swap),
+        }
+    }
+
+    /// The candidate the latest swap at `i` put there, if any did.
+    fn find(&self, i: usize) -> Option<Step> {
+        self.more
+            .iter()
+            .rev()
+            .chain(self.few[..self.held].iter().rev())
+            .find(|&&(j, _)| j == i)
+            .map(|&(_, step)| step)
     }
 }
