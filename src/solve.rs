@@ -20,7 +20,7 @@ pub struct Solution {
 const MAX_ENTRIES: usize = 1 << 23;
 
 /// Never called: the solver searches to the end of the game.
-fn no_horizon(engine: &Engine, s: &State, _: usize) -> Result<f64, RuleError> {
+fn no_horizon(engine: &Engine, s: &State) -> Result<f64, RuleError> {
     Ok(crate::agents::score_margin(engine, s, s.mover))
 }
 

@@ -35,12 +35,8 @@ impl AlphaBeta {
     /// which says more than the score early in most games. Bounding them keeps a search from
     /// giving up score for cells or mobility where the score is small beside them (a game that
     /// scores four corners against dozens of cells).
-    fn evaluate(engine: &Engine, s: &State, steps: usize) -> Result<f64, RuleError> {
-        let mine = if s.steps == 0 {
-            steps
-        } else {
-            engine.first_candidates(s, s.mover)?
-        };
+    fn evaluate(engine: &Engine, s: &State) -> Result<f64, RuleError> {
+        let mine = engine.first_candidates(s, s.mover)?;
         let theirs = engine.first_candidates(s, 1 - s.mover)?;
         let secondary = engine.tiebreak_margin(s, s.mover) + mine as f64 - theirs as f64;
         Ok(score_margin(engine, s, s.mover) + secondary / (secondary.abs() + SOFTNESS))

@@ -7,8 +7,8 @@ use crate::engine::state::{State, StateKey};
 use crate::engine::{Engine, RuleError, Step};
 use std::collections::HashMap;
 
-/// A position's value for its mover at the search horizon, given its number of legal steps.
-pub type Evaluate = fn(&Engine, &State, usize) -> Result<f64, RuleError>;
+/// A position's value for its mover at the search horizon.
+pub type Evaluate = fn(&Engine, &State) -> Result<f64, RuleError>;
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -73,11 +73,13 @@ impl Search {
             }
             first = e.best;
         }
+        // At the horizon before listing the steps: listing tries each one's `require`,
+        // which costs more than the evaluation itself (hundreds of trials on a Go board).
+        if depth == Some(0) {
+            return (self.evaluate)(engine, s);
+        }
         let mut steps = Vec::new();
         engine.steps(s, &mut steps)?;
-        if depth == Some(0) {
-            return (self.evaluate)(engine, s, steps.len());
-        }
         // The table's best step first: it usually cuts the rest.
         if let Some(b) = first {
             if let Some(i) = steps.iter().position(|&x| x == b) {
