@@ -254,6 +254,47 @@ mod plain {
             children.iter().map(|c| c.perft(depth - 1)).sum()
         }
 
+        /// Empty cells in regions bordered by `colour`'s stones alone.
+        pub fn territory(&self, colour: u8) -> usize {
+            let mut seen = vec![false; self.b.len()];
+            let mut total = 0;
+            for start in 0..self.b.len() {
+                if self.b[start] != 0 || seen[start] {
+                    continue;
+                }
+                let (mut region, mut border) = (0, [false; 3]);
+                let mut stack = vec![start];
+                seen[start] = true;
+                while let Some(x) = stack.pop() {
+                    region += 1;
+                    for y in self.nbrs(x) {
+                        match self.b[y] {
+                            0 if !seen[y] => {
+                                seen[y] = true;
+                                stack.push(y);
+                            }
+                            0 => {}
+                            c => border[c as usize] = true,
+                        }
+                    }
+                }
+                if border[colour as usize] && !border[3 - colour as usize] {
+                    total += region;
+                }
+            }
+            total
+        }
+
+        /// Stones, territory, the button's half point and (for White) a komi of 7.
+        pub fn scores(&self) -> [f64; 2] {
+            [1u8, 2].map(|colour| {
+                let stones = self.b.iter().filter(|&&v| v == colour).count();
+                let button = if self.button == colour { 0.5 } else { 0.0 };
+                let komi = if colour == 2 { 7.0 } else { 0.0 };
+                (stones + self.territory(colour)) as f64 + button + komi
+            })
+        }
+
         pub fn rows(&self) -> String {
             self.b
                 .iter()
@@ -322,6 +363,13 @@ fn random_positions_agree_with_the_second_generator() {
             ours.sort();
             theirs.sort();
             assert_eq!(ours, theirs, "game {game} turn {}", s.turn);
+            // The scores as they stand, territory included.
+            assert_eq!(
+                e.outcome(&s, None).scores,
+                p.scores(),
+                "game {game} turn {}",
+                s.turn
+            );
             // Play a placement most of the time, so games fill the board.
             let turns = e.whole_turns(&s, 1000).unwrap();
             let pick = if turns.len() > 2 && rng.below(10) > 0 {
