@@ -486,6 +486,33 @@ impl Ctx<'_> {
         }
     }
 
+    /// The cells orthogonally next to `s`, by whole-set steps.
+    fn steps_around(&self, s: &Bits) -> Bits {
+        let g = &self.engine.game.geometry;
+        DirSet::ORTHOGONAL
+            .iter()
+            .fold(Bits::EMPTY, |out, d| out.union(&g.step(s, d)))
+    }
+
+    /// The parts of `within` connected to any cell of `seeds`, where floods are bit-parallel
+    /// (None where they go cell by cell).
+    fn flood_all(&self, seeds: &Bits, within: &Bits) -> Option<Bits> {
+        match &self.engine.flood_steps {
+            FloodSteps::Narrow(steps) => {
+                flood(steps, u128::from_bits(seeds), u128::from_bits(within), 0)
+                    .map(|part| part.to_bits())
+            }
+            FloodSteps::Wide(steps) => flood(
+                steps,
+                Wide::from_bits(seeds),
+                Wide::from_bits(within),
+                Wide::NONE,
+            )
+            .map(|part| part.to_bits()),
+            FloodSteps::CellByCell => None,
+        }
+    }
+
     /// The stones of the group at `cell` (empty cells: the empty region).
     fn group_at(&self, cell: usize) -> Bits {
         let st = self.state;
@@ -560,6 +587,19 @@ impl Ctx<'_> {
                     return out;
                 }
                 let empty = self.empty();
+                // Every region at once where floods are bit-parallel: the empty cells reached
+                // from p's stones, less those reached from the other player's (a region that
+                // touches both is nobody's).
+                let reached = |stones: &Bits| {
+                    let seeds = self.steps_around(stones).inter(&empty);
+                    self.flood_all(&seeds, &empty)
+                };
+                let other = &st.pieces[1 - p as usize];
+                if let (Some(mine), Some(theirs)) =
+                    (reached(&st.pieces[p as usize]), reached(other))
+                {
+                    return mine.minus(&theirs);
+                }
                 let mut seen = Bits::EMPTY;
                 for c in empty.iter() {
                     if seen.contains(c) {
