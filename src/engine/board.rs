@@ -240,6 +240,15 @@ impl<const N: usize> BitAnd for Wide<N> {
     }
 }
 
+impl<const N: usize> Not for Wide<N> {
+    type Output = Self;
+    /// Every cell not in the set (words past the board's last cell fill with ones too).
+    #[inline(always)]
+    fn not(self) -> Self {
+        Wide(self.0.map(|w| !w))
+    }
+}
+
 impl<const N: usize> BitOr for Wide<N> {
     type Output = Self;
     #[inline(always)]

@@ -486,33 +486,6 @@ impl Ctx<'_> {
         }
     }
 
-    /// The cells orthogonally next to `s`, by whole-set steps.
-    fn steps_around(&self, s: &Bits) -> Bits {
-        let g = &self.engine.game.geometry;
-        DirSet::ORTHOGONAL
-            .iter()
-            .fold(Bits::EMPTY, |out, d| out.union(&g.step(s, d)))
-    }
-
-    /// The parts of `within` connected to any cell of `seeds`, where floods are bit-parallel
-    /// (None where they go cell by cell).
-    fn flood_all(&self, seeds: &Bits, within: &Bits) -> Option<Bits> {
-        match &self.engine.flood_steps {
-            FloodSteps::Narrow(steps) => {
-                flood(steps, u128::from_bits(seeds), u128::from_bits(within), 0)
-                    .map(|part| part.to_bits())
-            }
-            FloodSteps::Wide(steps) => flood(
-                steps,
-                Wide::from_bits(seeds),
-                Wide::from_bits(within),
-                Wide::NONE,
-            )
-            .map(|part| part.to_bits()),
-            FloodSteps::CellByCell => None,
-        }
-    }
-
     /// The stones of the group at `cell` (empty cells: the empty region).
     fn group_at(&self, cell: usize) -> Bits {
         let st = self.state;
@@ -590,15 +563,17 @@ impl Ctx<'_> {
                 // Every region at once where floods are bit-parallel: the empty cells reached
                 // from p's stones, less those reached from the other player's (a region that
                 // touches both is nobody's).
-                let reached = |stones: &Bits| {
-                    let seeds = self.steps_around(stones).inter(&empty);
-                    self.flood_all(&seeds, &empty)
-                };
-                let other = &st.pieces[1 - p as usize];
-                if let (Some(mine), Some(theirs)) =
-                    (reached(&st.pieces[p as usize]), reached(other))
-                {
-                    return mine.minus(&theirs);
+                let (mine, theirs) = (&st.pieces[p as usize], &st.pieces[1 - p as usize]);
+                match &self.engine.flood_steps {
+                    FloodSteps::Narrow(steps) => {
+                        let [m, t, e] = [mine, theirs, &empty].map(u128::from_bits);
+                        return (reached(steps, m, e) & !reached(steps, t, e)).to_bits();
+                    }
+                    FloodSteps::Wide(steps) => {
+                        let [m, t, e] = [mine, theirs, &empty].map(Wide::from_bits);
+                        return (reached(steps, m, e) & !reached(steps, t, e)).to_bits();
+                    }
+                    FloodSteps::CellByCell => {}
                 }
                 let mut seen = Bits::EMPTY;
                 for c in empty.iter() {
@@ -640,4 +615,14 @@ fn num_uses_blocked(n: &Num) -> bool {
         Num::Neg(a) => num_uses_blocked(a),
         _ => false,
     }
+}
+
+/// The cells of `empty` connected to a stone of `stones` (through empty cells), by a
+/// bit-parallel flood from the empty cells next to them.
+fn reached<B: Floodable>(steps: &[(B, i32)], stones: B, empty: B) -> B {
+    let mut around = B::NONE;
+    for &(from, offset) in steps {
+        around = around | (stones & from).moved(offset);
+    }
+    flood(steps, around, empty, B::NONE).unwrap_or(B::NONE)
 }
