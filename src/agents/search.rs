@@ -3,9 +3,9 @@
 //! turn of several steps is searched step by step: a value changes sign only when the mover does.
 
 use super::terminal_value;
+use crate::engine::hash::PositionMap;
 use crate::engine::state::{State, StateKey};
 use crate::engine::{Engine, RuleError, Step};
-use std::collections::HashMap;
 
 /// A position's value for its mover at the search horizon.
 pub type Evaluate = fn(&Engine, &State) -> Result<f64, RuleError>;
@@ -27,7 +27,7 @@ enum Bound {
 }
 
 pub struct Search {
-    table: HashMap<StateKey, Entry>,
+    table: PositionMap<StateKey, Entry>,
     max_entries: usize,
     evaluate: Evaluate,
     /// Positions searched.
@@ -38,7 +38,7 @@ impl Search {
     /// `max_entries` bounds the table's memory (it is cleared when full; that only costs work).
     pub fn new(evaluate: Evaluate, max_entries: usize) -> Search {
         Search {
-            table: HashMap::new(),
+            table: PositionMap::default(),
             max_entries,
             evaluate,
             nodes: 0,

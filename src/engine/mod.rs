@@ -9,6 +9,7 @@ pub mod board;
 pub mod eval;
 pub mod explain;
 pub mod geometry;
+pub mod hash;
 pub mod kernel;
 pub mod rng;
 pub mod state;

@@ -241,7 +241,7 @@ impl Engine {
 /// Counts of mid-turn sub-states already seen, by remaining depth.
 #[derive(Default)]
 struct Memo {
-    table: std::collections::HashMap<(crate::engine::state::StateKey, u32), u64>,
+    table: crate::engine::hash::PositionMap<(crate::engine::state::StateKey, u32), u64>,
 }
 
 impl Memo {

@@ -4,9 +4,8 @@
 
 use super::{At, GiveUp, KState, Kernel};
 use crate::engine::board::Board;
+use crate::engine::hash::PositionMap;
 use crate::ir::Game;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A position as the table knows it: both players' cells, the mover, and the counters the
 /// rules may read.
@@ -27,40 +26,9 @@ struct Entry {
     best: u16,
 }
 
-/// Multiplies and folds: the keys are already well mixed bit patterns, so a cryptographic
-/// hash would only cost time.
-#[derive(Default)]
-struct FoldHasher(u64);
-
-impl Hasher for FoldHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(x as u64);
-    }
-}
-
 /// The solver's memory between searches of one game.
 pub struct Table {
-    entries: HashMap<Key, Entry, BuildHasherDefault<FoldHasher>>,
+    entries: PositionMap<Key, Entry>,
     max_entries: usize,
     pub nodes: u64,
 }
@@ -68,7 +36,7 @@ pub struct Table {
 impl Table {
     pub fn new(max_entries: usize) -> Table {
         Table {
-            entries: HashMap::default(),
+            entries: PositionMap::default(),
             max_entries,
             nodes: 0,
         }
