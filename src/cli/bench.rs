@@ -14,6 +14,8 @@ struct Row {
     perft_depth: u32,
     perft_leaves_per_second: f64,
     bytes_per_state: usize,
+    /// The kernel's state, which its playouts copy instead (None without a kernel).
+    kernel_bytes_per_state: Option<usize>,
     /// "kernel" when the compiled kernel runs playouts and perft ("kernel, direct" when as a
     /// loop over the boards alone), else "interpreter".
     runner: &'static str,
@@ -68,6 +70,7 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
                 0.0
             },
             bytes_per_state: std::mem::size_of::<State>(),
+            kernel_bytes_per_state: engine.kernel_state_bytes(),
             runner: if engine.kernel_is_direct() {
                 "kernel, direct"
             } else if engine.kernel_searches() {
@@ -83,18 +86,20 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
         return Ok(serde_json::to_string_pretty(&rows).expect("plain data serializes") + "\n");
     }
     let mut out = format!(
-        "{:<32} {:>12} {:>8} {:>6} {:>14} {:>7}  {}\n",
-        "game", "playouts/s", "steps", "depth", "perft leaves/s", "bytes", "runner"
+        "{:<32} {:>12} {:>8} {:>6} {:>14} {:>7} {:>7}  {}\n",
+        "game", "playouts/s", "steps", "depth", "perft leaves/s", "bytes", "kernel", "runner"
     );
     for r in &rows {
         out.push_str(&format!(
-            "{:<32} {:>12.0} {:>8.1} {:>6} {:>14.0} {:>7}  {}\n",
+            "{:<32} {:>12.0} {:>8.1} {:>6} {:>14.0} {:>7} {:>7}  {}\n",
             r.game,
             r.playouts_per_second,
             r.steps_per_playout,
             r.perft_depth,
             r.perft_leaves_per_second,
             r.bytes_per_state,
+            r.kernel_bytes_per_state
+                .map_or_else(|| "-".to_string(), |b| b.to_string()),
             r.runner
         ));
     }

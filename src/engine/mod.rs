@@ -164,6 +164,12 @@ impl Engine {
         self.kernel.is_some()
     }
 
+    /// The bytes of the kernel's own state, when the game has a kernel: its playouts copy
+    /// that, not the interpreter's [`State`].
+    pub fn kernel_state_bytes(&self) -> Option<usize> {
+        self.kernel.as_ref().map(kernel::AnyKernel::state_bytes)
+    }
+
     /// Whether the compiled kernel also runs perft and the solver (every turn one placement).
     pub fn kernel_searches(&self) -> bool {
         self.kernel.as_ref().is_some_and(|k| k.single_step())

@@ -1935,6 +1935,14 @@ pub enum AnyKernel {
 }
 
 impl AnyKernel {
+    /// The size of this kernel's [`KState`].
+    pub fn state_bytes(&self) -> usize {
+        match self {
+            AnyKernel::Narrow(_) => std::mem::size_of::<KState<u64>>(),
+            AnyKernel::Wide(_) => std::mem::size_of::<KState<u128>>(),
+        }
+    }
+
     pub fn new(game: &Game) -> Option<AnyKernel> {
         if game.geometry.cells() <= 64 {
             Kernel::new(game).map(AnyKernel::Narrow)
