@@ -473,36 +473,42 @@ fn end_checks_skipped_by_the_kernel_are_still_asked_from_a_new_position() {
 }
 
 /// A turn whose loop never ends is a rule error the player sees, on both runners: the kernel
-/// gives up (it counts the jumps a step takes) and the interpreter reports the loop.
+/// gives up (it counts the jumps a step takes) and the interpreter reports the loop. The
+/// second loop has no jump left once compiled: its forced choice's body leads straight back to
+/// the choice.
 #[test]
 fn a_loop_that_never_ends_is_reported_not_run_forever() {
-    let e = engine_from(
-        r#"
-        board 4 x 4
-        player black 'B'
-        player white 'W'
-        turn {
-          choose c in empty {
-            place c
-            while some(empty) {
-              let n = 1
-            }
-          }
+    for body in [
+        "while some(empty) { let n = 1 }",
+        "while true { choose auto x in friend { } }",
+    ] {
+        let e = engine_from(&format!(
+            "board 4 x 4
+            player black 'B'
+            player white 'W'
+            turn {{
+              choose c in empty {{
+                place c
+                {body}
+              }}
+            }}
+            end when none(empty)
+            score p = count(p)"
+        ));
+        let start = e.start().unwrap();
+        let kernel = AnyKernel::new(&e.game).expect("the kernel runs these rules");
+        assert!(
+            kernel
+                .playout(&e.game, &start, &mut Rng::new(1), u64::MAX)
+                .is_none(),
+            "{body}"
+        );
+        for runner in [&e, &oracle(&e)] {
+            let error = runner
+                .random_playout(&start, &mut Rng::new(1), u64::MAX)
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("never ends"), "{body}: {error}");
         }
-        end when none(empty)
-        score p = count(p)
-        "#,
-    );
-    let start = e.start().unwrap();
-    let kernel = AnyKernel::new(&e.game).expect("the kernel runs these rules");
-    assert!(kernel
-        .playout(&e.game, &start, &mut Rng::new(1), u64::MAX)
-        .is_none());
-    for runner in [&e, &oracle(&e)] {
-        let error = runner
-            .random_playout(&start, &mut Rng::new(1), u64::MAX)
-            .unwrap_err()
-            .to_string();
-        assert!(error.contains("never ends"), "{error}");
     }
 }

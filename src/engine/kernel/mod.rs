@@ -1412,7 +1412,9 @@ impl<B: Board> Kernel<B> {
                         spend()?;
                         pc = c.otherwise;
                     } else if c.auto && n == 1 {
-                        // A forced choice is no decision: taken without stopping.
+                        // A forced choice is no decision: taken without stopping. Its body
+                        // may lead straight back to it (an empty body in `while true`).
+                        spend()?;
                         let (alt, value) = if moves.is_empty() {
                             (1, more.nth(0))
                         } else {
