@@ -473,42 +473,44 @@ fn end_checks_skipped_by_the_kernel_are_still_asked_from_a_new_position() {
 }
 
 /// A turn whose loop never ends is a rule error the player sees, on both runners: the kernel
-/// gives up (it counts the jumps a step takes) and the interpreter reports the loop. The
-/// second loop has no jump left once compiled: its forced choice's body leads straight back to
-/// the choice.
+/// gives up (it counts the jumps a step takes) and the interpreter reports the loop. The last
+/// two loops have no jump left once compiled: a forced choice's body, or a choice with no
+/// candidate, leads straight back to the choice.
 #[test]
 fn a_loop_that_never_ends_is_reported_not_run_forever() {
-    for body in [
-        "while some(empty) { let n = 1 }",
-        "while true { choose auto x in friend { } }",
+    let placing = |body: &str| format!("choose c in empty {{ place c {body} }}");
+    for (setup, turn) in [
+        ("", placing("while some(empty) { let n = 1 }")),
+        ("", placing("while true { choose auto x in friend { } }")),
+        // Black must capture at a1; then White has no capture, and the loop asks again and
+        // again.
+        (
+            "setup { white on b1  black on c1 }",
+            "while true { choose c in empty where some(captured(outflank, c)) { place c flip captured(outflank, c) stop } }".to_string(),
+        ),
     ] {
         let e = engine_from(&format!(
             "board 4 x 4
             player black 'B'
             player white 'W'
+            {setup}
+            line outflank = opponent+ friend
             turn {{
-              choose c in empty {{
-                place c
-                {body}
-              }}
+              {turn}
             }}
             end when none(empty)
             score p = count(p)"
         ));
         let start = e.start().unwrap();
         let kernel = AnyKernel::new(&e.game).expect("the kernel runs these rules");
-        assert!(
-            kernel
-                .playout(&e.game, &start, &mut Rng::new(1), u64::MAX)
-                .is_none(),
-            "{body}"
-        );
+        let run = kernel.playout(&e.game, &start, &mut Rng::new(1), u64::MAX);
+        assert!(run.is_none(), "{turn}");
         for runner in [&e, &oracle(&e)] {
             let error = runner
                 .random_playout(&start, &mut Rng::new(1), u64::MAX)
                 .unwrap_err()
                 .to_string();
-            assert!(error.contains("never ends"), "{body}: {error}");
+            assert!(error.contains("never ends"), "{turn}: {error}");
         }
     }
 }

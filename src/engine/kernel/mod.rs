@@ -618,6 +618,11 @@ impl Shape<'_> {
                         self.cond_with(cond, Some(*reg));
                     }
                     self.body(alt.body as usize, *reg);
+                    // Threaded jumps can send a choice with no candidate straight back to
+                    // itself (`while true { choose ... }`).
+                    if c.otherwise as usize <= pc {
+                        return self.no("a loop before the first choice");
+                    }
                     pc = c.otherwise as usize;
                 }
                 _ => return self.no("a statement before the first choice"),
