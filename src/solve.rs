@@ -19,6 +19,10 @@ pub struct Solution {
 /// Table size at which it is cleared (bounds memory; costs only repeated work).
 const MAX_ENTRIES: usize = 1 << 23;
 
+/// The kernel's table at most: 2^23 slots of 64 bytes (512 MB). It starts small and grows
+/// only as the search needs.
+const KERNEL_SLOTS: usize = 1 << 23;
+
 /// Never called: the solver searches to the end of the game.
 fn no_horizon(engine: &Engine, s: &State) -> Result<f64, RuleError> {
     Ok(crate::agents::score_margin(engine, s, s.mover))
@@ -59,14 +63,21 @@ pub fn solve(engine: &Engine, s: &State) -> Result<Solution, RuleError> {
 /// The same search on the compiled kernel, for the games it runs: the values agree with the
 /// interpreter's (tests compare them), only faster. None when the kernel cannot take `s`.
 fn solve_on_kernel(engine: &Engine, s: &State) -> Result<Option<Solution>, RuleError> {
-    let mut table = Table::new(MAX_ENTRIES);
+    let mut table = Table::new(KERNEL_SLOTS);
     let mut line = Vec::new();
     let mut cur = *s;
     let mut steps = Vec::new();
+    if cur.is_over() {
+        return Ok(Some(Solution {
+            line,
+            end: cur,
+            nodes: 0,
+        }));
+    }
+    let Some(mut value) = engine.kernel_value(&cur, &mut table, None) else {
+        return Ok(None);
+    };
     while !cur.is_over() {
-        let Some(value) = engine.kernel_value(&cur, &mut table, None) else {
-            return Ok(None);
-        };
         engine.steps(&cur, &mut steps)?;
         let mut chosen = None;
         for &step in &steps {
@@ -103,6 +114,10 @@ fn solve_on_kernel(engine: &Engine, s: &State) -> Result<Option<Solution>, RuleE
         let Some((step, t)) = chosen else {
             return Ok(None);
         };
+        // The best step keeps the position's value, seen from the next mover.
+        if t.mover != cur.mover {
+            value = -value;
+        }
         line.push((cur, step));
         cur = t;
     }

@@ -401,6 +401,22 @@ fn compare_solutions(fast: &Engine, what: &str, games: u64, plies: u64) -> usize
 fn kernel_solutions_equal_the_interpreter() {
     let e = engine("games/othello.rules", &[("size", "4")]);
     assert!(compare_solutions(&e, "othello 4x4", 12, 0) > 60);
+    // 6x6 from 10 to 12 empty cells: each of the solver's three stretches (plain, sorted,
+    // with the table) takes part, and more placements per position than 4x4 offers.
+    let six = engine("games/othello.rules", &[("size", "6")]);
+    assert!(compare_solutions(&six, "othello 6x6", 3, 20) > 25);
+    // A score with halves (the first player gets half a point): the search closes in on
+    // values between whole numbers too.
+    let halves = engine_from(
+        &std::fs::read_to_string("games/othello.rules")
+            .unwrap()
+            .replace("param size = 8", "param size = 4")
+            .replace(
+                "score p = count(p)",
+                "score p = count(p) + (if p == black then 0.5 else 0)",
+            ),
+    );
+    assert!(compare_solutions(&halves, "othello 4x4 with a half point", 8, 0) > 40);
     // Without the early win, so that games last into the solved stretch.
     let to_the_end = engine_from(&GENERAL.replace("end after step", "// end after step"));
     assert!(compare_solutions(&to_the_end, "general rules", 6, 22) > 20);
@@ -512,5 +528,23 @@ fn a_loop_that_never_ends_is_reported_not_run_forever() {
                 .to_string();
             assert!(error.contains("never ends"), "{turn}: {error}");
         }
+    }
+}
+
+#[test]
+fn a_table_that_forgets_gives_the_same_values() {
+    // Two slots: nearly every entry is overwritten before it is read again, so the values
+    // must come from the search alone; a table that kept wrong bounds, or reused an entry for
+    // another position, would disagree with the large one.
+    use outflank::engine::kernel::search::Table;
+    let e = engine("games/othello.rules", &[("size", "6")]);
+    for game in 0..6 {
+        let (from, _) = e
+            .random_playout(&e.start().unwrap(), &mut Rng::new(game), 16 + game % 3)
+            .unwrap();
+        let big = e.kernel_value(&from, &mut Table::new(1 << 16), None);
+        let small = e.kernel_value(&from, &mut Table::new(2), None);
+        assert!(big.is_some(), "game {game}: the kernel solved it");
+        assert_eq!(big, small, "game {game}");
     }
 }

@@ -85,6 +85,10 @@ pub struct Kernel<B> {
     eight_by_parts: bool,
     /// Per cell, its neighbours in all directions, orthogonal only and diagonal only.
     around: Vec<[B; 3]>,
+    /// The playable cells in classes by their number of playable neighbours, fewest first:
+    /// the solver tries those placements first (a cell with few neighbours has few ways to
+    /// be outflanked, so taking it tends to be good, and good moves first cut the search).
+    by_exposure: Vec<B>,
     playable: B,
     ends_use_blocked: bool,
     /// Per line of the rules, its directions compiled.
@@ -1269,12 +1273,23 @@ impl<B: Board> Kernel<B> {
                 .iter()
                 .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
             eight_by_parts: false,
+            by_exposure: Vec::new(),
             around: g
                 .around
                 .iter()
                 .map(|a| a.each_ref().map(B::from_bits))
                 .collect(),
         };
+        let mut by_exposure: Vec<(u32, B)> = Vec::new();
+        for cell in kernel.playable.cells() {
+            let n = (kernel.around[cell][0] & kernel.playable).count();
+            match by_exposure.iter_mut().find(|(k, _)| *k == n) {
+                Some((_, class)) => *class = *class | B::single(cell),
+                None => by_exposure.push((n, B::single(cell))),
+            }
+        }
+        by_exposure.sort_by_key(|c| c.0);
+        kernel.by_exposure = by_exposure.into_iter().map(|c| c.1).collect();
         // Steps are unions of shifts, so checking one cell at a time covers every set.
         let blank = KState {
             pieces: [B::EMPTY; 2],
@@ -1533,6 +1548,13 @@ impl<B: Board> Kernel<B> {
     }
 
     fn can_start(&self, game: &Game, s: &KState<B>, player: u8) -> bool {
+        if let Some(d) = &self.direct {
+            // The turn is that one choice, so its candidates are all there is to find.
+            let p = player as usize;
+            return !self
+                .direct_moves(d, s.pieces[p], s.pieces[1 - p])
+                .is_empty();
+        }
         let mut u = *s;
         u.mover = player;
         if self.single_step {
@@ -1823,12 +1845,18 @@ impl<B: Board> Kernel<B> {
         );
         let captured = line.run_captures(cell, run, end, false) & opponent;
         let (next, other) = (opponent ^ captured, mover | captured | B::single(cell));
-        let empty = self.playable & !(next | other);
+        (next, other, self.direct_moves(d, next, other))
+    }
+
+    /// The placements of a [`Direct`] game's mover, who has the cells `mover`.
+    #[inline(always)]
+    fn direct_moves(&self, d: &Direct<B>, mover: B, opponent: B) -> B {
+        let empty = self.playable & !(mover | opponent);
         let (run, end) = (
-            d.run.cells(next, other, empty),
-            d.end.cells(next, other, empty),
+            d.run.cells(mover, opponent, empty),
+            d.end.cells(mover, opponent, empty),
         );
-        (next, other, empty & line.run_sources(run, end))
+        empty & self.lines[d.line].run_sources(run, end)
     }
 
     /// Random turns of a [`Direct`] game from a choice among `moves`, until a mover is blocked
