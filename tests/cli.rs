@@ -511,6 +511,46 @@ fn solve_small_othello() {
     assert_eq!(end["result"]["scores"]["white"], 11);
 }
 
+/// Joel Feinstein's 1993 line of perfect play on the 6x6 board, turned into our coordinates
+/// (his board was the middle of an 8x8 one); the pass is Black's, at move 31.
+const FEINSTEIN_6X6: &str = "c2 b4 c5 d2 e4 e3 d1 c1 b1 d5 d6 f4 b3 b2 f3 f2 e2 b6 a4 c6 \
+                             a6 a2 b5 a5 e6 e5 a3 a1 f5 f6 pass e1 f1";
+
+#[test]
+fn solve_6x6_othello_along_the_published_line() {
+    // The published result: White wins 20-16. The whole line replays to it, and the solver
+    // finds the same value 18 empty cells from the end (the full board takes most of an hour:
+    // docs/PERFORMANCE.md).
+    let end = outflank(&[
+        "moves",
+        "games/othello.rules",
+        "--set",
+        "size=6",
+        "--moves",
+        FEINSTEIN_6X6,
+    ]);
+    assert!(
+        stdout(&end).contains("game over: black 16, white 20: white wins"),
+        "{}",
+        stdout(&end)
+    );
+    let first: Vec<&str> = FEINSTEIN_6X6.split_whitespace().take(14).collect();
+    let o = outflank(&[
+        "solve",
+        "games/othello.rules",
+        "--set",
+        "size=6",
+        "--moves",
+        &first.join(" "),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("with best play: black 16, white 20: white wins"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn play_a_scripted_game_through_standard_input() {
     let saved = temp("played.json");
