@@ -511,6 +511,32 @@ fn solve_small_othello() {
     assert_eq!(end["result"]["scores"]["white"], 11);
 }
 
+#[test]
+fn commands_that_run_a_game_sum_up_its_warnings_in_one_line() {
+    // Corner Lock warns on purpose (its target cannot be reached without corners).
+    let file = "games/vect-reverse-corner-lock.rules";
+    let o = outflank(&["moves", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).trim(),
+        format!("note: {file} has a warning about its rules; `outflank check {file}` shows it")
+    );
+    // In full where the designer looks at the rules, and where `check` cannot repeat them.
+    for args in [
+        vec!["check", file],
+        vec!["test", file],
+        vec!["moves", file, "--set", "chains=true"],
+    ] {
+        let o = outflank(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("this end condition can never hold"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 /// Joel Feinstein's 1993 line of perfect play on the 6x6 board, turned into our coordinates
 /// (his board was the middle of an 8x8 one); the pass is Black's, at move 31.
 const FEINSTEIN_6X6: &str = "c2 b4 c5 d2 e4 e3 d1 c1 b1 d5 d6 f4 b3 b2 f3 f2 e2 b6 a4 c6 \

@@ -295,7 +295,16 @@ pub(crate) fn color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
+/// Loads and checks a rules file for a command that runs it. Warnings about the rules as
+/// written are summed up in one line, since `check` shows them in full and a bundled variant
+/// may warn on purpose; those that come with `--set` values are shown in full, as `check`
+/// has no such option.
 pub(crate) fn load_game(args: &GameArgs) -> Result<Engine, Failure> {
+    load_game_showing(args, !args.set.is_empty())
+}
+
+/// [`load_game`], showing every warning in full or summing them up.
+fn load_game_showing(args: &GameArgs, in_full: bool) -> Result<Engine, Failure> {
     let source = read_source(&args.file)?;
     let mut overrides = Vec::new();
     for s in &args.set {
@@ -314,8 +323,19 @@ pub(crate) fn load_game(args: &GameArgs) -> Result<Engine, Failure> {
     }
     match check(source, &FsLoader, &overrides) {
         Ok(checked) => {
-            if !checked.warnings.is_empty() {
+            let n = checked.warnings.0.len();
+            if n > 0 && in_full {
                 eprint!("{}", checked.warnings.render(color(), render_width()));
+            } else if n > 0 {
+                let (count, them) = if n == 1 {
+                    ("a warning".to_string(), "it")
+                } else {
+                    (format!("{n} warnings"), "them")
+                };
+                eprintln!(
+                    "note: {} has {count} about its rules; `outflank check {}` shows {them}",
+                    args.file, args.file
+                );
             }
             Ok(Engine::new(checked.game))
         }
@@ -814,7 +834,8 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
     let (mut passed, mut failed) = (0, 0);
     let mut out = String::new();
     for file in files {
-        let engine = load_game(&GameArgs::plain(file))?;
+        // A designer testing the examples wants the warnings too.
+        let engine = load_game_showing(&GameArgs::plain(file), true)?;
         outln!(out, "{file}");
         if engine.game.examples.is_empty() {
             outln!(out, "  (no examples)");
