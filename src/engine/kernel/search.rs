@@ -322,16 +322,23 @@ impl<B: Board> Kernel<B> {
         let m = s.mover as usize;
         let (next, other, replies) = self.direct_turn(d, s.pieces[m], s.pieces[1 - m], cell);
         let t = Self::after_direct(s, next, other);
-        let at = if replies.is_empty() {
-            self.start_or_end(game, &t, None)
+        let at = self.direct_at(game, &t, replies);
+        (t, at)
+    }
+
+    /// Where `t`, reached by a turn of a [`Direct`] game, stands: a choice among its mover's
+    /// placements `replies`, or (with none) a pass or the end, as the general path decides.
+    #[inline(always)]
+    fn direct_at(&self, game: &Game, t: &KState<B>, replies: B) -> At<B> {
+        if replies.is_empty() {
+            self.start_or_end(game, t, None)
         } else {
             At::Choice {
                 pc: 0,
                 moves: replies,
                 more: B::EMPTY,
             }
-        };
-        (t, at)
+        }
     }
 
     /// [`Kernel::value`] of a [`Direct`] game a little before its end: alpha-beta over the
@@ -367,15 +374,7 @@ impl<B: Board> Kernel<B> {
         let mut best = f64::NEG_INFINITY;
         for &(_, next, other, replies) in children.iter() {
             let t = Self::after_direct(s, next, other);
-            let at = if replies.is_empty() {
-                self.start_or_end(game, &t, None)
-            } else {
-                At::Choice {
-                    pc: 0,
-                    moves: replies,
-                    more: B::EMPTY,
-                }
-            };
+            let at = self.direct_at(game, &t, replies);
             let v = self.child_value(game, table, s, &t, &at, alpha, beta)?;
             if v > best {
                 best = v;
