@@ -158,7 +158,7 @@ const DIRECT_PLAIN_EMPTIES: u32 = 5;
 /// the plain ones used it).
 const DIRECT_UNTABLED_EMPTIES: u32 = 9;
 
-/// Placements [`Kernel::direct_sorted`] sorts on the stack; more go to the plain search.
+/// Placements [`Kernel::direct_sorted`] sorts on the stack; more go to the table's search.
 const SORTED_MOVES: usize = 40;
 
 impl<B: Board> Kernel<B> {
@@ -205,10 +205,10 @@ impl<B: Board> Kernel<B> {
         };
         let empties = (self.playable & !(s.pieces[0] | s.pieces[1])).count();
         if let Some(d) = &self.direct {
-            if empties <= DIRECT_PLAIN_EMPTIES || moves.count() as usize > SORTED_MOVES {
+            if empties <= DIRECT_PLAIN_EMPTIES {
                 return self.direct_value(game, table, d, s, moves, alpha, beta);
             }
-            if empties <= DIRECT_UNTABLED_EMPTIES {
+            if empties <= DIRECT_UNTABLED_EMPTIES && moves.count() as usize <= SORTED_MOVES {
                 return self.direct_sorted(game, table, d, s, moves, alpha, beta);
             }
         }
