@@ -158,9 +158,6 @@ const DIRECT_PLAIN_EMPTIES: u32 = 5;
 /// the plain ones used it).
 const DIRECT_UNTABLED_EMPTIES: u32 = 9;
 
-/// Placements [`Kernel::direct_sorted`] sorts on the stack; more go to the table's search.
-const SORTED_MOVES: usize = 40;
-
 impl<B: Board> Kernel<B> {
     fn key(s: &KState<B>) -> Key {
         Key {
@@ -208,7 +205,7 @@ impl<B: Board> Kernel<B> {
             if empties <= DIRECT_PLAIN_EMPTIES {
                 return self.direct_value(game, table, d, s, moves, alpha, beta);
             }
-            if empties <= DIRECT_UNTABLED_EMPTIES && moves.count() as usize <= SORTED_MOVES {
+            if empties <= DIRECT_UNTABLED_EMPTIES {
                 return self.direct_sorted(game, table, d, s, moves, alpha, beta);
             }
         }
@@ -356,7 +353,8 @@ impl<B: Board> Kernel<B> {
     ) -> Result<f64, GiveUp> {
         let m = s.mover as usize;
         let (mover, opponent) = (s.pieces[m], s.pieces[1 - m]);
-        let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); SORTED_MOVES];
+        // Placements are on empty cells, so they fit.
+        let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); DIRECT_UNTABLED_EMPTIES as usize];
         let mut n = 0;
         for cell in moves.cells() {
             let (next, other, replies) = self.direct_turn(d, mover, opponent, cell);
