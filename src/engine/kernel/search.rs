@@ -239,7 +239,7 @@ impl<B: Board> Kernel<B> {
                 _ if first == Some(cell) => 0,
                 At::Over(_) => 1,
                 At::Pass => 2,
-                At::Choice { moves, .. } => 3 + self.prospects(&t, moves),
+                At::Choice { moves, .. } => 3 + self.prospects(game, &t, moves),
             };
             children.push((order, cell, t, next));
         }
@@ -295,13 +295,10 @@ impl<B: Board> Kernel<B> {
     /// moves that leave the opponent least: a cut comes soonest from a move that constrains.
     /// The weights are the best of those tried on 6x6 Othello endgames (a third fewer
     /// positions than counting placements alone); any rules get the same order.
-    fn prospects(&self, t: &KState<B>, moves: B) -> u32 {
+    fn prospects(&self, game: &Game, t: &KState<B>, moves: B) -> u32 {
         let other = t.pieces[1 - t.mover as usize];
         let empty = self.playable & !(t.pieces[0] | t.pieces[1]);
-        let mut near = B::EMPTY;
-        for d in 0..8 {
-            near = near | (other & self.step_from[d]).shifted(self.step_offset[d]);
-        }
+        let near = self.ctx(game, t).adjacent(other, 0xff);
         let fewest = self.by_exposure.first().copied().unwrap_or(B::EMPTY);
         moves.count() + 2 * (moves & fewest).count() + (near & empty).count()
     }
@@ -362,7 +359,7 @@ impl<B: Board> Kernel<B> {
                 // A pass or the end: either leaves the opponent nothing to choose from now.
                 0
             } else {
-                1 + self.prospects(&Self::after_direct(s, next, other), replies)
+                1 + self.prospects(game, &Self::after_direct(s, next, other), replies)
             };
             children[n] = (order, next, other, replies);
             n += 1;
@@ -431,13 +428,11 @@ impl<B: Board> Kernel<B> {
         {
             let (next, other, replies) = self.direct_turn(d, mover, opponent, cell);
             let v = if replies.is_empty() {
-                let who = s.mover ^ (plies & 1) as u8;
-                let mut t = s.at_boundary();
-                t.mover = 1 - who;
-                t.pieces[t.mover as usize] = next;
-                t.pieces[who as usize] = other;
-                t.turn += plies + 1;
-                t.passes = 0;
+                // The position this search stands at, as a state, then the turn played.
+                let mut here = s.at_boundary();
+                here.mover ^= (plies & 1) as u8;
+                here.turn += plies;
+                let (who, t) = (here.mover, Self::after_direct(&here, next, other));
                 match self.start_or_end(game, &t, None) {
                     At::Over(winner) => self.terminal_value(game, &t, winner, who),
                     at => -self.value(game, table, &t, &at, -beta, -alpha)?,
