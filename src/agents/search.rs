@@ -30,6 +30,13 @@ pub struct Search {
     table: PositionMap<StateKey, Entry>,
     max_entries: usize,
     evaluate: Evaluate,
+    /// Per distance from the search's root, the last two steps that cut a search off there:
+    /// a step that refutes one sibling usually refutes the next (on a Go board, the same
+    /// answer works against most of the 361 placements).
+    killers: Vec<[Option<Step>; 2]>,
+    /// How much searching each step's cut-offs have saved, anywhere in the tree: orders the
+    /// steps the table and the killers say nothing about.
+    history: PositionMap<Step, u64>,
     /// Positions searched.
     pub nodes: u64,
 }
@@ -41,8 +48,43 @@ impl Search {
             table: PositionMap::default(),
             max_entries,
             evaluate,
+            killers: Vec::new(),
+            history: PositionMap::default(),
             nodes: 0,
         }
+    }
+
+    /// Puts the steps likeliest to cut first: the table's best step, then this distance's
+    /// killers, then the rest by history (a stable sort keeps the rules' order among equals).
+    fn order(&self, steps: &mut [Step], first: Option<Step>, ply: usize) {
+        let killers = self.killers.get(ply).copied().unwrap_or_default();
+        let rank = |step: &Step| {
+            if Some(*step) == first {
+                u64::MAX
+            } else if Some(*step) == killers[0] {
+                u64::MAX - 1
+            } else if Some(*step) == killers[1] {
+                u64::MAX - 2
+            } else {
+                self.history.get(step).copied().unwrap_or(0)
+            }
+        };
+        steps.sort_by_cached_key(|step| std::cmp::Reverse(rank(step)));
+    }
+
+    /// Notes that `step` cut the search off at distance `ply` with `depth` steps left.
+    fn record_cut(&mut self, step: Step, ply: usize, depth: Option<u32>) {
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None, None]);
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != Some(step) {
+            k[1] = k[0];
+            k[0] = Some(step);
+        }
+        // A cut high in the tree saved far more work than one at the horizon.
+        let d = u64::from(depth.unwrap_or(32).min(32));
+        *self.history.entry(step).or_insert(0) += d * d;
     }
 
     /// The value of `s` for its mover, exact when it lies inside (alpha, beta). `depth`: steps
@@ -52,8 +94,21 @@ impl Search {
         engine: &Engine,
         s: &State,
         depth: Option<u32>,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<f64, RuleError> {
+        self.node(engine, s, depth, alpha, beta, 0)
+    }
+
+    /// [`Search::value`] at `ply` steps below the search's root.
+    fn node(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        depth: Option<u32>,
         mut alpha: f64,
         beta: f64,
+        ply: usize,
     ) -> Result<f64, RuleError> {
         self.nodes += 1;
         if s.is_over() {
@@ -80,12 +135,7 @@ impl Search {
         }
         let mut steps = Vec::new();
         engine.steps(s, &mut steps)?;
-        // The table's best step first: it usually cuts the rest.
-        if let Some(b) = first {
-            if let Some(i) = steps.iter().position(|&x| x == b) {
-                steps.swap(0, i);
-            }
-        }
+        self.order(&mut steps, first, ply);
         let child_depth = depth.map(|d| d - 1);
         let alpha0 = alpha;
         let (mut best, mut best_step) = (f64::NEG_INFINITY, None);
@@ -94,9 +144,9 @@ impl Search {
             let v = if t.is_over() {
                 terminal_value(&t, s.mover)
             } else if t.mover == s.mover {
-                self.value(engine, &t, child_depth, alpha, beta)?
+                self.node(engine, &t, child_depth, alpha, beta, ply + 1)?
             } else {
-                -self.value(engine, &t, child_depth, -beta, -alpha)?
+                -self.node(engine, &t, child_depth, -beta, -alpha, ply + 1)?
             };
             if v > best {
                 best = v;
@@ -104,6 +154,7 @@ impl Search {
             }
             alpha = alpha.max(v);
             if alpha >= beta {
+                self.record_cut(step, ply, depth);
                 break;
             }
         }
