@@ -3,6 +3,8 @@
 
 mod common;
 use common::engine;
+use outflank::agents::{Agent, AlphaBeta};
+use outflank::engine::state::State;
 use outflank::selfplay::{play_games, Match};
 
 fn score(file: &str, set: &[(&str, &str)], a: &str, b: &str, games: u64) -> (u64, u64) {
@@ -111,4 +113,68 @@ fn every_agent_plays_every_game_to_the_end() {
             assert!(r[0].final_state.is_over(), "{file} {pair:?}");
         }
     }
+}
+
+/// The step alphabeta at `depth` with `seed` chooses at `s`, in notation, and the positions it
+/// searched to choose it.
+fn alphabeta_choice(
+    e: &outflank::engine::Engine,
+    s: &State,
+    depth: u32,
+    seed: u64,
+) -> (String, u64) {
+    let mut legal = Vec::new();
+    e.steps(s, &mut legal).unwrap();
+    let mut player = AlphaBeta::new(seed, depth);
+    let step = player.choose(e, s, &legal).unwrap();
+    (e.step_notation(s, step), player.nodes())
+}
+
+#[test]
+fn alphabeta_takes_the_one_best_step_whatever_its_seed() {
+    // The rule text's example: b2 fills the last liberty of three black stones and flips them.
+    // Searched one or two steps deep, every other step is worse (three steps deep, b3 ties
+    // it), and a later step that reports the best value only as its bound must not be taken
+    // for it.
+    let e = engine("games/reversi-go-9x9.rules", &[]);
+    let s = e
+        .position(
+            "BBW....../B......../W......../........./........./........./........./........./.........",
+            Some("white"),
+        )
+        .unwrap();
+    for depth in 1..=2 {
+        for seed in 0..8 {
+            assert_eq!(
+                alphabeta_choice(&e, &s, depth, seed).0,
+                "b2",
+                "depth {depth}, seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn alphabeta_breaks_ties_by_its_seed() {
+    // On the empty board every placement is worth the same two steps ahead.
+    let e = engine("games/reversi-go-9x9.rules", &[]);
+    let s = e.start().unwrap();
+    let picks: std::collections::BTreeSet<String> = (0..10)
+        .map(|seed| alphabeta_choice(&e, &s, 2, seed).0)
+        .collect();
+    assert!(picks.len() >= 5, "ten seeds chose only {picks:?}");
+    assert_eq!(
+        alphabeta_choice(&e, &s, 2, 3),
+        alphabeta_choice(&e, &s, 2, 3)
+    );
+}
+
+#[test]
+fn alphabeta_searches_few_positions_where_hundreds_of_steps_tie() {
+    // The empty 19 x 19 board: 362 steps, nearly all worth the same. Proving each tie, or
+    // ordering the replies badly, searches hundreds of times more positions than this.
+    let e = engine("games/reversi-go-19x19.rules", &[]);
+    let s = e.start().unwrap();
+    let (_, nodes) = alphabeta_choice(&e, &s, 3, 1);
+    assert!(nodes < 200_000, "{nodes} positions");
 }

@@ -27,6 +27,11 @@ impl AlphaBeta {
         }
     }
 
+    /// Positions searched so far, over every decision (for measuring the search).
+    pub fn nodes(&self) -> u64 {
+        self.search.nodes
+    }
+
     /// Position value for the player to move: the score margin first; then, worth less than
     /// one point of score together, the tie-break margins at falling weights (tie-breaks decide
     /// close games) and the mobility margin (the first steps each side could start, counted
