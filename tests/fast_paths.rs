@@ -23,6 +23,7 @@ fn compare_lines(e: &Engine, seed: u64, games: u64, what: &str) -> usize {
                 state: &s,
                 bound: NOBODY,
                 mover_can_move: None,
+                reached: None,
             };
             for (l, line) in e.game.lines.iter().enumerate() {
                 let fast = ctx.sources(line);

@@ -244,7 +244,13 @@ pub struct Ctx<'a> {
     pub bound: u8,
     /// Whether the player to move has a first step, when the caller already knows.
     pub mover_can_move: Option<bool>,
+    /// Where contexts of one position share the empty cells each player's stones reach:
+    /// scoring both players' territory would flood each player's stones twice.
+    pub reached: Option<&'a Reached>,
 }
+
+/// Per player, the empty cells connected to their stones, once flooded.
+pub type Reached = std::cell::Cell<[Option<Bits>; 2]>;
 
 impl Ctx<'_> {
     #[inline]
@@ -496,6 +502,32 @@ impl Ctx<'_> {
         self.flood(cell, &within, None).unwrap_or_default()
     }
 
+    /// The empty cells connected to `p`'s stones, from the shared memo when there is one.
+    /// None where floods are not bit-parallel.
+    fn reached(&self, p: u8, empty: &Bits) -> Option<Bits> {
+        if let Some(known) = self.reached.and_then(|m| m.get()[p as usize]) {
+            return Some(known);
+        }
+        let stones = &self.state.pieces[p as usize];
+        let found = match &self.engine.flood_steps {
+            FloodSteps::Narrow(steps) => {
+                let [s, e] = [stones, empty].map(u128::from_bits);
+                reached(steps, s, e).to_bits()
+            }
+            FloodSteps::Wide(steps) => {
+                let [s, e] = [stones, empty].map(Wide::from_bits);
+                reached(steps, s, e).to_bits()
+            }
+            FloodSteps::CellByCell => return None,
+        };
+        if let Some(memo) = self.reached {
+            let mut both = memo.get();
+            both[p as usize] = Some(found);
+            memo.set(both);
+        }
+        Some(found)
+    }
+
     fn empty(&self) -> Bits {
         self.engine.game.geometry.playable.minus(&self.occupied())
     }
@@ -563,17 +595,10 @@ impl Ctx<'_> {
                 // Every region at once where floods are bit-parallel: the empty cells reached
                 // from p's stones, less those reached from the other player's (a region that
                 // touches both is nobody's).
-                let (mine, theirs) = (&st.pieces[p as usize], &st.pieces[1 - p as usize]);
-                match &self.engine.flood_steps {
-                    FloodSteps::Narrow(steps) => {
-                        let [m, t, e] = [mine, theirs, &empty].map(u128::from_bits);
-                        return (reached(steps, m, e) & !reached(steps, t, e)).to_bits();
-                    }
-                    FloodSteps::Wide(steps) => {
-                        let [m, t, e] = [mine, theirs, &empty].map(Wide::from_bits);
-                        return (reached(steps, m, e) & !reached(steps, t, e)).to_bits();
-                    }
-                    FloodSteps::CellByCell => {}
+                if let (Some(mine), Some(theirs)) =
+                    (self.reached(p, &empty), self.reached(1 - p, &empty))
+                {
+                    return mine.minus(&theirs);
                 }
                 let mut seen = Bits::EMPTY;
                 for c in empty.iter() {

@@ -347,6 +347,7 @@ impl Engine {
             state,
             bound: NOBODY,
             mover_can_move: None,
+            reached: None,
         }
     }
 
@@ -910,18 +911,21 @@ impl Engine {
             state: s,
             bound,
             mover_can_move,
+            reached: None,
         })?;
         Some(self.outcome(s, winner))
     }
 
     /// Scores the position; `winner` overrides the comparison of scores.
     pub fn outcome(&self, s: &State, winner: Option<u8>) -> Outcome {
+        let reached = eval::Reached::default();
         eval::outcome(&self.game.score, &self.game.tiebreaks, winner, |bound| {
             Ctx {
                 engine: self,
                 state: s,
                 bound,
                 mover_can_move: None,
+                reached: Some(&reached),
             }
         })
     }
@@ -929,12 +933,14 @@ impl Engine {
     /// The tie-break margins for `p`, each weighted half as much as the one before (the first
     /// by a half): what a position is worth beyond its score, for evaluations.
     pub fn tiebreak_margin(&self, s: &State, p: u8) -> f64 {
+        let reached = eval::Reached::default();
         let value = |expr: &crate::ir::Num, q: u8| {
             Ctx {
                 engine: self,
                 state: s,
                 bound: q,
                 mover_can_move: None,
+                reached: Some(&reached),
             }
             .num(expr)
         };
