@@ -825,11 +825,19 @@ impl Engine {
         u.regs = [0; crate::ir::MAX_REGISTERS];
         match self.run(&mut u, 0)? {
             Flow::Suspended(pc) => {
+                let c = self.choose_at(pc);
                 let mut n = 0;
+                // A cell option without a `where` counts its set at once (evaluations call
+                // this at every horizon, and a Go board has hundreds of candidates).
+                for alt in &c.alts {
+                    if let (AltKind::Cell { set, .. }, None) = (&alt.kind, &alt.condition) {
+                        n += self.ctx(&u).set(set).count() as usize;
+                    }
+                }
                 self.candidates(
                     &u,
-                    self.choose_at(pc),
-                    |_| true,
+                    c,
+                    |alt| !matches!((&alt.kind, &alt.condition), (AltKind::Cell { .. }, None)),
                     |_, _| {
                         n += 1;
                         Ok(true)
