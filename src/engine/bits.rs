@@ -117,10 +117,26 @@ impl Iterator for BitsIter {
 
 /// The bits of `w` (word 0 lowest) moved by `k` (bit i goes to i + k); bits moved out of the
 /// words are dropped. Shared by the sets of every width.
-#[inline]
+#[inline(always)]
 pub fn shift_words<const N: usize>(w: &[u64; N], k: i32) -> [u64; N] {
     let mut out = [0u64; N];
     let (q, r) = ((k.unsigned_abs() / 64) as usize, k.unsigned_abs() % 64);
+    if q == 0 && r != 0 && N > 0 {
+        // A step less than a word (a neighbour on any board up to 64 columns, the floods'
+        // case): every word takes the bits crossing from the next, without a branch per word.
+        if k > 0 {
+            out[0] = w[0] << r;
+            for i in 1..N {
+                out[i] = (w[i] << r) | (w[i - 1] >> (64 - r));
+            }
+        } else {
+            for i in 0..N - 1 {
+                out[i] = (w[i] >> r) | (w[i + 1] << (64 - r));
+            }
+            out[N - 1] = w[N - 1] >> r;
+        }
+        return out;
+    }
     if k >= 0 {
         for i in (q..N).rev() {
             let lo = w[i - q];
@@ -143,4 +159,43 @@ pub fn shift_words<const N: usize>(w: &[u64; N], k: i32) -> [u64; N] {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shift_words;
+
+    /// Bit by bit: bit i of the input becomes bit i + k, if that is inside the words.
+    fn shifted_bit_by_bit<const N: usize>(w: &[u64; N], k: i32) -> [u64; N] {
+        let mut out = [0u64; N];
+        for i in 0..64 * N as i32 {
+            let j = i + k;
+            if w[i as usize / 64] >> (i % 64) & 1 == 1 && (0..64 * N as i32).contains(&j) {
+                out[j as usize / 64] |= 1 << (j % 64);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn shifts_within_and_across_words_drop_what_leaves() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut words = [0u64; 6];
+        for w in &mut words {
+            x = x.rotate_left(17).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            *w = x;
+        }
+        // Steps of a neighbour (under a word), whole words, more than a word, and off the end.
+        for k in [
+            0, 1, -1, 19, -19, 20, -20, 63, -63, 64, -64, 65, -65, 130, -130, 383, -383, 384,
+        ] {
+            assert_eq!(
+                shift_words(&words, k),
+                shifted_bit_by_bit(&words, k),
+                "k = {k}"
+            );
+            let two = [words[0], words[1]];
+            assert_eq!(shift_words(&two, k), shifted_bit_by_bit(&two, k), "k = {k}");
+        }
+    }
 }
