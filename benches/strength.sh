@@ -3,11 +3,11 @@
 # greedy and mcts with 1000 playouts against random, seats swapped every other game, seeded.
 # Prints one markdown row per pairing: wins of the first player, their share with its 95%
 # interval, draws, and the time taken.
-# Usage: benches/strength.sh [GAMES_PER_PAIRING] [RULES_FILE...]   (default 20, every game
-# but Reversi Go 13x13 and 19x19, whose alphabeta games take minutes to hours each)
+# Usage: benches/strength.sh [GAMES_PER_PAIRING] [RULES_FILE...]   (default 200, about twenty
+# minutes; every game but Reversi Go 13x13 and 19x19, whose alphabeta games take minutes each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-games=${1:-20}
+games=${1:-200}
 shift || true
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
