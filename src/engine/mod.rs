@@ -826,18 +826,19 @@ impl Engine {
         match self.run(&mut u, 0)? {
             Flow::Suspended(pc) => {
                 let c = self.choose_at(pc);
-                let mut n = 0;
                 // A cell option without a `where` counts its set at once (evaluations call
-                // this at every horizon, and a Go board has hundreds of candidates).
-                for alt in &c.alts {
-                    if let (AltKind::Cell { set, .. }, None) = (&alt.kind, &alt.condition) {
-                        n += self.ctx(&u).set(set).count() as usize;
-                    }
-                }
+                // this at every horizon, and a Go board has hundreds of candidates); the
+                // other options are counted one candidate at a time.
+                let mut n: usize = c
+                    .alts
+                    .iter()
+                    .filter_map(whole_set)
+                    .map(|set| self.ctx(&u).set(set).count() as usize)
+                    .sum();
                 self.candidates(
                     &u,
                     c,
-                    |alt| !matches!((&alt.kind, &alt.condition), (AltKind::Cell { .. }, None)),
+                    |alt| whole_set(alt).is_none(),
                     |_, _| {
                         n += 1;
                         Ok(true)
@@ -1063,5 +1064,14 @@ impl Swaps {
             .chain(self.few[..self.held].iter().rev())
             .find(|&&(j, _)| j == i)
             .map(|&(_, step)| step)
+    }
+}
+
+/// The cell set of an option whose every cell is a candidate (a cell option without a
+/// `where`), for counting candidates without listing them.
+fn whole_set(alt: &crate::ir::Alt) -> Option<&crate::ir::Set> {
+    match (&alt.kind, &alt.condition) {
+        (AltKind::Cell { set, .. }, None) => Some(set),
+        _ => None,
     }
 }
