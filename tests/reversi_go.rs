@@ -330,6 +330,20 @@ fn random_positions_agree_with_the_second_generator() {
     }
 }
 
+#[test]
+fn a_board_beyond_384_cells_agrees_with_the_second_generator() {
+    // 21x21 (441 cells) takes the widest set type, past the one that holds 19x19.
+    let text = std::fs::read_to_string(format!(
+        "{}/games/reversi-go-9x9.rules",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .replace("param size = 9 in 9 to 19", "param size = 21 in 9 to 21");
+    assert!(text.contains("param size = 21"));
+    let e = common::engine_from(&text);
+    random_positions_agree(&e, 21, 1);
+}
+
 fn random_positions_agree(e: &Engine, n: usize, games: u64) {
     for game in 0..games {
         let mut rng = Rng::new(game_seed(31, game));

@@ -1,7 +1,7 @@
 //! Evaluating compiled expressions against a game state.
 
 use super::bits::Bits;
-use super::board::{flood, Board, Floodable, Wide};
+use super::board::{flood, FloodSet};
 use super::geometry::{DirSet, NONE};
 use super::state::Outcome;
 use super::state::State;
@@ -446,18 +446,19 @@ impl Ctx<'_> {
     /// layer without allocating. With `stop_at`, gives up (None) as soon as the part touches a
     /// cell of it: "does this group breathe" rarely needs the whole group.
     fn flood(&self, start: usize, within: &Bits, stop_at: Option<&Bits>) -> Option<Bits> {
+        fn in_sets<F: FloodSet>(
+            steps: &[(F, i32)],
+            start: usize,
+            within: &Bits,
+            stop_at: Option<&Bits>,
+        ) -> Option<Bits> {
+            let stop_at = stop_at.map_or(F::NONE, F::of);
+            flood(steps, F::of(&Bits::single(start)), F::of(within), stop_at).map(F::bits)
+        }
         match &self.engine.flood_steps {
-            FloodSteps::Narrow(steps) => {
-                let stop_at = stop_at.map_or(0, u128::from_bits);
-                return flood(steps, 1 << start, u128::from_bits(within), stop_at)
-                    .map(|part| part.to_bits());
-            }
-            FloodSteps::Wide(steps) => {
-                let stop_at = stop_at.map_or(Wide::NONE, Wide::from_bits);
-                let start = Wide::from_bits(&Bits::single(start));
-                return flood(steps, start, Wide::from_bits(within), stop_at)
-                    .map(|part| part.to_bits());
-            }
+            FloodSteps::Narrow(steps) => return in_sets(steps, start, within, stop_at),
+            FloodSteps::Wide(steps) => return in_sets(steps, start, within, stop_at),
+            FloodSteps::Full(steps) => return in_sets(steps, start, within, stop_at),
             FloodSteps::CellByCell => {}
         }
         let nb = &self.engine.game.geometry.neighbours;
@@ -503,21 +504,16 @@ impl Ctx<'_> {
     }
 
     /// The empty cells connected to `p`'s stones, from the shared memo when there is one.
-    /// None where floods are not bit-parallel.
+    /// None on the plain interpreter, which floods cell by cell.
     fn reached(&self, p: u8, empty: &Bits) -> Option<Bits> {
         if let Some(known) = self.reached.and_then(|m| m.get()[p as usize]) {
             return Some(known);
         }
         let stones = &self.state.pieces[p as usize];
         let found = match &self.engine.flood_steps {
-            FloodSteps::Narrow(steps) => {
-                let [s, e] = [stones, empty].map(u128::from_bits);
-                reached(steps, s, e).to_bits()
-            }
-            FloodSteps::Wide(steps) => {
-                let [s, e] = [stones, empty].map(Wide::from_bits);
-                reached(steps, s, e).to_bits()
-            }
+            FloodSteps::Narrow(steps) => reached(steps, stones, empty),
+            FloodSteps::Wide(steps) => reached(steps, stones, empty),
+            FloodSteps::Full(steps) => reached(steps, stones, empty),
             FloodSteps::CellByCell => return None,
         };
         if let Some(memo) = self.reached {
@@ -592,9 +588,9 @@ impl Ctx<'_> {
                     return out;
                 }
                 let empty = self.empty();
-                // Every region at once where floods are bit-parallel: the empty cells reached
-                // from p's stones, less those reached from the other player's (a region that
-                // touches both is nobody's).
+                // Every region at once where floods are bit-parallel (all but the plain
+                // interpreter): the empty cells reached from p's stones, less those reached
+                // from the other player's (a region that touches both is nobody's).
                 if let (Some(mine), Some(theirs)) =
                     (self.reached(p, &empty), self.reached(1 - p, &empty))
                 {
@@ -644,10 +640,11 @@ fn num_uses_blocked(n: &Num) -> bool {
 
 /// The cells of `empty` connected to a stone of `stones` (through empty cells), by a
 /// bit-parallel flood from the empty cells next to them.
-fn reached<B: Floodable>(steps: &[(B, i32)], stones: B, empty: B) -> B {
-    let mut around = B::NONE;
+fn reached<F: FloodSet>(steps: &[(F, i32)], stones: &Bits, empty: &Bits) -> Bits {
+    let (stones, empty) = (F::of(stones), F::of(empty));
+    let mut around = F::NONE;
     for &(from, offset) in steps {
         around = around | (stones & from).moved(offset);
     }
-    flood(steps, around, empty, B::NONE).unwrap_or(B::NONE)
+    flood(steps, around, empty, F::NONE).map_or(Bits::EMPTY, F::bits)
 }

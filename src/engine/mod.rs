@@ -95,7 +95,9 @@ pub(crate) enum FloodSteps {
     Narrow(Vec<(u128, i32)>),
     /// Up to 384 cells (19 x 19 takes 361).
     Wide(Vec<(board::Wide<6>, i32)>),
-    /// Larger boards, and the plain interpreter: cell by cell.
+    /// The largest boards the language allows.
+    Full(Vec<(board::Wide<{ bits::WORDS }>, i32)>),
+    /// The plain interpreter (the tests' oracle): cell by cell.
     CellByCell,
 }
 
@@ -119,7 +121,11 @@ impl Engine {
                     .map(|d| (board::Wide::from_bits(&g.step_from[d]), g.step_offset[d]))
                     .collect(),
             ),
-            _ => FloodSteps::CellByCell,
+            _ => FloodSteps::Full(
+                orthogonal
+                    .map(|d| (board::Wide::from_bits(&g.step_from[d]), g.step_offset[d]))
+                    .collect(),
+            ),
         };
         Engine {
             game,
