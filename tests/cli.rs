@@ -702,7 +702,7 @@ fn bench_reports_rates_per_game() {
     let v = json(&outflank(&[
         "bench",
         "games/othello.rules",
-        "games/reversi-go-9x9.rules",
+        "games/reversi-go-19x19.rules",
         "--seconds",
         "0.05",
         "--json",

@@ -77,7 +77,7 @@ fn the_kernel_runs_the_games_that_fit_it() {
             searches.push(name);
         }
     }
-    // Everything but the Go games (groups, `require`, more than 128 cells).
+    // Everything but the Go boards above 128 cells.
     assert_eq!(
         runs,
         [
@@ -85,6 +85,7 @@ fn the_kernel_runs_the_games_that_fit_it() {
             "reversi-10x10.rules",
             "reversi-6x6.rules",
             "reversi-8x8.rules",
+            "reversi-go-9x9.rules",
             "vect-reverse-corner-lock.rules",
             "vect-reverse-handicap.rules",
             "vect-reverse.rules",
@@ -269,15 +270,23 @@ fn kernel_direct_loop_equals_the_interpreter() {
 
 #[test]
 fn rules_beyond_the_kernel_stay_with_the_interpreter() {
-    let base = GENERAL.replace("region home", "token star\n    region home");
-    assert!(!engine_from(&base).has_kernel(), "tokens");
-    let require = GENERAL.replace(
-        "choose c in empty & home { place c }",
-        "choose c in empty & home { place c  require count(friend) > 1 }",
+    // Three options whose later ones are not all words or passes.
+    let cells_later = GO_LIKE.replace(
+        r#""moon" where"#,
+        r#"m in empty where turn > 30 { place m } "moon" where"#,
     );
-    assert!(!engine_from(&require).has_kernel(), "a require");
-    let groups = GENERAL.replace("flip captured(hop, d)", "flip group(d)");
-    assert!(!engine_from(&groups).has_kernel(), "groups");
+    assert!(
+        !engine_from(&cells_later).has_kernel(),
+        "cells as a third option"
+    );
+    let auto_tried = GENERAL.replace(
+        "choose c in empty & home { place c }",
+        "choose auto c in empty & home { place c  require count(friend) > 1 }",
+    );
+    assert!(
+        !engine_from(&auto_tried).has_kernel(),
+        "auto with a require"
+    );
     // Turns beyond one placement run on the kernel, but perft and the solver do not.
     let variable = GENERAL.replace(
         "place c\n          flip captured(rook, c)",
@@ -295,6 +304,73 @@ fn rules_beyond_the_kernel_stay_with_the_interpreter() {
         "two choices in a turn"
     );
     compare_playouts(&e, "two choices in a turn", 100);
+}
+
+/// A Go-like game with everything of that kind the kernel runs: tokens and their holders, a
+/// `require` that often refuses (no group of ten), floods (groups, liberties, surrounded groups,
+/// a group that breathes, territory in the score), three options of which two are words, and a
+/// pass.
+const GO_LIKE: &str = r#"
+    board 7 x 7
+    player black 'B'
+    player white 'W'
+    token star
+    token moon
+    turn {
+      choose {
+        c in empty where some(neighbours(c, orthogonal) & empty) or turn > 12 {
+          place c
+          flip surrounded(opponent & neighbours(c, orthogonal))
+          require some(liberties(group(c)))
+          require count(group(c)) < 10
+        }
+        "star" where holder(star) == nobody { take star }
+        "moon" where holder(moon) != mover and turn > 5 and count(liberties(friend)) > 3 {
+          take moon
+        }
+        pass
+      }
+    }
+    end when passes >= 2
+    end when turn > 150
+    score p = count(p) + count(territory(p)) + (if holder(star) == p then 0.5 else 0)
+      + (if holder(moon) == p then 1 else 0)
+"#;
+
+#[test]
+fn kernel_equals_the_interpreter_on_go_like_rules() {
+    let e = engine_from(GO_LIKE);
+    assert!(e.has_kernel() && !e.kernel_searches());
+    compare_playouts(&e, "go-like", 300);
+    // Without the pass, a turn whose every placement is refused (and whose tokens are gone)
+    // has no step: the kernel must try every candidate to know it.
+    let no_pass = engine_from(&GO_LIKE.replace("        pass\n", ""));
+    assert!(no_pass.has_kernel());
+    compare_playouts(&no_pass, "go-like without a pass", 300);
+    // A require that refuses every placement after the first turns: often more refusals in
+    // one step than the kernel keeps, so it hands those playouts back; the results agree.
+    let picky = engine_from(&GO_LIKE.replace("count(group(c)) < 10", "turn < 4"));
+    let slow = oracle(&picky);
+    let mut handed_back = 0;
+    for game in 0..100 {
+        let from = picky.start().unwrap();
+        let (a, n) = picky
+            .random_playout(&from, &mut Rng::new(game), u64::MAX)
+            .unwrap();
+        let (b, m) = slow
+            .random_playout(&from, &mut Rng::new(game), u64::MAX)
+            .unwrap();
+        assert_eq!(summary(&a, n), summary(&b, m), "picky, game {game}");
+        let k = AnyKernel::new(&picky.game).unwrap();
+        handed_back += usize::from(
+            k.playout(&picky.game, &from, &mut Rng::new(game), u64::MAX)
+                .is_none(),
+        );
+    }
+    assert!(
+        (1..100).contains(&handed_back),
+        "{handed_back} of 100 handed back"
+    );
 }
 
 /// Turns of several steps with everything the kernel runs in them: two kinds of option (cells

@@ -1,8 +1,9 @@
 //! The compiled kernel: a second, fast runner on boards that fit one machine integer.
 //!
-//! It runs turn programs without tokens, `require` or groups, whose choices have at most two
-//! options, on [`Board`] integers: candidate sets by shift-and-mask line matching, no 704-bit
-//! sets, no 296-byte state copies. Turns of one placement (conditions and jumps leading to a
+//! It runs turn programs whose choices have at most two options, or words and passes after
+//! the first (`require`, tokens and groups included), on [`Board`] integers: candidate sets
+//! by shift-and-mask line matching, groups by layered floods, no 704-bit sets, no 296-byte
+//! state copies. Turns of one placement (conditions and jumps leading to a
 //! single `choose c in SET [where ...] { place c; flip ... }` whose body ends the turn, no
 //! other variables) are its best case: they take direct paths, and perft and the solver run
 //! on them too; turns of several steps (chains) run instruction by instruction. Nothing in it
@@ -16,14 +17,14 @@
 
 pub mod search;
 
-use super::board::Board;
+use super::board::{flood, Board};
 use super::eval::{self, Evaluate};
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use crate::engine::geometry::DirSet;
 use crate::ir::{
     AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
-    MAX_REGISTERS, NOBODY,
+    MAX_REGISTERS, MAX_TOKENS, NOBODY,
 };
 use crate::syntax::ast::CellClass;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -46,6 +47,8 @@ pub struct KState<B> {
     pub steps: u32,
     pub passing: bool,
     pub regs: [i32; MAX_REGISTERS],
+    /// Who holds each token (NOBODY when no one does).
+    pub tokens: [u8; MAX_TOKENS],
 }
 
 /// Where a turn stands once it has begun.
@@ -57,7 +60,9 @@ pub enum At<B> {
     /// The mover has no step and must pass.
     Pass,
     /// The mover chooses at the choice at `pc`: a value of its first option (`moves`) or of
-    /// its second (`more`; empty when there is none). A word or pass option is bit 0.
+    /// a later one (`more`). With two options, `more` holds the second's values, a word or
+    /// pass option as bit 0; with more options (all words or passes past the first), bit i
+    /// stands for option i + 1 (see [`later`]).
     Choice { pc: u32, moves: B, more: B },
 }
 
@@ -66,8 +71,24 @@ type Opening<B> = Option<(KState<B>, u32, B, B)>;
 
 /// How running a turn program stopped.
 enum Flow<B> {
-    Suspended { pc: u32, moves: B, more: B },
+    Suspended {
+        pc: u32,
+        moves: B,
+        more: B,
+    },
     TurnEnded,
+    /// A `require` failed: the step being tried is not legal.
+    Refused,
+}
+
+/// The option and value that value `v` of a choice's `more` stands for (see [`At::Choice`]).
+#[inline]
+fn later(c: &Choose, v: usize) -> (usize, usize) {
+    if c.alts.len() > 2 {
+        (v + 1, 0)
+    } else {
+        (1, v)
+    }
 }
 
 /// Instructions one step may run before the kernel gives up (the interpreter then reports the
@@ -80,6 +101,9 @@ pub struct Kernel<B> {
     single_step: bool,
     step_from: [B; 8],
     step_offset: [i32; 8],
+    /// The orthogonal steps (the cells that can take each, and its offset): groups, their
+    /// liberties and territory are flooded along them, a layer at a time.
+    orthogonal: Vec<(B, i32)>,
     /// A step in all eight directions equals a step east or west, then north, south or not
     /// at all (true on boards without holes): four shifts instead of eight.
     eight_by_parts: bool,
@@ -95,6 +119,11 @@ pub struct Kernel<B> {
     lines: Vec<CompiledLine<B>>,
     /// Per instruction, for choices of the most common shape, its parts as direct operations.
     forms: Vec<Form>,
+    /// Per instruction: a choice with an option that must be tried (its body meets a
+    /// `require`), so a candidate is legal only once its trial passes.
+    tried: Vec<bool>,
+    /// Some choice is `tried`: games without one skip the lookup.
+    any_tried: bool,
     /// Some end condition is checked after each step.
     ends_after_step: bool,
     /// The cells whose contents are all that the after-step end conditions read, when that is
@@ -485,9 +514,6 @@ pub fn unsupported_reason(game: &Game) -> Option<String> {
     if game.geometry.cells() > 128 {
         return Some("the board has more than 128 cells".into());
     }
-    if !game.tokens.is_empty() {
-        return Some("the rules have tokens".into());
-    }
     let mut checker = Shape::new(game, true);
     // The turn program only: the agreement program always runs on the interpreter.
     let end = game.agreement.map_or(game.program.len(), |a| a as usize);
@@ -549,13 +575,19 @@ impl Shape<'_> {
     fn instr(&mut self, instr: &Instr) {
         match instr {
             Instr::Choose(c) => {
-                if c.alts.len() > 2 {
-                    return self.no("a choice with more than two kinds of option");
+                // Past two options, the later ones must be words or passes: a choice's values
+                // are one cell set for its first option and one for the rest (see `At`).
+                let later_cells = c.alts[1..]
+                    .iter()
+                    .any(|a| matches!(a.kind, AltKind::Cell { .. }));
+                if c.alts.len() > 2 && later_cells {
+                    return self
+                        .no("a choice of cells after its first option, among three or more");
+                }
+                if c.auto && c.alts.iter().any(|a| a.needs_trial) {
+                    return self.no("an `auto` choice with a `require`");
                 }
                 for alt in &c.alts {
-                    if alt.needs_trial {
-                        return self.no("a `require`");
-                    }
                     if let AltKind::Cell { set, .. } = &alt.kind {
                         self.set(set, None);
                     }
@@ -573,9 +605,8 @@ impl Shape<'_> {
             Instr::Let(_, RegValue::Cell(c)) => self.cell(c, None),
             Instr::Let(_, RegValue::Num(n)) => self.num(n),
             Instr::JumpUnless(c, _) => self.cond(c),
-            Instr::Jump(_) | Instr::Stop | Instr::MarkPass => {}
-            Instr::Require(..) => self.no("a `require`"),
-            Instr::Take(_) => self.no("a token"),
+            Instr::Require(c, _) => self.cond(c),
+            Instr::Jump(_) | Instr::Stop | Instr::MarkPass | Instr::Take(_) => {}
         }
     }
 
@@ -668,7 +699,7 @@ impl Shape<'_> {
 
     fn player(&mut self, p: &Player) {
         match p {
-            Player::Holder(_) => self.no("a token holder"),
+            Player::Holder(_) if !self.general => self.no("a token holder"),
             Player::Opponent(p) => self.player(p),
             _ => {}
         }
@@ -708,6 +739,7 @@ impl Shape<'_> {
             }
             Cond::NonEmpty(s) => self.set(s, reg),
             Cond::AnyLine(_, c) => self.cell(c, reg),
+            Cond::Breathes(c) if self.general => self.cell(c, reg),
             Cond::Breathes(_) => self.no("groups"),
         }
     }
@@ -752,6 +784,9 @@ impl Shape<'_> {
                 self.cell(a, reg);
                 self.cell(b, reg);
             }
+            Set::Group(c) if self.general => self.cell(c, reg),
+            Set::Liberties(a) | Set::Surrounded(a) if self.general => self.set(a, reg),
+            Set::Territory(p) if self.general => self.player(p),
             Set::Between(..)
             | Set::Group(_)
             | Set::Liberties(_)
@@ -906,8 +941,71 @@ impl<B: Board> Ctx<'_, B> {
                 g.between(self.cell(a), self.cell(b))
                     .fold(B::EMPTY, |out, c| out | B::single(c))
             }
-            Set::Group(_) | Set::Liberties(_) | Set::Surrounded(_) | Set::Territory(_) => B::EMPTY,
+            Set::Group(_) | Set::Liberties(_) | Set::Surrounded(_) | Set::Territory(_) => {
+                self.flooded(s)
+            }
         }
+    }
+
+    /// The group expressions, apart: kept out of [`Ctx::set`], whose size decides how well
+    /// the line and class arms that chain games live on are compiled.
+    #[inline(never)]
+    fn flooded(&self, s: &Set) -> B {
+        match s {
+            Set::Group(c) => self.group_at(self.cell(c)),
+            Set::Liberties(a) => {
+                self.adjacent(self.operand(a), DirSet::ORTHOGONAL.0) & self.class(CellClass::Empty)
+            }
+            Set::Surrounded(a) => {
+                let empty = self.class(CellClass::Empty);
+                let mut out = B::EMPTY;
+                for c in self.operand(a).cells() {
+                    if out.contains(c) {
+                        continue;
+                    }
+                    let Some(owner) = self.owner(c) else { continue };
+                    // None: the group reached a liberty.
+                    if let Some(group) = self.flood(c, self.state.pieces[owner], empty) {
+                        out = out | group;
+                    }
+                }
+                out
+            }
+            Set::Territory(p) => match self.player(p) {
+                NOBODY => B::EMPTY,
+                p => {
+                    // The empty cells reached from p's stones, less those reached from the
+                    // other player's: a region touching both is nobody's.
+                    let empty = self.class(CellClass::Empty);
+                    let reached = |stones: B| {
+                        let around = self.adjacent(stones, DirSet::ORTHOGONAL.0);
+                        flood(&self.kernel.orthogonal, around, empty, B::EMPTY).unwrap_or(B::EMPTY)
+                    };
+                    let pieces = self.state.pieces;
+                    reached(pieces[p as usize]) & !reached(pieces[1 - p as usize])
+                }
+            },
+            _ => self.set(s),
+        }
+    }
+
+    fn owner(&self, cell: usize) -> Option<usize> {
+        (0..2).find(|&p| self.state.pieces[p].contains(cell))
+    }
+
+    /// The part of `within` orthogonally connected to `start`; None once it touches `stop_at`.
+    #[inline]
+    fn flood(&self, start: usize, within: B, stop_at: B) -> Option<B> {
+        flood(&self.kernel.orthogonal, B::single(start), within, stop_at)
+    }
+
+    /// The stones of the group at `cell` (an empty cell: its empty region).
+    fn group_at(&self, cell: usize) -> B {
+        let within = match self.owner(cell) {
+            Some(p) => self.state.pieces[p],
+            None => self.class(CellClass::Empty),
+        };
+        self.flood(cell, within, B::EMPTY).unwrap_or(B::EMPTY)
     }
 
     /// An operand of a set operation: the plain sets (classes, regions) read here, without
@@ -1161,9 +1259,8 @@ impl<B: Board> Evaluate for Ctx<'_, B> {
     fn bound(&self) -> u8 {
         self.bound
     }
-    /// Rules with tokens do not reach the kernel.
-    fn holder(&self, _: u8) -> u8 {
-        NOBODY
+    fn holder(&self, token: u8) -> u8 {
+        self.state.tokens[token as usize]
     }
     #[inline]
     fn cell(&self, c: &Cell) -> usize {
@@ -1197,9 +1294,15 @@ impl<B: Board> Evaluate for Ctx<'_, B> {
     fn any_line(&self, line: usize, from: usize) -> bool {
         !self.line_cells(line, from, false).is_empty()
     }
-    /// Groups do not reach the kernel (the shape check).
-    fn breathes(&self, _: usize) -> bool {
-        false
+    fn breathes(&self, cell: usize) -> bool {
+        let empty = self.class(CellClass::Empty);
+        match self.owner(cell) {
+            // An empty cell's "group" is its region; its liberties are empty neighbours.
+            None => self
+                .flood(cell, empty, B::EMPTY)
+                .is_some_and(|r| r.count() > 1),
+            Some(p) => self.flood(cell, self.state.pieces[p], empty).is_none(),
+        }
     }
     fn blocked(&self) -> bool {
         let s = self.state;
@@ -1225,6 +1328,7 @@ impl<B: Board> KState<B> {
             steps: 0,
             passing: false,
             regs: [0; MAX_REGISTERS],
+            tokens: self.tokens,
         }
     }
 }
@@ -1238,6 +1342,11 @@ impl<B: Board> Kernel<B> {
         }
         let lines = game.lines.iter().map(|l| compile_line(game, l)).collect();
         let single_step = multi_step_reason(game).is_none();
+        let tried: Vec<bool> = game
+            .program
+            .iter()
+            .map(|i| matches!(i, Instr::Choose(c) if c.alts.iter().any(|a| a.needs_trial)))
+            .collect();
         let forms: Vec<Form> = (0..game.program.len()).map(|pc| form(game, pc)).collect();
         let ends_after_step = game.ends.iter().any(|e| e.timing == Timing::AfterStep);
         let ends_need_blocked = game
@@ -1261,12 +1370,18 @@ impl<B: Board> Kernel<B> {
                 ends_need_blocked,
             ),
             forms,
+            tried: tried.clone(),
+            any_tried: tried.contains(&true),
             ends_after_step,
             step_ends_read,
             step_end_table: step_ends_read.and_then(StepEndTable::new),
             ends_need_blocked,
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
+            orthogonal: DirSet::ORTHOGONAL
+                .iter()
+                .map(|d| (B::from_bits(&g.step_from[d]), g.step_offset[d]))
+                .collect(),
             playable: B::from_bits(&g.playable),
             ends_use_blocked: game
                 .ends
@@ -1300,6 +1415,7 @@ impl<B: Board> Kernel<B> {
             steps: 0,
             passing: false,
             regs: [0; MAX_REGISTERS],
+            tokens: [NOBODY; MAX_TOKENS],
         };
         let ctx = kernel.ctx(game, &blank);
         let by_parts = (0..g.cells())
@@ -1348,12 +1464,84 @@ impl<B: Board> Kernel<B> {
 
     /// The legal values of both options of the choice `c` at `pc` (see [`Kernel::option`]),
     /// asked in one context, so that what both ask (a line's sources) is found once.
-    #[inline]
+    #[inline(always)]
     fn options(&self, game: &Game, s: &KState<B>, pc: u32, c: &Choose) -> (B, B) {
         let mut ctx = self.ctx(game, s);
         let moves = self.option(&mut ctx, pc, c, 0);
-        let more = self.option(&mut ctx, pc, c, 1);
+        let more = self.later_options(&mut ctx, pc, c);
         (moves, more)
+    }
+
+    #[inline(always)]
+    fn is_tried(&self, pc: u32) -> bool {
+        self.any_tried && self.tried[pc as usize]
+    }
+
+    /// The values of a choice's options after the first, as [`At::Choice`] holds them.
+    #[inline(always)]
+    fn later_options(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose) -> B {
+        if c.alts.len() <= 2 {
+            return self.option(ctx, pc, c, 1);
+        }
+        self.word_options(ctx, pc, c)
+    }
+
+    /// See [`Kernel::later_options`]: three options or more, kept out of line.
+    #[inline(never)]
+    fn word_options(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose) -> B {
+        (1..c.alts.len()).fold(B::EMPTY, |more, alt| {
+            if self.option(ctx, pc, c, alt).is_empty() {
+                more
+            } else {
+                more | B::single(alt - 1)
+            }
+        })
+    }
+
+    /// Whether the choice `c` at `pc`, with candidates `moves` and `more`, has a legal step:
+    /// a candidate of an option without a trial settles it, as in the interpreter; otherwise
+    /// each candidate is tried until one passes.
+    #[inline(never)]
+    fn any_legal(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        c: &Choose,
+        moves: B,
+        more: B,
+    ) -> Result<bool, GiveUp> {
+        let untried = |alt: usize| !c.alts[alt].needs_trial;
+        if (untried(0) && !moves.is_empty()) || more.cells().any(|v| untried(later(c, v).0)) {
+            return Ok(true);
+        }
+        let candidates = moves
+            .cells()
+            .map(|v| (0, v))
+            .chain(more.cells().map(|v| later(c, v)));
+        for (alt, value) in candidates {
+            if self.passes_trial(game, t, c, alt, value)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether value `value` of option `alt` passes its trial: its body, run on a copy, meets
+    /// no failing `require` before the next choice or the turn's end.
+    fn passes_trial(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        c: &Choose,
+        alt: usize,
+        value: usize,
+    ) -> Result<bool, GiveUp> {
+        let mut u = *t;
+        Self::bind(&mut u, c, alt, value);
+        Ok(!matches!(
+            self.run(game, &mut u, c.alts[alt].body)?,
+            Flow::Refused
+        ))
     }
 
     /// The legal values of option `alt` of the choice `c` at `pc`: its cells whose `where`
@@ -1420,11 +1608,10 @@ impl<B: Board> Kernel<B> {
             let Some(instr) = game.program.get(pc as usize) else {
                 return Ok(Flow::TurnEnded);
             };
-            let m = t.mover as usize;
             match instr {
                 Instr::Choose(c) => {
                     let (moves, more) = match found.take() {
-                        Some(moves) => (moves, self.option(&mut self.ctx(game, t), pc, c, 1)),
+                        Some(moves) => (moves, self.later_options(&mut self.ctx(game, t), pc, c)),
                         None => self.options(game, t, pc, c),
                     };
                     let n = moves.count() + more.count();
@@ -1436,12 +1623,16 @@ impl<B: Board> Kernel<B> {
                         // may lead straight back to it (an empty body in `while true`).
                         spend()?;
                         let (alt, value) = if moves.is_empty() {
-                            (1, more.nth(0))
+                            later(c, more.nth(0))
                         } else {
                             (0, moves.nth(0))
                         };
                         Self::bind(t, c, alt, value);
                         pc = c.alts[alt].body;
+                    } else if self.is_tried(pc) && !self.any_legal(game, t, c, moves, more)? {
+                        // Every candidate fails its trial: as good as none.
+                        spend()?;
+                        pc = c.otherwise;
                     } else {
                         return Ok(Flow::Suspended { pc, moves, more });
                     }
@@ -1452,10 +1643,12 @@ impl<B: Board> Kernel<B> {
                     if (t.pieces[0] | t.pieces[1]).contains(cell) {
                         return Err(GiveUp);
                     }
+                    let m = t.mover as usize;
                     t.pieces[m] = t.pieces[m] | B::single(cell);
                     pc += 1;
                 }
                 Instr::Flip(set) => {
+                    let m = t.mover as usize;
                     let flipped = self.ctx(game, t).set(set) & t.pieces[1 - m];
                     t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
                     t.pieces[m] = t.pieces[m] | flipped;
@@ -1517,8 +1710,16 @@ impl<B: Board> Kernel<B> {
                     t.passing = true;
                     pc += 1;
                 }
-                // Ruled out by the shape check.
-                Instr::Require(..) | Instr::Take(_) => return Err(GiveUp),
+                Instr::Require(c, _) => {
+                    if !self.ctx(game, t).cond(c) {
+                        return Ok(Flow::Refused);
+                    }
+                    pc += 1;
+                }
+                Instr::Take(token) => {
+                    t.tokens[*token as usize] = t.mover;
+                    pc += 1;
+                }
             }
         }
     }
@@ -1530,6 +1731,8 @@ impl<B: Board> Kernel<B> {
         Ok(match self.run(game, &mut u, 0)? {
             Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
             Flow::TurnEnded => None,
+            // A `require` outside any option: the interpreter says what that means.
+            Flow::Refused => return Err(GiveUp),
         })
     }
 
@@ -1544,7 +1747,15 @@ impl<B: Board> Kernel<B> {
             return None;
         }
         let (moves, more) = self.options(game, s, 0, c);
-        (!(moves | more).is_empty()).then_some((moves, more))
+        if (moves | more).is_empty() {
+            return None;
+        }
+        // Where candidates must be tried and none passes, the general path goes on past the
+        // choice (and a rule error there is left to it too).
+        if self.is_tried(0) && !self.any_legal(game, s, c, moves, more).unwrap_or(false) {
+            return None;
+        }
+        Some((moves, more))
     }
 
     fn can_start(&self, game: &Game, s: &KState<B>, player: u8) -> bool {
@@ -1623,6 +1834,22 @@ impl<B: Board> Kernel<B> {
         alt: usize,
         value: usize,
     ) -> Result<At<B>, GiveUp> {
+        // A legal step is never refused; a refused one here is the caller's mistake, which
+        // the interpreter reports.
+        self.try_play(game, t, pc, alt, value)?.ok_or(GiveUp)
+    }
+
+    /// As [`Kernel::play`], for a step that may fail its trial: None when a `require` refuses
+    /// it (`t` is then left part-way through the step).
+    #[inline(always)]
+    fn try_play(
+        &self,
+        game: &Game,
+        t: &mut KState<B>,
+        pc: u32,
+        alt: usize,
+        value: usize,
+    ) -> Result<Option<At<B>>, GiveUp> {
         if let (Some(l), 0) = (self.forms[pc as usize].place_flip, alt) {
             let before = self.read_by_step_ends(t);
             let m = t.mover as usize;
@@ -1634,7 +1861,7 @@ impl<B: Board> Kernel<B> {
             t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
             t.pieces[m] = t.pieces[m] | flipped | B::single(value);
             self.note_changes(t, before);
-            return self.end_step(game, t, Flow::TurnEnded);
+            return self.end_step(game, t, Flow::TurnEnded).map(Some);
         }
         let Instr::Choose(c) = &game.program[pc as usize] else {
             return Err(GiveUp);
@@ -1643,8 +1870,11 @@ impl<B: Board> Kernel<B> {
         Self::bind(t, c, alt, value);
         t.steps += 1;
         let flow = self.run(game, t, c.alts[alt].body)?;
+        if let Flow::Refused = flow {
+            return Ok(None);
+        }
         self.note_changes(t, before);
-        self.end_step(game, t, flow)
+        self.end_step(game, t, flow).map(Some)
     }
 
     /// What the after-step end checks read in `t` (None when they read more than cells).
@@ -1673,6 +1903,7 @@ impl<B: Board> Kernel<B> {
         match flow {
             Flow::Suspended { pc, moves, more } => Ok(At::Choice { pc, moves, more }),
             Flow::TurnEnded => self.next_turn(game, t, t.passing),
+            Flow::Refused => Err(GiveUp),
         }
     }
 
@@ -1746,6 +1977,7 @@ impl<B: Board> Kernel<B> {
             steps: s.steps,
             passing: s.passing,
             regs: s.regs,
+            tokens: s.tokens,
         };
         let at = match s.pc {
             AT_GAME_OVER => return None,
@@ -1769,6 +2001,7 @@ impl<B: Board> Kernel<B> {
         t.steps = s.steps;
         t.passing = s.passing;
         t.regs = s.regs;
+        t.tokens = s.tokens;
         match at {
             At::Over(winner) => {
                 t.pc = AT_GAME_OVER;
@@ -1804,20 +2037,86 @@ impl<B: Board> Kernel<B> {
                     rng.below(1);
                     self.pass(game, &mut s)?
                 }
+                At::Choice { pc, moves, more } if self.is_tried(pc) => {
+                    match self.random_tried(game, &mut s, pc, moves, more, rng)? {
+                        Some(at) => at,
+                        // As the interpreter: no candidate passed, so the playout stops here.
+                        None => break,
+                    }
+                }
                 At::Choice { pc, moves, more } => {
-                    // The interpreter's order: the first option's values, then the second's.
+                    // The interpreter's order: the first option's values, then the later ones'.
                     let first = moves.count() as usize;
                     let i = rng.below(first + more.count() as usize);
                     if i < first {
                         self.play(game, &mut s, pc, 0, moves.nth(i))?
                     } else {
-                        self.play(game, &mut s, pc, 1, more.nth(i - first))?
+                        let Instr::Choose(c) = &game.program[pc as usize] else {
+                            return Err(GiveUp);
+                        };
+                        let (alt, value) = later(c, more.nth(i - first));
+                        self.play(game, &mut s, pc, alt, value)?
                     }
                 }
             };
             steps += 1;
         }
         Ok((s, at, steps))
+    }
+
+    /// A uniformly random legal step at a choice whose options must be tried, drawn as the
+    /// interpreter draws it: candidates without replacement (a refused one swapped for the
+    /// last of the list), the first that passes its trial played, so that `s` becomes the
+    /// position after it. None when every candidate is refused. Past a few dozen refusals in
+    /// one step it gives up (the interpreter then replays the playout) rather than allocate.
+    fn random_tried(
+        &self,
+        game: &Game,
+        s: &mut KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+        rng: &mut Rng,
+    ) -> Result<Option<At<B>>, GiveUp> {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            return Err(GiveUp);
+        };
+        let first = moves.count() as usize;
+        let nth = |i: usize| {
+            if i < first {
+                (0, moves.nth(i))
+            } else {
+                later(c, more.nth(i - first))
+            }
+        };
+        // (index, option, value): the candidate the swap put at that index; latest last.
+        let mut swaps = [(0u16, 0u16, 0u16); 32];
+        let mut held = 0;
+        let at = |i: usize, swaps: &[(u16, u16, u16)]| {
+            swaps
+                .iter()
+                .rev()
+                .find(|sw| sw.0 as usize == i)
+                .map_or_else(|| nth(i), |sw| (sw.1 as usize, sw.2 as usize))
+        };
+        let mut len = first + more.count() as usize;
+        while len > 0 {
+            let i = rng.below(len);
+            let (alt, value) = at(i, &swaps[..held]);
+            let mut t = *s;
+            if let Some(next) = self.try_play(game, &mut t, pc, alt, value)? {
+                *s = t;
+                return Ok(Some(next));
+            }
+            if held == swaps.len() {
+                return Err(GiveUp);
+            }
+            let (alt, value) = at(len - 1, &swaps[..held]);
+            swaps[held] = (i as u16, alt as u16, value as u16);
+            held += 1;
+            len -= 1;
+        }
+        Ok(None)
     }
 
     /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
