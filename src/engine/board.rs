@@ -242,6 +242,17 @@ pub fn flood<B: Floodable>(steps: &[(B, i32)], start: B, within: B, stop_at: B) 
     }
 }
 
+/// The cells of `empty` connected to a stone of `stones` through empty cells, by a flood
+/// from the empty cells next to them: what scoring territory needs of each player.
+#[inline]
+pub fn reached<B: Floodable>(steps: &[(B, i32)], stones: B, empty: B) -> B {
+    let mut around = B::NONE;
+    for &(from, offset) in steps {
+        around = around | (stones & from).moved(offset);
+    }
+    flood(steps, around, empty, B::NONE).unwrap_or(B::NONE)
+}
+
 /// A set of cells in `N` words, for boards too large for one integer (a 19 x 19 board takes
 /// six): only the words the board needs, where [`Bits`] always carries the largest board's.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

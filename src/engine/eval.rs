@@ -1,7 +1,7 @@
 //! Evaluating compiled expressions against a game state.
 
 use super::bits::Bits;
-use super::board::{flood, FloodSet};
+use super::board::{flood, reached, FloodSet};
 use super::geometry::{DirSet, NONE};
 use super::state::Outcome;
 use super::state::State;
@@ -511,9 +511,9 @@ impl Ctx<'_> {
         }
         let stones = &self.state.pieces[p as usize];
         let found = match &self.engine.flood_steps {
-            FloodSteps::Narrow(steps) => reached(steps, stones, empty),
-            FloodSteps::Wide(steps) => reached(steps, stones, empty),
-            FloodSteps::Full(steps) => reached(steps, stones, empty),
+            FloodSteps::Narrow(steps) => reached_in(steps, stones, empty),
+            FloodSteps::Wide(steps) => reached_in(steps, stones, empty),
+            FloodSteps::Full(steps) => reached_in(steps, stones, empty),
             FloodSteps::CellByCell => return None,
         };
         if let Some(memo) = self.reached {
@@ -638,13 +638,7 @@ fn num_uses_blocked(n: &Num) -> bool {
     }
 }
 
-/// The cells of `empty` connected to a stone of `stones` (through empty cells), by a
-/// bit-parallel flood from the empty cells next to them.
-fn reached<F: FloodSet>(steps: &[(F, i32)], stones: &Bits, empty: &Bits) -> Bits {
-    let (stones, empty) = (F::of(stones), F::of(empty));
-    let mut around = F::NONE;
-    for &(from, offset) in steps {
-        around = around | (stones & from).moved(offset);
-    }
-    flood(steps, around, empty, F::NONE).map_or(Bits::EMPTY, F::bits)
+/// [`reached`] in the set type `F`, from and to the interpreter's sets.
+fn reached_in<F: FloodSet>(steps: &[(F, i32)], stones: &Bits, empty: &Bits) -> Bits {
+    reached(steps, F::of(stones), F::of(empty)).bits()
 }

@@ -17,7 +17,7 @@
 
 pub mod search;
 
-use super::board::{flood, Board};
+use super::board::{flood, reached, Board};
 use super::eval::{self, Evaluate};
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
@@ -976,13 +976,10 @@ impl<B: Board> Ctx<'_, B> {
                 p => {
                     // The empty cells reached from p's stones, less those reached from the
                     // other player's: a region touching both is nobody's.
-                    let empty = self.class(CellClass::Empty);
-                    let reached = |stones: B| {
-                        let around = self.adjacent(stones, DirSet::ORTHOGONAL.0);
-                        flood(&self.kernel.orthogonal, around, empty, B::EMPTY).unwrap_or(B::EMPTY)
-                    };
+                    let (empty, steps) = (self.class(CellClass::Empty), &self.kernel.orthogonal);
                     let pieces = self.state.pieces;
-                    reached(pieces[p as usize]) & !reached(pieces[1 - p as usize])
+                    reached(steps, pieces[p as usize], empty)
+                        & !reached(steps, pieces[1 - p as usize], empty)
                 }
             },
             _ => self.set(s),
