@@ -6,6 +6,7 @@
 
 pub mod bits;
 pub mod board;
+mod draw;
 pub mod eval;
 pub mod explain;
 pub mod geometry;
@@ -274,16 +275,14 @@ impl Engine {
         })
     }
 
-    /// Draws candidates of the choice at `s` without replacement until `try_one` accepts one.
-    /// The draws are those of a list of every candidate (each option's values in order) from
-    /// which a refused candidate is swap-removed; but the list is never built: the candidates
-    /// stay one set per option, the i-th is found by counting, and the few refused ones are
-    /// noted as swaps (a large board has hundreds of candidates and seldom refuses one).
+    /// Draws candidates of the choice at `s` (each option's values in order) without
+    /// replacement until `try_one` accepts one, by [`draw::draw_tried`]: the candidates stay
+    /// one set per option, and the i-th is found by counting.
     fn draw_tried<T>(
         &self,
         s: &State,
         rng: &mut rng::Rng,
-        mut try_one: impl FnMut(Step) -> Result<Option<T>, RuleError>,
+        try_one: impl FnMut(Step) -> Result<Option<T>, RuleError>,
     ) -> Result<Option<T>, RuleError> {
         let c = self.choose_at(s.pc);
         // On the stack for the usual few options (this runs every step of a playout).
@@ -329,22 +328,8 @@ impl Engine {
             }
             unreachable!("a draw below the number of candidates")
         };
-        // The swaps made so far: (index, candidate now there); the latest is the one that holds.
-        // The first few on the stack: a playout refuses a few candidates in a game, and this
-        // path must not allocate per step.
-        let mut swaps = Swaps::default();
-        let at = |i: usize, swaps: &Swaps| swaps.find(i).unwrap_or_else(|| nth(i));
-        let mut len: usize = parts.iter().map(|p| p.2).sum();
-        while len > 0 {
-            let i = rng.below(len);
-            if let Some(found) = try_one(at(i, &swaps))? {
-                return Ok(Some(found));
-            }
-            let last = at(len - 1, &swaps);
-            swaps.push((i, last));
-            len -= 1;
-        }
-        Ok(None)
+        let len = parts.iter().map(|p| p.2).sum();
+        draw::draw_tried(len, nth, rng, None, try_one)
     }
 
     fn ctx<'a>(&'a self, state: &'a State) -> Ctx<'a> {
@@ -1030,46 +1015,6 @@ impl Engine {
                 )
             })
             .collect()
-    }
-}
-
-/// The swaps of [`Engine::draw_tried`], latest last: the first few in place, the rest on the
-/// heap.
-struct Swaps {
-    few: [(usize, Step); 8],
-    held: usize,
-    more: Vec<(usize, Step)>,
-}
-
-impl Default for Swaps {
-    fn default() -> Swaps {
-        Swaps {
-            few: [(0, Step { alt: 0, value: 0 }); 8],
-            held: 0,
-            more: Vec::new(),
-        }
-    }
-}
-
-impl Swaps {
-    fn push(&mut self, swap: (usize, Step)) {
-        match self.few.get_mut(self.held) {
-            Some(slot) => {
-                *slot = swap;
-                self.held += 1;
-            }
-            None => self.more.push(swap),
-        }
-    }
-
-    /// The candidate the latest swap at `i` put there, if any did.
-    fn find(&self, i: usize) -> Option<Step> {
-        self.more
-            .iter()
-            .rev()
-            .chain(self.few[..self.held].iter().rev())
-            .find(|&&(j, _)| j == i)
-            .map(|&(_, step)| step)
     }
 }
 

@@ -18,9 +18,11 @@
 pub mod search;
 
 use super::board::{flood, reached, Board};
+use super::draw::draw_tried;
 use super::eval::{self, Evaluate};
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
+use super::Step;
 use crate::engine::geometry::DirSet;
 use crate::ir::{
     AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
@@ -2062,10 +2064,10 @@ impl<B: Board> Kernel<B> {
     }
 
     /// A uniformly random legal step at a choice whose options must be tried, drawn as the
-    /// interpreter draws it: candidates without replacement (a refused one swapped for the
-    /// last of the list), the first that passes its trial played, so that `s` becomes the
-    /// position after it. None when every candidate is refused. Past a few dozen refusals in
-    /// one step it gives up (the interpreter then replays the playout) rather than allocate.
+    /// interpreter draws it ([`draw_tried`]): the first candidate that passes its trial is
+    /// played, and `s` becomes the position after it. None when every candidate is refused;
+    /// GiveUp past the refusals `draw_tried` keeps without allocating (the interpreter then
+    /// replays the playout).
     fn random_tried(
         &self,
         game: &Game,
@@ -2080,40 +2082,25 @@ impl<B: Board> Kernel<B> {
         };
         let first = moves.count() as usize;
         let nth = |i: usize| {
-            if i < first {
+            let (alt, value) = if i < first {
                 (0, moves.nth(i))
             } else {
                 later(c, more.nth(i - first))
+            };
+            Step {
+                alt: alt as u16,
+                value: value as u16,
             }
         };
-        // (index, option, value): the candidate the swap put at that index; latest last.
-        let mut swaps = [(0u16, 0u16, 0u16); 32];
-        let mut held = 0;
-        let at = |i: usize, swaps: &[(u16, u16, u16)]| {
-            swaps
-                .iter()
-                .rev()
-                .find(|sw| sw.0 as usize == i)
-                .map_or_else(|| nth(i), |sw| (sw.1 as usize, sw.2 as usize))
-        };
-        let mut len = first + more.count() as usize;
-        while len > 0 {
-            let i = rng.below(len);
-            let (alt, value) = at(i, &swaps[..held]);
+        let len = first + more.count() as usize;
+        draw_tried(len, nth, rng, Some(GiveUp), |step| {
             let mut t = *s;
-            if let Some(next) = self.try_play(game, &mut t, pc, alt, value)? {
+            let played = self.try_play(game, &mut t, pc, step.alt as usize, step.value as usize)?;
+            if played.is_some() {
                 *s = t;
-                return Ok(Some(next));
             }
-            if held == swaps.len() {
-                return Err(GiveUp);
-            }
-            let (alt, value) = at(len - 1, &swaps[..held]);
-            swaps[held] = (i as u16, alt as u16, value as u16);
-            held += 1;
-            len -= 1;
-        }
-        Ok(None)
+            Ok(played)
+        })
     }
 
     /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
