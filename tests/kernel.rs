@@ -351,9 +351,10 @@ fn kernel_equals_the_interpreter_on_go_like_rules() {
     // one step than the kernel keeps, so it hands those playouts back; the results agree.
     let picky = engine_from(&GO_LIKE.replace("count(group(c)) < 10", "turn < 4"));
     let slow = oracle(&picky);
+    let kernel = AnyKernel::new(&picky.game).unwrap();
+    let from = picky.start().unwrap();
     let mut handed_back = 0;
     for game in 0..100 {
-        let from = picky.start().unwrap();
         let (a, n) = picky
             .random_playout(&from, &mut Rng::new(game), u64::MAX)
             .unwrap();
@@ -361,9 +362,9 @@ fn kernel_equals_the_interpreter_on_go_like_rules() {
             .random_playout(&from, &mut Rng::new(game), u64::MAX)
             .unwrap();
         assert_eq!(summary(&a, n), summary(&b, m), "picky, game {game}");
-        let k = AnyKernel::new(&picky.game).unwrap();
         handed_back += usize::from(
-            k.playout(&picky.game, &from, &mut Rng::new(game), u64::MAX)
+            kernel
+                .playout(&picky.game, &from, &mut Rng::new(game), u64::MAX)
                 .is_none(),
         );
     }

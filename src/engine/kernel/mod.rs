@@ -984,7 +984,7 @@ impl<B: Board> Ctx<'_, B> {
                         & !reached(steps, pieces[1 - p as usize], empty)
                 }
             },
-            _ => self.set(s),
+            _ => unreachable!("Ctx::set sends only group expressions here"),
         }
     }
 
@@ -1369,8 +1369,8 @@ impl<B: Board> Kernel<B> {
                 ends_need_blocked,
             ),
             forms,
-            tried: tried.clone(),
             any_tried: tried.contains(&true),
+            tried,
             ends_after_step,
             step_ends_read,
             step_end_table: step_ends_read.and_then(StepEndTable::new),
