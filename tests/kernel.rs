@@ -77,23 +77,8 @@ fn the_kernel_runs_the_games_that_fit_it() {
             searches.push(name);
         }
     }
-    // Everything but the Go boards above 128 cells.
-    assert_eq!(
-        runs,
-        [
-            "othello.rules",
-            "reversi-10x10.rules",
-            "reversi-6x6.rules",
-            "reversi-8x8.rules",
-            "reversi-go-9x9.rules",
-            "vect-reverse-corner-lock.rules",
-            "vect-reverse-handicap.rules",
-            "vect-reverse.rules",
-            "verto-8x8.rules",
-            "verto-9x9.rules",
-            "verto-orthogonal.rules"
-        ]
-    );
+    // Every bundled game, whatever its board's size.
+    assert_eq!(runs.len(), game_files().len());
     // Perft and the solver: the games whose every turn is one placement.
     assert_eq!(
         searches,
@@ -104,8 +89,18 @@ fn the_kernel_runs_the_games_that_fit_it() {
             "reversi-8x8.rules"
         ]
     );
-    // A board beyond 128 cells stays with the interpreter.
-    assert!(!engine("games/othello.rules", &[("size", "12")]).has_kernel());
+}
+
+#[test]
+fn boards_of_several_words_run_on_the_kernel_as_the_interpreter_runs_them() {
+    // 144 cells take the six-word sets, 484 the largest; both are held to the oracle.
+    for size in ["12", "22"] {
+        let e = engine("games/othello.rules", &[("size", size)]);
+        assert!(e.has_kernel() && e.kernel_is_direct(), "size {size}");
+        let what = format!("othello size {size}");
+        compare_playouts(&e, &what, 12);
+        compare_perft(&e, &what, 4, 3);
+    }
 }
 
 #[test]
@@ -114,7 +109,12 @@ fn kernel_playouts_equal_the_interpreter_on_bundled_games() {
     // they are held to the plain interpreter too.
     for file in game_files() {
         let e = engine(&file, &[]);
-        compare_playouts(&e, &file, if e.has_kernel() { 150 } else { 40 });
+        let games = if e.game.geometry.cells() > 128 {
+            40
+        } else {
+            150
+        };
+        compare_playouts(&e, &file, games);
     }
 }
 

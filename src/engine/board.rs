@@ -297,15 +297,124 @@ impl<const N: usize> BitOr for Wide<N> {
     }
 }
 
-impl<const N: usize> Floodable for Wide<N> {
-    const NONE: Self = Wide([0; N]);
+impl<const N: usize> BitXor for Wide<N> {
+    type Output = Self;
     #[inline(always)]
-    fn moved(self, k: i32) -> Self {
+    fn bitxor(self, o: Self) -> Self {
+        Wide(std::array::from_fn(|i| self.0[i] ^ o.0[i]))
+    }
+}
+
+impl<const N: usize> Default for Wide<N> {
+    fn default() -> Self {
+        Wide([0; N])
+    }
+}
+
+/// Sets of several words run the same runner as the integers: a shift crosses words (see
+/// [`super::bits::shift_words`]), a shift amount is held in the first word.
+impl<const N: usize> Board for Wide<N> {
+    const CELLS: usize = 64 * N;
+    const EMPTY: Self = Wide([0; N]);
+    #[inline(always)]
+    fn shifted(self, k: i32) -> Self {
         Wide(super::bits::shift_words(&self.0, k))
     }
     #[inline(always)]
-    fn none(self) -> bool {
+    fn amount(n: u32) -> Self {
+        let mut w = [0; N];
+        w[0] = u64::from(n);
+        Wide(w)
+    }
+    #[inline(always)]
+    fn up(self, by: Self) -> Self {
+        self.shifted(by.0[0] as i32)
+    }
+    #[inline(always)]
+    fn down(self, by: Self) -> Self {
+        self.shifted(-(by.0[0] as i32))
+    }
+    #[inline(always)]
+    fn lowest_bit(self) -> Self {
+        let mut out = [0; N];
+        if let Some(i) = self.0.iter().position(|&w| w != 0) {
+            out[i] = self.0[i] & self.0[i].wrapping_neg();
+        }
+        Wide(out)
+    }
+    #[inline(always)]
+    fn highest_bit(self) -> Self {
+        let mut out = [0; N];
+        if let Some(i) = self.0.iter().rposition(|&w| w != 0) {
+            out[i] = 1 << (63 - self.0[i].leading_zeros());
+        }
+        Wide(out)
+    }
+    #[inline(always)]
+    fn below(self) -> Self {
+        // Every word below the cell's is full, the cell's word holds the bits under it.
+        let at = self.0.iter().position(|&w| w != 0).unwrap_or(N);
+        Wide(std::array::from_fn(|i| match i.cmp(&at) {
+            std::cmp::Ordering::Less => u64::MAX,
+            std::cmp::Ordering::Equal => self.0[i].wrapping_sub(1),
+            std::cmp::Ordering::Greater => 0,
+        }))
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn is_empty(self) -> bool {
         self.0.iter().all(|&w| w == 0)
+    }
+    #[inline(always)]
+    fn single(cell: usize) -> Self {
+        let mut w = [0; N];
+        w[cell >> 6] = 1 << (cell & 63);
+        Wide(w)
+    }
+    #[inline(always)]
+    fn contains(self, cell: usize) -> bool {
+        self.0[cell >> 6] >> (cell & 63) & 1 != 0
+    }
+    #[inline(always)]
+    fn lowest(self) -> usize {
+        let i = self.0.iter().position(|&w| w != 0).unwrap_or(0);
+        i * 64 + self.0[i].trailing_zeros() as usize
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> Self {
+        let mut out = self.0;
+        if let Some(i) = out.iter().position(|&w| w != 0) {
+            out[i] &= out[i] - 1;
+        }
+        Wide(out)
+    }
+    #[inline(always)]
+    fn nth(self, mut k: usize) -> usize {
+        for (i, &w) in self.0.iter().enumerate() {
+            let n = w.count_ones() as usize;
+            if k < n {
+                return i * 64 + nth_of_word(w, k);
+            }
+            k -= n;
+        }
+        unreachable!("no cell {k} in the set")
+    }
+    fn from_bits(b: &Bits) -> Self {
+        Wide::from_bits(b)
+    }
+    fn to_bits(self) -> Bits {
+        Wide::to_bits(self)
+    }
+    fn to_u128(self) -> u128 {
+        debug_assert!(self.0.iter().skip(2).all(|&w| w == 0));
+        self.0
+            .iter()
+            .take(2)
+            .enumerate()
+            .fold(0, |acc, (i, &w)| acc | u128::from(w) << (64 * i))
     }
 }
 
@@ -435,5 +544,8 @@ mod tests {
     fn integer_boards_agree_with_wide_sets() {
         round_trip::<u64>();
         round_trip::<u128>();
+        round_trip::<Wide<2>>();
+        round_trip::<Wide<6>>();
+        round_trip::<Wide<{ WORDS }>>();
     }
 }

@@ -17,7 +17,8 @@
 
 pub mod search;
 
-use super::board::{flood, reached, Board};
+use super::bits::WORDS;
+use super::board::{flood, reached, Board, Wide};
 use super::draw::draw_tried;
 use super::eval::{self, Evaluate};
 use super::rng::Rng;
@@ -513,9 +514,6 @@ impl<B: Board> CompiledLine<B> {
 
 /// Why a game is not run by the kernel (for `bench` and the docs), or None when it is.
 pub fn unsupported_reason(game: &Game) -> Option<String> {
-    if game.geometry.cells() > 128 {
-        return Some("the board has more than 128 cells".into());
-    }
     let mut checker = Shape::new(game, true);
     // The turn program only: the agreement program always runs on the interpreter.
     let end = game.agreement.map_or(game.program.len(), |a| a as usize);
@@ -2246,43 +2244,54 @@ impl<B: Board> Kernel<B> {
     }
 }
 
-/// The kernel sized for a game's board, if any.
+/// The kernel sized for a game's board: one word, two, six (up to 19 x 19 and a little more)
+/// or the largest board the language allows.
 pub enum AnyKernel {
     Narrow(Kernel<u64>),
     Wide(Kernel<u128>),
+    // Boxed: a kernel holds sets of its width, and these are wide.
+    Words6(Box<Kernel<Wide<6>>>),
+    Full(Box<Kernel<Wide<{ WORDS }>>>),
+}
+
+/// Runs `$body` with `$k` bound to the kernel of whatever width `$any` holds.
+macro_rules! each_width {
+    ($any:expr, $k:ident => $body:expr) => {
+        match $any {
+            AnyKernel::Narrow($k) => $body,
+            AnyKernel::Wide($k) => $body,
+            AnyKernel::Words6($k) => $body,
+            AnyKernel::Full($k) => $body,
+        }
+    };
 }
 
 impl AnyKernel {
     /// The size of this kernel's [`KState`].
     pub fn state_bytes(&self) -> usize {
-        match self {
-            AnyKernel::Narrow(_) => std::mem::size_of::<KState<u64>>(),
-            AnyKernel::Wide(_) => std::mem::size_of::<KState<u128>>(),
+        fn of<B: Board>(_: &Kernel<B>) -> usize {
+            std::mem::size_of::<KState<B>>()
         }
+        each_width!(self, k => of(k))
     }
 
     pub fn new(game: &Game) -> Option<AnyKernel> {
-        if game.geometry.cells() <= 64 {
-            Kernel::new(game).map(AnyKernel::Narrow)
-        } else {
-            Kernel::new(game).map(AnyKernel::Wide)
+        match game.geometry.cells() {
+            ..=64 => Kernel::new(game).map(AnyKernel::Narrow),
+            65..=128 => Kernel::new(game).map(AnyKernel::Wide),
+            129..=384 => Kernel::new(game).map(|k| AnyKernel::Words6(Box::new(k))),
+            _ => Kernel::new(game).map(|k| AnyKernel::Full(Box::new(k))),
         }
     }
 
     /// Whether every turn is one placement, so that perft and the solver run here too.
     pub fn single_step(&self) -> bool {
-        match self {
-            AnyKernel::Narrow(k) => k.single_step,
-            AnyKernel::Wide(k) => k.single_step,
-        }
+        each_width!(self, k => k.single_step)
     }
 
     /// Whether the game has the shape of `Direct` (every turn one outflanking placement).
     pub fn direct(&self) -> bool {
-        match self {
-            AnyKernel::Narrow(k) => k.direct.is_some(),
-            AnyKernel::Wide(k) => k.direct.is_some(),
-        }
+        each_width!(self, k => k.direct.is_some())
     }
 
     /// See [`Kernel::playout`]; None when the game is agreeing or the kernel gave up.
@@ -2307,15 +2316,13 @@ impl AnyKernel {
             let (t, at, n) = k.playout(game, &ks, at, rng, limit).ok()?;
             Some((k.export(game, &t, &at), n))
         }
-        match self {
-            AnyKernel::Narrow(k) => run(k, game, s, rng, limit),
-            AnyKernel::Wide(k) => run(k, game, s, rng, limit),
-        }
+        each_width!(self, k => run(k, game, s, rng, limit))
     }
 
     /// The value of `s` for its mover with best play (see [`search`]): exact with no
     /// `window`; with one, exact inside it and otherwise a bound on the side it falls. None
-    /// when `s` is inside a turn or the kernel gave up.
+    /// when `s` is inside a turn, the kernel gave up, or the board is beyond the search
+    /// table's keys (128 cells: no board that large is solved).
     pub fn value(
         &self,
         game: &Game,
@@ -2342,6 +2349,7 @@ impl AnyKernel {
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, table, window),
             AnyKernel::Wide(k) => run(k, game, s, table, window),
+            AnyKernel::Words6(_) | AnyKernel::Full(_) => None,
         }
     }
 
@@ -2354,9 +2362,6 @@ impl AnyKernel {
             let (ks, at) = k.import(game, s)?;
             k.perft(game, &ks, &at, depth).ok()
         }
-        match self {
-            AnyKernel::Narrow(k) => run(k, game, s, depth),
-            AnyKernel::Wide(k) => run(k, game, s, depth),
-        }
+        each_width!(self, k => run(k, game, s, depth))
     }
 }
