@@ -42,7 +42,10 @@ fn compare_playouts(fast: &Engine, what: &str, games: u64) {
         // unseen, and a shortcut that plays wrong steps would pass the comparison above.
         if let (Some(k), false) = (AnyKernel::new(&fast.game), from.is_over()) {
             let own = k.playout(&fast.game, &from, &mut Rng::new(seed), u64::MAX);
-            assert!(own.is_some(), "{what}, game {game}: the kernel gave up");
+            assert!(
+                matches!(own, Some(Ok(_))),
+                "{what}, game {game}: the kernel gave up"
+            );
         }
     }
 }
@@ -269,24 +272,29 @@ fn kernel_direct_loop_equals_the_interpreter() {
 }
 
 #[test]
-fn rules_beyond_the_kernel_stay_with_the_interpreter() {
-    // Three options whose later ones are not all words or passes.
+fn every_shape_of_choice_runs_on_the_kernel_as_on_the_interpreter() {
+    // Three options whose later ones are not all words or passes: the third's cells are
+    // listed after the first's, before the words.
     let cells_later = GO_LIKE.replace(
         r#""moon" where"#,
         r#"m in empty where turn > 30 { place m } "moon" where"#,
     );
-    assert!(
-        !engine_from(&cells_later).has_kernel(),
-        "cells as a third option"
-    );
-    let auto_tried = GENERAL.replace(
-        "choose c in empty & home { place c }",
-        "choose auto c in empty & home { place c  require count(friend) > 1 }",
-    );
-    assert!(
-        !engine_from(&auto_tried).has_kernel(),
-        "auto with a require"
-    );
+    let e = engine_from(&cells_later);
+    assert!(e.has_kernel(), "cells as a third option");
+    compare_playouts(&e, "cells as a third option", 100);
+    compare_perft(&e, "cells as a third option", 6, 2);
+    // `auto` with a `require`: only the candidates that pass their trials count, so one
+    // that passes alone is taken at once, and none that passes skips the choice.
+    for require in ["count(friend) > 1", "count(neighbours(c) & friend) == 0"] {
+        let auto_tried = GENERAL.replace(
+            "choose c in empty & home { place c }",
+            &format!("choose auto c in empty & home {{ place c  require {require} }}"),
+        );
+        let e = engine_from(&auto_tried);
+        assert!(e.has_kernel(), "auto with a require");
+        compare_playouts(&e, &auto_tried, 200);
+        compare_perft(&e, &auto_tried, 6, 3);
+    }
     // Turns beyond one placement run on the kernel, but perft and the solver do not.
     let variable = GENERAL.replace(
         "place c\n          flip captured(rook, c)",
@@ -500,9 +508,9 @@ fn kernel_solutions_equal_the_interpreter() {
 }
 
 #[test]
-fn a_rule_error_on_the_kernel_is_reported_by_the_interpreter() {
-    // Placing on an occupied cell is a rule error: the kernel gives up and the interpreter,
-    // replaying the same draws, reports it with its place in the rules.
+fn a_rule_error_on_the_kernel_is_reported_where_the_rules_cause_it() {
+    // Placing on an occupied cell is a rule error: the kernel reports it itself, with the
+    // same message and place in the rules as the interpreter.
     let e = engine_from(
         r#"
         board 3 x 3
@@ -523,6 +531,9 @@ fn a_rule_error_on_the_kernel_is_reported_by_the_interpreter() {
             (Err(a), Err(b)) => {
                 assert_eq!(a.message, b.message);
                 assert!(a.message.contains("not empty"), "{}", a.message);
+                let (file, span) = a.at.expect("the kernel says where");
+                assert_eq!(&file.text[span.start..span.end], "place c");
+                assert_eq!(b.at.map(|(_, s)| s), Some(span));
                 failed += 1;
             }
             (Ok((a, n)), Ok((b, m))) => assert_eq!(summary(&a, n), summary(&b, m)),
@@ -597,7 +608,8 @@ fn a_loop_that_never_ends_is_reported_not_run_forever() {
         let start = e.start().unwrap();
         let kernel = AnyKernel::new(&e.game).expect("the kernel runs these rules");
         let run = kernel.playout(&e.game, &start, &mut Rng::new(1), u64::MAX);
-        assert!(run.is_none(), "{turn}");
+        let own = run.expect("the kernel does not hand it back").unwrap_err();
+        assert!(own.message.contains("never ends"), "{turn}: {own}");
         for runner in [&e, &oracle(&e)] {
             let error = runner
                 .random_playout(&start, &mut Rng::new(1), u64::MAX)

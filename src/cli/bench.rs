@@ -73,10 +73,8 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
             kernel_bytes_per_state: engine.kernel_state_bytes(),
             runner: if engine.kernel_is_direct() {
                 "kernel, direct"
-            } else if engine.kernel_searches() {
-                "kernel"
             } else if engine.has_kernel() {
-                "kernel (perft: interpreter)"
+                "kernel"
             } else {
                 "interpreter"
             },

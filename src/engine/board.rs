@@ -8,6 +8,7 @@ use std::ops::{BitAnd, BitOr, BitXor, Not};
 pub trait Board:
     Copy
     + Eq
+    + std::hash::Hash
     + Default
     + Send
     + Sync
@@ -255,7 +256,7 @@ pub fn reached<B: Floodable>(steps: &[(B, i32)], stones: B, empty: B) -> B {
 
 /// A set of cells in `N` words, for boards too large for one integer (a 19 x 19 board takes
 /// six): only the words the board needs, where [`Bits`] always carries the largest board's.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Wide<const N: usize>(pub [u64; N]);
 
 impl<const N: usize> Wide<N> {

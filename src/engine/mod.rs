@@ -62,6 +62,44 @@ impl fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
+/// Why a step's run was stopped: no choice after a million jumps (straight-line code runs
+/// off the program's end, so only a loop can run that long). Both runners count the same.
+pub(crate) const LOOP_WITHOUT_END: &str =
+    "the turn program took a million jumps without a choice; a while loop probably never ends";
+
+/// A step that is not legal was played (the caller's mistake: steps come from the legal list).
+pub(crate) const ILLEGAL_STEP: &str = "an illegal step was played";
+
+impl RuleError {
+    /// An error at a place in the rules (none when `loc` is).
+    pub(crate) fn in_rules(game: &Game, message: String, loc: Option<&crate::ir::Loc>) -> Self {
+        RuleError {
+            message,
+            at: loc.and_then(|l| game.files.get(l.file as usize).map(|f| (f.clone(), l.span))),
+        }
+    }
+
+    pub(crate) fn place_on_piece(game: &Game, cell: usize, loc: &crate::ir::Loc) -> Self {
+        let cell = game.geometry.name(cell);
+        Self::in_rules(
+            game,
+            format!("place on {cell}, which is not empty"),
+            Some(loc),
+        )
+    }
+
+    pub(crate) fn move_from_empty(game: &Game, cell: usize, loc: &crate::ir::Loc) -> Self {
+        let cell = game.geometry.name(cell);
+        Self::in_rules(game, format!("move from {cell}, which is empty"), Some(loc))
+    }
+
+    pub(crate) fn move_to_taken(game: &Game, cell: usize, loc: &crate::ir::Loc) -> Self {
+        let cell = game.geometry.name(cell);
+        let message = format!("move to {cell}, which is not an empty playable cell");
+        Self::in_rules(game, message, Some(loc))
+    }
+}
+
 enum Sole {
     None,
     One(u16, u16),
@@ -198,9 +236,14 @@ impl Engine {
     ) -> Result<(State, u64), RuleError> {
         if let Some(k) = &self.kernel {
             let mut fast = rng.clone();
-            if let Some(done) = k.playout(&self.game, s, &mut fast, limit) {
-                *rng = fast;
-                return Ok(done);
+            match k.playout(&self.game, s, &mut fast, limit) {
+                Some(Ok(done)) => {
+                    *rng = fast;
+                    return Ok(done);
+                }
+                Some(Err(e)) => return Err(e),
+                // Too many refusals in one step: the interpreter plays it all again.
+                None => {}
             }
         }
         let mut s = *s;
@@ -348,19 +391,6 @@ impl Engine {
         self.begin_turn(s)
     }
 
-    fn at(
-        &self,
-        loc: &crate::ir::Loc,
-    ) -> Option<(
-        std::sync::Arc<crate::source::SourceFile>,
-        crate::syntax::ast::Span,
-    )> {
-        self.game
-            .files
-            .get(loc.file as usize)
-            .map(|f| (f.clone(), loc.span))
-    }
-
     fn choose_at(&self, pc: u32) -> &Choose {
         match &self.game.program[pc as usize] {
             Instr::Choose(c) => c,
@@ -377,12 +407,19 @@ impl Engine {
             let Some(instr) = program.get(pc as usize) else {
                 return Ok(Flow::TurnEnded);
             };
-            budget -= 1;
-            if budget == 0 {
-                return Err(RuleError {
-                    message: "the turn program ran a million instructions without a choice; a while loop probably never ends".into(),
-                    at: None,
-                });
+            // Counted where the kernel counts: at jumps and at choices passed without a step.
+            if matches!(
+                instr,
+                Instr::Choose(_) | Instr::Jump(_) | Instr::JumpUnless(..)
+            ) {
+                budget -= 1;
+                if budget == 0 {
+                    return Err(RuleError::in_rules(
+                        &self.game,
+                        LOOP_WITHOUT_END.into(),
+                        None,
+                    ));
+                }
             }
             match instr {
                 Instr::Choose(c) => {
@@ -405,13 +442,7 @@ impl Engine {
                 Instr::Place(c, loc) => {
                     let cell = self.ctx(s).cell(c);
                     if s.owner(cell).is_some() {
-                        return Err(RuleError {
-                            message: format!(
-                                "place on {}, which is not empty",
-                                self.game.geometry.name(cell)
-                            ),
-                            at: self.at(loc),
-                        });
+                        return Err(RuleError::place_on_piece(&self.game, cell, loc));
                     }
                     s.pieces[s.mover as usize].insert(cell);
                     pc += 1;
@@ -427,22 +458,10 @@ impl Engine {
                 Instr::Move(a, b, loc) => {
                     let (from, to) = (self.ctx(s).cell(a), self.ctx(s).cell(b));
                     let Some(owner) = s.owner(from) else {
-                        return Err(RuleError {
-                            message: format!(
-                                "move from {}, which is empty",
-                                self.game.geometry.name(from)
-                            ),
-                            at: self.at(loc),
-                        });
+                        return Err(RuleError::move_from_empty(&self.game, from, loc));
                     };
                     if s.owner(to).is_some() || !self.game.geometry.playable.contains(to) {
-                        return Err(RuleError {
-                            message: format!(
-                                "move to {}, which is not an empty playable cell",
-                                self.game.geometry.name(to)
-                            ),
-                            at: self.at(loc),
-                        });
+                        return Err(RuleError::move_to_taken(&self.game, to, loc));
                     }
                     s.pieces[owner as usize].remove(from);
                     s.pieces[owner as usize].insert(to);
@@ -753,10 +772,7 @@ impl Engine {
                 Ok(t)
             }
             Flow::TurnEnded => self.finish_turn(t),
-            Flow::Illegal(_) => Err(RuleError {
-                message: "an illegal step was played".into(),
-                at: None,
-            }),
+            Flow::Illegal(_) => Err(RuleError::in_rules(&self.game, ILLEGAL_STEP.into(), None)),
         }
     }
 

@@ -104,7 +104,7 @@ impl Engine {
             .as_ref()
             .and_then(|k| k.perft(&self.game, s, depth))
         {
-            return Ok(n);
+            return n;
         }
         let mut buf = Vec::with_capacity(64);
         let mut memo = Memo::default();

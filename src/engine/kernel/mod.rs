@@ -21,9 +21,10 @@ use super::bits::WORDS;
 use super::board::{flood, reached, Board, Wide};
 use super::draw::draw_tried;
 use super::eval::{self, Evaluate};
+use super::hash::PositionMap;
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
-use super::Step;
+use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END};
 use crate::engine::geometry::DirSet;
 use crate::ir::{
     AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
@@ -32,9 +33,23 @@ use crate::ir::{
 use crate::syntax::ast::CellClass;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// The kernel cannot go on; the interpreter must do this work.
+/// Why the kernel stopped short.
 #[derive(Debug)]
-pub struct GiveUp;
+pub enum GiveUp {
+    /// The rules did something no game can do (placing on a piece, a loop without end),
+    /// reported where the rules say it. Boxed: the kernel's results stay a word wide on the
+    /// hot path, where errors are rare.
+    Rule(Box<RuleError>),
+    /// One step refused more candidates than a random draw keeps without allocating: the
+    /// interpreter replays the work (see [`draw_tried`]).
+    Refusals,
+}
+
+impl GiveUp {
+    fn rule(game: &Game, message: String, loc: Option<&crate::ir::Loc>) -> GiveUp {
+        GiveUp::Rule(Box::new(RuleError::in_rules(game, message, loc)))
+    }
+}
 
 /// A position: at a turn boundary, or inside a turn of several steps.
 #[derive(Clone, Copy, Debug)]
@@ -64,8 +79,8 @@ pub enum At<B> {
     Pass,
     /// The mover chooses at the choice at `pc`: a value of its first option (`moves`) or of
     /// a later one (`more`). With two options, `more` holds the second's values, a word or
-    /// pass option as bit 0; with more options (all words or passes past the first), bit i
-    /// stands for option i + 1 (see [`later`]).
+    /// pass option as bit 0; with more options, bit i stands for option i + 1, and a cell
+    /// option's values are found again when they are listed (see [`Kernel::later_nth`]).
     Choice { pc: u32, moves: B, more: B },
 }
 
@@ -127,6 +142,9 @@ pub struct Kernel<B> {
     tried: Vec<bool>,
     /// Some choice is `tried`: games without one skip the lookup.
     any_tried: bool,
+    /// Per instruction: a choice of three or more options with a cell option after the
+    /// first, whose `more` names options rather than values (see [`At::Choice`]).
+    broad: Vec<bool>,
     /// Some end condition is checked after each step.
     ends_after_step: bool,
     /// The cells whose contents are all that the after-step end conditions read, when that is
@@ -575,18 +593,6 @@ impl Shape<'_> {
     fn instr(&mut self, instr: &Instr) {
         match instr {
             Instr::Choose(c) => {
-                // Past two options, the later ones must be words or passes: a choice's values
-                // are one cell set for its first option and one for the rest (see `At`).
-                let later_cells = c.alts[1..]
-                    .iter()
-                    .any(|a| matches!(a.kind, AltKind::Cell { .. }));
-                if c.alts.len() > 2 && later_cells {
-                    return self
-                        .no("a choice of cells after its first option, among three or more");
-                }
-                if c.auto && c.alts.iter().any(|a| a.needs_trial) {
-                    return self.no("an `auto` choice with a `require`");
-                }
                 for alt in &c.alts {
                     if let AltKind::Cell { set, .. } = &alt.kind {
                         self.set(set, None);
@@ -1368,6 +1374,14 @@ impl<B: Board> Kernel<B> {
             ),
             forms,
             any_tried: tried.contains(&true),
+            broad: game
+                .program
+                .iter()
+                .map(|i| {
+                    matches!(i, Instr::Choose(c) if c.alts.len() > 2
+                        && c.alts[1..].iter().any(|a| matches!(a.kind, AltKind::Cell { .. })))
+                })
+                .collect(),
             tried,
             ends_after_step,
             step_ends_read,
@@ -1503,24 +1517,134 @@ impl<B: Board> Kernel<B> {
         &self,
         game: &Game,
         t: &KState<B>,
-        c: &Choose,
+        pc: u32,
         moves: B,
         more: B,
     ) -> Result<bool, GiveUp> {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
         let untried = |alt: usize| !c.alts[alt].needs_trial;
         if (untried(0) && !moves.is_empty()) || more.cells().any(|v| untried(later(c, v).0)) {
             return Ok(true);
         }
-        let candidates = moves
-            .cells()
-            .map(|v| (0, v))
-            .chain(more.cells().map(|v| later(c, v)));
-        for (alt, value) in candidates {
+        let n = self.candidate_count(game, t, pc, moves, more);
+        for i in 0..n {
+            let (alt, value) = self.candidate(game, t, pc, moves, more, i);
             if self.passes_trial(game, t, c, alt, value)? {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// For an `auto` choice whose options must be tried: its one candidate that passes its
+    /// trial, None when none does, and `Some(None)` when several do (a decision after all).
+    #[inline(never)]
+    fn sole_legal(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+    ) -> Result<Option<Option<(usize, usize)>>, GiveUp> {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        let mut found = None;
+        for i in 0..self.candidate_count(game, t, pc, moves, more) {
+            let (alt, value) = self.candidate(game, t, pc, moves, more, i);
+            if !c.alts[alt].needs_trial || self.passes_trial(game, t, c, alt, value)? {
+                if found.is_some() {
+                    return Ok(Some(None));
+                }
+                found = Some((alt, value));
+            }
+        }
+        Ok(found.map(Some))
+    }
+
+    /// How many candidates the choice at `pc` has in `t`, given its `moves` and `more`.
+    #[inline(always)]
+    fn candidate_count(&self, game: &Game, t: &KState<B>, pc: u32, moves: B, more: B) -> usize {
+        moves.count() as usize
+            + if self.broad[pc as usize] {
+                self.broad_count(game, t, pc, more)
+            } else {
+                more.count() as usize
+            }
+    }
+
+    /// The i-th candidate (option and value) of the choice at `pc` in `t`, in the order the
+    /// steps are listed: the first option's values, then each later option's.
+    #[inline(always)]
+    fn candidate(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+        i: usize,
+    ) -> (usize, usize) {
+        let first = moves.count() as usize;
+        if i < first {
+            return (0, moves.nth(i));
+        }
+        self.later_nth(game, t, pc, more, i - first)
+    }
+
+    /// The k-th value of a choice's later options (see [`At::Choice`]).
+    #[inline(always)]
+    fn later_nth(&self, game: &Game, t: &KState<B>, pc: u32, more: B, k: usize) -> (usize, usize) {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        if !self.broad[pc as usize] {
+            return later(c, more.nth(k));
+        }
+        self.broad_nth(game, t, pc, c, more, k)
+    }
+
+    /// A later cell option's values, found again (kept out of the common path).
+    #[inline(never)]
+    fn broad_values(&self, game: &Game, t: &KState<B>, pc: u32, c: &Choose, alt: usize) -> B {
+        match c.alts[alt].kind {
+            AltKind::Cell { .. } => self.option(&mut self.ctx(game, t), pc, c, alt),
+            _ => B::single(0),
+        }
+    }
+
+    #[inline(never)]
+    fn broad_count(&self, game: &Game, t: &KState<B>, pc: u32, more: B) -> usize {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        more.cells()
+            .map(|v| self.broad_values(game, t, pc, c, v + 1).count() as usize)
+            .sum()
+    }
+
+    #[inline(never)]
+    fn broad_nth(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        c: &Choose,
+        more: B,
+        mut k: usize,
+    ) -> (usize, usize) {
+        for v in more.cells() {
+            let values = self.broad_values(game, t, pc, c, v + 1);
+            let n = values.count() as usize;
+            if k < n {
+                return (v + 1, values.nth(k));
+            }
+            k -= n;
+        }
+        unreachable!("a candidate below the number of candidates")
     }
 
     /// Whether value `value` of option `alt` passes its trial: its body, run on a copy, meets
@@ -1594,7 +1718,7 @@ impl<B: Board> Kernel<B> {
         let mut spend = || {
             budget -= 1;
             if budget == 0 {
-                Err(GiveUp)
+                Err(GiveUp::rule(game, LOOP_WITHOUT_END.into(), None))
             } else {
                 Ok(())
             }
@@ -1615,18 +1739,25 @@ impl<B: Board> Kernel<B> {
                     if n == 0 {
                         spend()?;
                         pc = c.otherwise;
-                    } else if c.auto && n == 1 {
+                    } else if c.auto && self.is_tried(pc) {
+                        // A forced choice counts the candidates that pass their trials.
+                        spend()?;
+                        match self.sole_legal(game, t, pc, moves, more)? {
+                            None => pc = c.otherwise,
+                            Some(Some((alt, value))) => {
+                                Self::bind(t, c, alt, value);
+                                pc = c.alts[alt].body;
+                            }
+                            Some(None) => return Ok(Flow::Suspended { pc, moves, more }),
+                        }
+                    } else if c.auto && self.candidate_count(game, t, pc, moves, more) == 1 {
                         // A forced choice is no decision: taken without stopping. Its body
                         // may lead straight back to it (an empty body in `while true`).
                         spend()?;
-                        let (alt, value) = if moves.is_empty() {
-                            later(c, more.nth(0))
-                        } else {
-                            (0, moves.nth(0))
-                        };
+                        let (alt, value) = self.candidate(game, t, pc, moves, more, 0);
                         Self::bind(t, c, alt, value);
                         pc = c.alts[alt].body;
-                    } else if self.is_tried(pc) && !self.any_legal(game, t, c, moves, more)? {
+                    } else if self.is_tried(pc) && !self.any_legal(game, t, pc, moves, more)? {
                         // Every candidate fails its trial: as good as none.
                         spend()?;
                         pc = c.otherwise;
@@ -1634,11 +1765,12 @@ impl<B: Board> Kernel<B> {
                         return Ok(Flow::Suspended { pc, moves, more });
                     }
                 }
-                Instr::Place(c, _) => {
+                Instr::Place(c, loc) => {
                     let cell = self.ctx(game, t).cell(c);
-                    // Placing on a piece is a rule error, which the interpreter reports.
                     if (t.pieces[0] | t.pieces[1]).contains(cell) {
-                        return Err(GiveUp);
+                        return Err(GiveUp::Rule(Box::new(RuleError::place_on_piece(
+                            game, cell, loc,
+                        ))));
                     }
                     let m = t.mover as usize;
                     t.pieces[m] = t.pieces[m] | B::single(cell);
@@ -1651,16 +1783,22 @@ impl<B: Board> Kernel<B> {
                     t.pieces[m] = t.pieces[m] | flipped;
                     pc += 1;
                 }
-                Instr::Move(a, b, _) => {
+                Instr::Move(a, b, loc) => {
                     let ctx = self.ctx(game, t);
                     let (from, to) = (ctx.cell(a), ctx.cell(b));
                     let owner = match (t.pieces[0].contains(from), t.pieces[1].contains(from)) {
                         (true, _) => 0,
                         (_, true) => 1,
-                        _ => return Err(GiveUp),
+                        _ => {
+                            return Err(GiveUp::Rule(Box::new(RuleError::move_from_empty(
+                                game, from, loc,
+                            ))))
+                        }
                     };
                     if (t.pieces[0] | t.pieces[1]).contains(to) || !self.playable.contains(to) {
-                        return Err(GiveUp);
+                        return Err(GiveUp::Rule(Box::new(RuleError::move_to_taken(
+                            game, to, loc,
+                        ))));
                     }
                     t.pieces[owner] = t.pieces[owner] ^ B::single(from) ^ B::single(to);
                     pc += 1;
@@ -1727,9 +1865,9 @@ impl<B: Board> Kernel<B> {
         let mut u = *s;
         Ok(match self.run(game, &mut u, 0)? {
             Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
-            Flow::TurnEnded => None,
-            // A `require` outside any option: the interpreter says what that means.
-            Flow::Refused => return Err(GiveUp),
+            // A `require` outside any option refuses the whole turn: no step, as in the
+            // interpreter.
+            Flow::TurnEnded | Flow::Refused => None,
         })
     }
 
@@ -1749,7 +1887,7 @@ impl<B: Board> Kernel<B> {
         }
         // Where candidates must be tried and none passes, the general path goes on past the
         // choice (and a rule error there is left to it too).
-        if self.is_tried(0) && !self.any_legal(game, s, c, moves, more).unwrap_or(false) {
+        if self.is_tried(0) && !self.any_legal(game, s, 0, moves, more).unwrap_or(false) {
             return None;
         }
         Some((moves, more))
@@ -1833,7 +1971,8 @@ impl<B: Board> Kernel<B> {
     ) -> Result<At<B>, GiveUp> {
         // A legal step is never refused; a refused one here is the caller's mistake, which
         // the interpreter reports.
-        self.try_play(game, t, pc, alt, value)?.ok_or(GiveUp)
+        self.try_play(game, t, pc, alt, value)?
+            .ok_or_else(|| GiveUp::rule(game, ILLEGAL_STEP.into(), None))
     }
 
     /// As [`Kernel::play`], for a step that may fail its trial: None when a `require` refuses
@@ -1851,7 +1990,7 @@ impl<B: Board> Kernel<B> {
             let before = self.read_by_step_ends(t);
             let m = t.mover as usize;
             if (t.pieces[0] | t.pieces[1]).contains(value) {
-                return Err(GiveUp);
+                return Err(self.placed_on_piece(game, pc, value));
             }
             let ctx = self.ctx(game, t);
             let flipped = ctx.line_cells(l, value, false) & t.pieces[1 - m];
@@ -1861,7 +2000,7 @@ impl<B: Board> Kernel<B> {
             return self.end_step(game, t, Flow::TurnEnded).map(Some);
         }
         let Instr::Choose(c) = &game.program[pc as usize] else {
-            return Err(GiveUp);
+            unreachable!("states are only suspended at choices")
         };
         let before = self.read_by_step_ends(t);
         Self::bind(t, c, alt, value);
@@ -1872,6 +2011,20 @@ impl<B: Board> Kernel<B> {
         }
         self.note_changes(t, before);
         self.end_step(game, t, flow).map(Some)
+    }
+
+    /// The error of a place-and-flip body (see [`Form::place_flip`]) whose cell is taken.
+    #[cold]
+    fn placed_on_piece(&self, game: &Game, pc: u32, cell: usize) -> GiveUp {
+        let loc = match &game.program[pc as usize] {
+            Instr::Choose(c) => match game.program.get(c.alts[0].body as usize) {
+                Some(Instr::Place(_, loc)) => Some(*loc),
+                _ => None,
+            },
+            _ => None,
+        };
+        let error = RuleError::place_on_piece(game, cell, &loc.unwrap_or_default());
+        GiveUp::Rule(Box::new(error))
     }
 
     /// What the after-step end checks read in `t` (None when they read more than cells).
@@ -1900,7 +2053,7 @@ impl<B: Board> Kernel<B> {
         match flow {
             Flow::Suspended { pc, moves, more } => Ok(At::Choice { pc, moves, more }),
             Flow::TurnEnded => self.next_turn(game, t, t.passing),
-            Flow::Refused => Err(GiveUp),
+            Flow::Refused => Err(GiveUp::rule(game, ILLEGAL_STEP.into(), None)),
         }
     }
 
@@ -2043,17 +2196,9 @@ impl<B: Board> Kernel<B> {
                 }
                 At::Choice { pc, moves, more } => {
                     // The interpreter's order: the first option's values, then the later ones'.
-                    let first = moves.count() as usize;
-                    let i = rng.below(first + more.count() as usize);
-                    if i < first {
-                        self.play(game, &mut s, pc, 0, moves.nth(i))?
-                    } else {
-                        let Instr::Choose(c) = &game.program[pc as usize] else {
-                            return Err(GiveUp);
-                        };
-                        let (alt, value) = later(c, more.nth(i - first));
-                        self.play(game, &mut s, pc, alt, value)?
-                    }
+                    let i = rng.below(self.candidate_count(game, &s, pc, moves, more));
+                    let (alt, value) = self.candidate(game, &s, pc, moves, more, i);
+                    self.play(game, &mut s, pc, alt, value)?
                 }
             };
             steps += 1;
@@ -2064,8 +2209,8 @@ impl<B: Board> Kernel<B> {
     /// A uniformly random legal step at a choice whose options must be tried, drawn as the
     /// interpreter draws it ([`draw_tried`]): the first candidate that passes its trial is
     /// played, and `s` becomes the position after it. None when every candidate is refused;
-    /// GiveUp past the refusals `draw_tried` keeps without allocating (the interpreter then
-    /// replays the playout).
+    /// [`GiveUp::Refusals`] past the refusals `draw_tried` keeps without allocating (the
+    /// interpreter then replays the playout).
     fn random_tried(
         &self,
         game: &Game,
@@ -2075,23 +2220,16 @@ impl<B: Board> Kernel<B> {
         more: B,
         rng: &mut Rng,
     ) -> Result<Option<At<B>>, GiveUp> {
-        let Instr::Choose(c) = &game.program[pc as usize] else {
-            return Err(GiveUp);
-        };
-        let first = moves.count() as usize;
+        let at = *s;
         let nth = |i: usize| {
-            let (alt, value) = if i < first {
-                (0, moves.nth(i))
-            } else {
-                later(c, more.nth(i - first))
-            };
+            let (alt, value) = self.candidate(game, &at, pc, moves, more, i);
             Step {
                 alt: alt as u16,
                 value: value as u16,
             }
         };
-        let len = first + more.count() as usize;
-        draw_tried(len, nth, rng, Some(GiveUp), |step| {
+        let len = self.candidate_count(game, s, pc, moves, more);
+        draw_tried(len, nth, rng, Some(GiveUp::Refusals), |step| {
             let mut t = *s;
             let played = self.try_play(game, &mut t, pc, step.alt as usize, step.value as usize)?;
             if played.is_some() {
@@ -2213,6 +2351,69 @@ impl<B: Board> Kernel<B> {
         Ok(total)
     }
 
+    /// Perft over whole turns of any number of steps, counted like the interpreter: a pass is
+    /// a turn, a finished game a leaf, and the last step of the last turn counted without
+    /// being played where it surely ends the turn. Sub-states reached twice inside a turn (a
+    /// chain reaching one board by two routes) are counted once, through `memo`.
+    pub fn perft_steps(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+        at: &At<B>,
+        depth: u32,
+        memo: &mut StepMemo<B>,
+    ) -> Result<u64, GiveUp> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let (pc, moves, more) = match *at {
+            At::Over(_) => return Ok(1),
+            At::Pass if depth == 1 => return Ok(1),
+            At::Pass => {
+                let mut t = s.at_boundary();
+                let next = self.pass(game, &mut t)?;
+                return self.perft_steps(game, &t, &next, depth - 1, memo);
+            }
+            At::Choice { pc, moves, more } => (pc, moves, more),
+        };
+        let key = (s.steps > 0).then(|| (StepKey::of(s, pc), depth));
+        if let Some(n) = key.as_ref().and_then(|k| memo.get(k)) {
+            return Ok(*n);
+        }
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        let mut total = 0;
+        for i in 0..self.candidate_count(game, s, pc, moves, more) {
+            let (alt, value) = self.candidate(game, s, pc, moves, more, i);
+            let option = &c.alts[alt];
+            if depth == 1 && (c.last_choice || option.ends_turn) {
+                let legal = !option.needs_trial || self.passes_trial(game, s, c, alt, value)?;
+                total += u64::from(legal);
+                continue;
+            }
+            let mut t = *s;
+            let Some(next) = self.try_play(game, &mut t, pc, alt, value)? else {
+                continue;
+            };
+            total += match next {
+                At::Choice { .. } if t.turn == s.turn => {
+                    self.perft_steps(game, &t, &next, depth, memo)?
+                }
+                At::Over(_) => 1,
+                _ if depth == 1 => 1,
+                _ => self.perft_steps(game, &t, &next, depth - 1, memo)?,
+            };
+        }
+        if let Some(k) = key {
+            if memo.len() >= MEMO_ENTRIES {
+                memo.clear();
+            }
+            memo.insert(k, total);
+        }
+        Ok(total)
+    }
+
     /// Perft over whole turns of one placement, counted like the interpreter: a pass is a
     /// turn, a finished game a leaf, and the last turn counted without being played.
     pub fn perft(&self, game: &Game, s: &KState<B>, at: &At<B>, depth: u32) -> Result<u64, GiveUp> {
@@ -2243,6 +2444,41 @@ impl<B: Board> Kernel<B> {
         }
     }
 }
+
+/// Everything that decides a position's future inside a turn, for [`Kernel::perft_steps`]'s
+/// memo: the state without its step count and cached flags, and the choice it stands at.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StepKey<B> {
+    pieces: [B; 2],
+    regs: [i32; MAX_REGISTERS],
+    tokens: [u8; MAX_TOKENS],
+    mover: u8,
+    turn: u32,
+    passes: u32,
+    passing: bool,
+    pc: u32,
+}
+
+impl<B: Board> StepKey<B> {
+    fn of(s: &KState<B>, pc: u32) -> Self {
+        StepKey {
+            pieces: s.pieces,
+            regs: s.regs,
+            tokens: s.tokens,
+            mover: s.mover,
+            turn: s.turn,
+            passes: s.passes,
+            passing: s.passing,
+            pc,
+        }
+    }
+}
+
+/// Counts below sub-states of a turn, by sub-state and depth.
+pub type StepMemo<B> = PositionMap<(StepKey<B>, u32), u64>;
+
+/// Bounds the memory of a long count; clearing only costs recomputation.
+const MEMO_ENTRIES: usize = 1 << 21;
 
 /// The kernel sized for a game's board: one word, two, six (up to 19 x 19 and a little more)
 /// or the largest board the language allows.
@@ -2294,27 +2530,31 @@ impl AnyKernel {
         each_width!(self, k => k.direct.is_some())
     }
 
-    /// See [`Kernel::playout`]; None when the game is agreeing or the kernel gave up.
+    /// See [`Kernel::playout`]; None when the game is agreeing or a step refused more
+    /// candidates than the kernel keeps (the interpreter then plays the same playout).
     pub fn playout(
         &self,
         game: &Game,
         s: &State,
         rng: &mut Rng,
         limit: u64,
-    ) -> Option<(State, u64)> {
+    ) -> Option<Result<(State, u64), RuleError>> {
         fn run<B: Board>(
             k: &Kernel<B>,
             game: &Game,
             s: &State,
             rng: &mut Rng,
             limit: u64,
-        ) -> Option<(State, u64)> {
+        ) -> Option<Result<(State, u64), RuleError>> {
             if s.is_over() {
-                return Some((*s, 0));
+                return Some(Ok((*s, 0)));
             }
             let (ks, at) = k.import(game, s)?;
-            let (t, at, n) = k.playout(game, &ks, at, rng, limit).ok()?;
-            Some((k.export(game, &t, &at), n))
+            match k.playout(game, &ks, at, rng, limit) {
+                Ok((t, at, n)) => Some(Ok((k.export(game, &t, &at), n))),
+                Err(GiveUp::Rule(e)) => Some(Err(*e)),
+                Err(GiveUp::Refusals) => None,
+            }
         }
         each_width!(self, k => run(k, game, s, rng, limit))
     }
@@ -2353,14 +2593,26 @@ impl AnyKernel {
         }
     }
 
-    /// See [`Kernel::perft`]; None when `s` is inside a turn or the kernel gave up.
-    pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Option<u64> {
-        fn run<B: Board>(k: &Kernel<B>, game: &Game, s: &State, depth: u32) -> Option<u64> {
-            if !k.single_step {
-                return None;
-            }
+    /// Perft from `s` (see [`Kernel::perft`] and [`Kernel::perft_steps`]); None when the game
+    /// is agreeing, Some(Err) on a rule error.
+    pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Option<Result<u64, RuleError>> {
+        fn run<B: Board>(
+            k: &Kernel<B>,
+            game: &Game,
+            s: &State,
+            depth: u32,
+        ) -> Option<Result<u64, RuleError>> {
             let (ks, at) = k.import(game, s)?;
-            k.perft(game, &ks, &at, depth).ok()
+            let count = if k.single_step {
+                k.perft(game, &ks, &at, depth)
+            } else {
+                k.perft_steps(game, &ks, &at, depth, &mut StepMemo::default())
+            };
+            match count {
+                Ok(n) => Some(Ok(n)),
+                Err(GiveUp::Rule(e)) => Some(Err(*e)),
+                Err(GiveUp::Refusals) => None,
+            }
         }
         each_width!(self, k => run(k, game, s, depth))
     }
