@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Two builds of outflank side by side: `outflank bench` run alternately with each, so machine
+# noise hits both, and each game's playout and perft rates printed as the range over the rounds.
+#
+#   benches/compare-builds.sh OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS] [FILE...]
+#
+# Build the old one from a commit first, e.g.
+#   git worktree add /tmp/old COMMIT && (cd /tmp/old && cargo build --release)
+#   benches/compare-builds.sh /tmp/old/target/release/outflank target/release/outflank 3 2
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then
+  echo "usage: $0 OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS] [FILE...]" >&2
+  exit 2
+fi
+old=$1 new=$2 rounds=${3:-3} seconds=${4:-2}
+shift $(( $# < 4 ? $# : 4 ))
+files=("$@")
+[ ${#files[@]} -gt 0 ] || files=(games/*.rules)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for r in $(seq 1 "$rounds"); do
+  "$old" bench "${files[@]}" --seconds "$seconds" --json >"$out/old-$r.json"
+  "$new" bench "${files[@]}" --seconds "$seconds" --json >"$out/new-$r.json"
+done
+python3 - "$out" "$rounds" <<'PY'
+import json, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+runs = {side: [json.load(open(f"{out}/{side}-{r}.json")) for r in range(1, rounds + 1)]
+        for side in ("old", "new")}
+def span(side, i, key):
+    vals = [run[i][key] for run in runs[side]]
+    return min(vals), max(vals)
+print(f"{'game':<34} {'playouts/s old':>19} {'new':>19} {'ratio':>6}   "
+      f"{'perft/s old':>23} {'new':>23} {'ratio':>6}")
+for i, row in enumerate(runs["new"][0]):
+    line = f"{row['game']:<34}"
+    for key in ("playouts_per_second", "perft_leaves_per_second"):
+        o, n = span("old", i, key), span("new", i, key)
+        mid = lambda r: (r[0] + r[1]) / 2
+        ratio = mid(n) / mid(o) if mid(o) else float("nan")
+        line += f" {o[0]:>9.0f}-{o[1]:<9.0f} {n[0]:>9.0f}-{n[1]:<9.0f} {ratio:>6.2f}  "
+    print(line)
+print("perft depths differ where a build reaches deeper in the time; leaves/s compare anyway.")
+PY
