@@ -496,7 +496,9 @@ impl<B: Board> CompiledLine<B> {
                 let stop = stops.highest_bit();
                 (stop, cells & !stop.below() & !stop)
             };
-            if !(stop & end).is_empty() {
+            // A run of none is no match (`X+`): its closing cell is no end. (Captures need
+            // no test, an empty run adds nothing.)
+            if !(stop & end).is_empty() && (!ends || !taken.is_empty()) {
                 out = out | if ends { stop } else { taken };
             }
         }

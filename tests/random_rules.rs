@@ -1,0 +1,232 @@
+//! Random rules files, each run by the compiled runner with all its fast paths and by the plain
+//! run of the same program (every `where` asked cell by cell as written, no recognised shape):
+//! the same random playouts from the same seeds, the same perft counts, the same errors.
+//!
+//! The files are put together from pieces of the language (board shapes, lines, kinds of
+//! turn, end conditions, scores), so that shapes no bundled game has are met too: a word or a
+//! cell as a later option, `auto` with `require`, chains, groups, removed cells.
+
+use outflank::check::check;
+use outflank::engine::state::State;
+use outflank::engine::{Engine, RuleError};
+use outflank::source::{NoFiles, SourceFile};
+use proptest::prelude::*;
+
+const LINES: [&str; 4] = [
+    "opponent+ friend",
+    "opponent+ friend along orthogonal",
+    "opponent? friend along diagonal",
+    "opponent{2} empty",
+];
+
+/// Turn programs; `L` is the line, `COND` an extra test on the chosen cell `c`, `REQ` a
+/// `require` (or nothing).
+const TURNS: [&str; 7] = [
+    // One placement that outflanks.
+    "choose c in empty where some(captured(L, c)) { place c  flip captured(L, c) }",
+    // Placements, a word and a pass in one choice.
+    r#"choose {
+        c in empty where some(captured(L, c)) or COND { place c  flip captured(L, c)  REQ }
+        "skip" where turn > 6 and holder(star) == nobody { take star }
+        pass
+    }"#,
+    // A chain: after the placement, more captures one at a time while any are left.
+    "choose c in empty where some(captured(L, c)) {
+        place c
+        while some(captured(L, c)) {
+            choose d in captured(L, c) { flip d }
+        }
+        REQ
+    }",
+    // Two steps: a placement, then maybe a second on a neighbour.
+    "choose c in empty where COND { place c  flip captured(L, c)  REQ }
+     if count(empty) > 4 {
+        choose e in empty & adjacent(friend) where not some(ends(L, e)) { place e }
+     }",
+    // A forced choice: taken at once when only one candidate passes.
+    "choose auto c in empty where COND { place c  flip captured(L, c)  REQ }",
+    // A later option of cells among three.
+    r#"choose {
+        c in empty where some(captured(L, c)) { place c  flip captured(L, c) }
+        "star" where holder(star) != mover and turn > 3 { take star }
+        d in empty & adjacent(friend) where COND_D { place d  REQ_D }
+    }"#,
+    // Go-like: placements that must keep their group breathing, surrounded groups flip.
+    "choose c in empty where COND or turn > 8 {
+        place c
+        flip surrounded(opponent & neighbours(c, orthogonal))
+        require some(liberties(group(c)))
+        REQ
+    }",
+];
+
+const CONDS: [&str; 5] = [
+    "true",
+    "some(neighbours(c) & friend)",
+    "count(neighbours(c) & empty) >= 2",
+    "c in edges",
+    "not some(neighbours(c, diagonal) & opponent)",
+];
+
+const REQUIRES: [&str; 4] = [
+    "",
+    "require count(friend) > 2",
+    "require count(opponent) != 3",
+    "require some(liberties(group(c)))",
+];
+
+const ENDS: [&str; 4] = [
+    "end when blocked",
+    "end when passes >= 2",
+    "end after step when count(black & corners) >= 2 winner black",
+    "end after step for each p when count(p) >= 12 winner p",
+];
+
+const SCORES: [&str; 3] = [
+    "count(p)",
+    "count(p) + count(territory(p))",
+    "count(p & edges) * 2 - count(p & corners)",
+];
+
+#[derive(Debug, Clone)]
+struct Recipe {
+    width: usize,
+    height: usize,
+    removed: bool,
+    line: usize,
+    turn: usize,
+    cond: usize,
+    require: usize,
+    ends: Vec<usize>,
+    score: usize,
+}
+
+impl Recipe {
+    fn text(&self) -> String {
+        // The same tests asked of the cell `d`.
+        let of_d = |text: &str| {
+            text.replace("(c)", "(d)")
+                .replace("(c,", "(d,")
+                .replace("c in", "d in")
+        };
+        let turn = TURNS[self.turn]
+            .replace("COND_D", &of_d(CONDS[self.cond]))
+            .replace("REQ_D", &of_d(REQUIRES[self.require]))
+            .replace("COND", CONDS[self.cond])
+            .replace("REQ", REQUIRES[self.require])
+            .replace("captured(L,", "captured(run,")
+            .replace("ends(L,", "ends(run,");
+        let mut ends: Vec<&str> = self.ends.iter().map(|&e| ENDS[e]).collect();
+        // Every game ends: a turn limit bounds the ones whose own ends may never hold.
+        ends.push("end when turn > 50");
+        format!(
+            "board {w} x {h}
+            {removed}
+            player black 'B'
+            player white 'W'
+            setup {{
+              black on b2, c3
+              white on c2, b3
+            }}
+            token star
+            region edges = rows(1, 1) | cols(1, 1)
+            line run = {line}
+            turn {{
+              {turn}
+            }}
+            {ends}
+            score p = {score}
+            ",
+            w = self.width,
+            h = self.height,
+            removed = if self.removed {
+                "removed cells(a1)"
+            } else {
+                ""
+            },
+            line = LINES[self.line],
+            ends = ends.join("\n            "),
+            score = SCORES[self.score],
+        )
+    }
+}
+
+fn recipe() -> impl Strategy<Value = Recipe> {
+    (
+        (3usize..7, 3usize..7, any::<bool>()),
+        0..LINES.len(),
+        0..TURNS.len(),
+        0..CONDS.len(),
+        0..REQUIRES.len(),
+        proptest::collection::vec(0..ENDS.len(), 0..3),
+        0..SCORES.len(),
+    )
+        .prop_map(
+            |((width, height, removed), line, turn, cond, require, ends, score)| Recipe {
+                width,
+                height,
+                removed,
+                line,
+                turn,
+                cond,
+                require,
+                ends,
+                score,
+            },
+        )
+}
+
+/// What a playout is judged by: the final position and result, or the error's message and
+/// place.
+fn summary(r: Result<(State, u64), RuleError>) -> String {
+    match r {
+        Ok((s, n)) => format!(
+            "{:?} mover {} turn {} passes {} tokens {:?} outcome {:?} after {n} steps",
+            s.pieces, s.mover, s.turn, s.passes, s.tokens, s.outcome
+        ),
+        Err(e) => format!("error {} at {:?}", e.message, e.at.map(|(_, span)| span)),
+    }
+}
+
+fn perft(e: &Engine, s: &State, depth: u32) -> String {
+    match e.perft(s, depth) {
+        Ok(n) => n.to_string(),
+        Err(e) => format!("error {}", e.message),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_rules_run_alike_on_the_fast_and_the_plain_runner(r in recipe(), seed in any::<u64>()) {
+        let text = r.text();
+        let checked = check(SourceFile::new("random.rules", text.as_str()), &NoFiles, &[]);
+        let checked = match checked {
+            Ok(c) => c,
+            Err(outflank::check::CheckError::Rules(d)) => {
+                panic!("the generated rules must check:\n{text}\n{}", d.render(false, 100))
+            }
+            Err(e) => panic!("{text}: {e:?}"),
+        };
+        let fast = Engine::new(checked.game.clone());
+        let plain = Engine::new(checked.game).interpreter_only();
+        prop_assert!(fast.has_kernel() && !plain.has_kernel());
+        let start = plain.start().unwrap();
+        for game in 0..4 {
+            let seed = seed.wrapping_add(game);
+            let a = fast.random_playout(&start, &mut outflank::agents::Rng::new(seed), u64::MAX);
+            let b = plain.random_playout(&start, &mut outflank::agents::Rng::new(seed), u64::MAX);
+            prop_assert_eq!(summary(a), summary(b), "{}", text);
+        }
+        // Perft from the start and from a position a few steps into a game.
+        let (mid, _) = plain
+            .random_playout(&start, &mut outflank::agents::Rng::new(seed), 3 + seed % 5)
+            .unwrap_or((start, 0));
+        for from in [start, mid] {
+            for depth in 1..=3 {
+                prop_assert_eq!(perft(&fast, &from, depth), perft(&plain, &from, depth), "{}", text);
+            }
+        }
+    }
+}
