@@ -60,8 +60,9 @@ pub fn solve(engine: &Engine, s: &State) -> Result<Solution, RuleError> {
     })
 }
 
-/// The same search on the compiled kernel, for the games it runs: the values agree with the
-/// interpreter's (tests compare them), only faster. None when the kernel cannot take `s`.
+/// The same search on the kernel's own states, for games of one placement a turn: the values
+/// agree with the step-by-step search's (tests compare them), only faster. None when the
+/// game's turns have several steps or its board is too large for the search's table.
 fn solve_on_kernel(engine: &Engine, s: &State) -> Result<Option<Solution>, RuleError> {
     let mut table = Table::new(KERNEL_SLOTS);
     let mut line = Vec::new();
@@ -74,7 +75,7 @@ fn solve_on_kernel(engine: &Engine, s: &State) -> Result<Option<Solution>, RuleE
             nodes: 0,
         }));
     }
-    let Some(mut value) = engine.kernel_value(&cur, &mut table, None) else {
+    let Some(mut value) = engine.kernel_value(&cur, &mut table, None)? else {
         return Ok(None);
     };
     while !cur.is_over() {
@@ -97,7 +98,7 @@ fn solve_on_kernel(engine: &Engine, s: &State) -> Result<Option<Solution>, RuleE
                 } else {
                     (next_down(target), target)
                 };
-                let Some(v) = engine.kernel_value(&t, &mut table, Some(window)) else {
+                let Some(v) = engine.kernel_value(&t, &mut table, Some(window))? else {
                     return Ok(None);
                 };
                 if flips {

@@ -5,7 +5,6 @@
 mod common;
 use common::{engine, game_files};
 use outflank::agents::{game_seed, Rng};
-use outflank::engine::kernel::AnyKernel;
 use outflank::engine::Engine;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -64,21 +63,14 @@ fn playouts(e: &Engine, games: u64) -> (u64, u64) {
 fn random_playouts_allocate_nothing_per_step() {
     for file in game_files() {
         let fast = engine(&file, &[]);
-        let slow = Engine::new(fast.game.clone()).interpreter_only();
-        let on_kernel = AnyKernel::new(&fast.game).is_some();
-        for (runner, e) in [("the default runner", &fast), ("the interpreter", &slow)] {
+        let slow = Engine::new(fast.game.clone()).plain();
+        for (runner, e) in [("the fast paths", &fast), ("the plain run", &slow)] {
             // The first playouts may fill lazily built tables (the after-step end answers).
             playouts(e, 3);
             let (n, steps) = playouts(e, 20);
             assert!(steps > 20 * 30, "{file}: {steps} steps");
-            // The kernel allocates nothing at all. The interpreter takes one buffer per
-            // playout for the legal steps, which may grow once on a large board: at most two
-            // per playout, against dozens of steps each.
-            let most = if on_kernel && runner == "the default runner" {
-                0
-            } else {
-                2 * 20
-            };
+            // Nothing at all, on either.
+            let most = 0;
             assert!(
                 n <= most,
                 "{file} on {runner}: {n} allocations in {steps} steps"

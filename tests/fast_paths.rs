@@ -5,9 +5,8 @@ mod common;
 use common::{engine, engine_from, game_files};
 use outflank::agents::{game_seed, Rng};
 use outflank::engine::bits::Bits;
-use outflank::engine::eval::Ctx;
 use outflank::engine::Engine;
-use outflank::ir::{Cell, Cond, Instr, Set, NOBODY};
+use outflank::ir::{Cell, Cond, Instr, Set};
 
 /// Plays `games` seeded random games and, at every position, compares each line's whole-set
 /// sources with the per-cell match. Returns the number of comparisons.
@@ -18,22 +17,16 @@ fn compare_lines(e: &Engine, seed: u64, games: u64, what: &str) -> usize {
         let mut s = e.start().unwrap();
         let mut buf = Vec::new();
         while !s.is_over() {
-            let ctx = Ctx {
-                engine: e,
-                state: &s,
-                bound: NOBODY,
-                mover_can_move: None,
-                reached: None,
-            };
             for (l, line) in e.game.lines.iter().enumerate() {
-                let fast = ctx.sources(line);
+                let fast = e.set_value(&s, &Set::Sources(l));
                 let mut slow = Bits::EMPTY;
                 for c in e.game.geometry.playable.iter() {
                     // The meaning: placing at c captures something (a match that takes no
                     // cell does not count). The per-cell test must agree with it too.
                     let at = Box::new(Cell::Const(c as u16));
-                    let captures = !ctx.set(&Set::Captured(l, at.clone())).is_empty();
-                    assert_eq!(ctx.cond(&Cond::AnyLine(l, at)), captures, "{what}, {c}");
+                    let captures = !e.set_value(&s, &Set::Captured(l, at.clone())).is_empty();
+                    let any = e.cond_value(&s, &Cond::AnyLine(l, at), None);
+                    assert_eq!(any, captures, "{what}, {c}");
                     if captures {
                         slow.insert(c);
                     }

@@ -29,10 +29,9 @@ fn tried_options_are_drawn_uniformly_among_the_legal_ones() {
     e.steps(&s, &mut legal).unwrap();
     assert_eq!(legal.len(), 2);
     let mut rng = Rng::new(9);
-    let mut buf = Vec::new();
     let mut seen: HashMap<_, u32> = HashMap::new();
     for _ in 0..4000 {
-        let step = e.random_step(&s, &mut rng, &mut buf).unwrap().unwrap();
+        let step = e.random_step(&s, &mut rng).unwrap().unwrap();
         *seen.entry(step).or_default() += 1;
     }
     assert_eq!(seen.len(), 2, "only legal steps: {seen:?}");
@@ -49,13 +48,12 @@ fn tried_options_are_drawn_uniformly_among_the_legal_ones() {
 fn random_steps_are_legal_in_reversi_go() {
     // Suicide makes some empty cells illegal; every drawn step must be in the legal list.
     let e = engine("games/reversi-go-9x9.rules", &[]);
-    let mut buf = Vec::new();
     let mut legal = Vec::new();
     let mut checked = 0;
     for game in 0..20 {
         let mut rng = Rng::new(game_seed(4, game));
         let mut s = e.start().unwrap();
-        while let Some(step) = e.random_step(&s, &mut rng, &mut buf).unwrap() {
+        while let Some(step) = e.random_step(&s, &mut rng).unwrap() {
             e.steps(&s, &mut legal).unwrap();
             assert!(legal.contains(&step), "game {game}, turn {}", s.turn);
             s = e.apply(&s, step).unwrap();
@@ -70,7 +68,6 @@ fn random_steps_are_legal_in_reversi_go() {
 fn playouts_play_the_steps_random_step_draws() {
     // Playouts keep each trial as the play; they must still follow random_step's draws.
     let e = engine("games/reversi-go-9x9.rules", &[]);
-    let mut buf = Vec::new();
     for game in 0..10 {
         let (fast, n) = e
             .random_playout(&e.start().unwrap(), &mut Rng::new(game), u64::MAX)
@@ -78,7 +75,7 @@ fn playouts_play_the_steps_random_step_draws() {
         let mut rng = Rng::new(game);
         let mut s = e.start().unwrap();
         let mut m = 0;
-        while let Some(step) = e.random_step(&s, &mut rng, &mut buf).unwrap() {
+        while let Some(step) = e.random_step(&s, &mut rng).unwrap() {
             s = e.apply(&s, step).unwrap();
             m += 1;
         }

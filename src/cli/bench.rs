@@ -14,10 +14,10 @@ struct Row {
     perft_depth: u32,
     perft_leaves_per_second: f64,
     bytes_per_state: usize,
-    /// The kernel's state, which its playouts copy instead (None without a kernel).
-    kernel_bytes_per_state: Option<usize>,
-    /// "kernel" when the compiled kernel runs playouts and perft ("kernel, direct" when as a
-    /// loop over the boards alone), else "interpreter".
+    /// The runner's own state, which its playouts and perft copy instead.
+    kernel_bytes_per_state: usize,
+    /// "kernel", the one runner ("kernel, direct" where the game's turns run as a loop over
+    /// the boards alone).
     runner: &'static str,
 }
 
@@ -73,10 +73,8 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
             kernel_bytes_per_state: engine.kernel_state_bytes(),
             runner: if engine.kernel_is_direct() {
                 "kernel, direct"
-            } else if engine.has_kernel() {
-                "kernel"
             } else {
-                "interpreter"
+                "kernel"
             },
         });
     }
@@ -96,8 +94,7 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
             r.perft_depth,
             r.perft_leaves_per_second,
             r.bytes_per_state,
-            r.kernel_bytes_per_state
-                .map_or_else(|| "-".to_string(), |b| b.to_string()),
+            r.kernel_bytes_per_state,
             r.runner
         ));
     }

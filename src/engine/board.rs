@@ -188,35 +188,6 @@ impl<B: Board> Floodable for B {
     }
 }
 
-/// A set type a flood can run in, read from and written back to the interpreter's [`Bits`]
-/// (which must fit it).
-pub trait FloodSet: Floodable {
-    fn of(b: &Bits) -> Self;
-    fn bits(self) -> Bits;
-}
-
-impl FloodSet for u128 {
-    #[inline(always)]
-    fn of(b: &Bits) -> Self {
-        Board::from_bits(b)
-    }
-    #[inline(always)]
-    fn bits(self) -> Bits {
-        Board::to_bits(self)
-    }
-}
-
-impl<const N: usize> FloodSet for Wide<N> {
-    #[inline(always)]
-    fn of(b: &Bits) -> Self {
-        Wide::from_bits(b)
-    }
-    #[inline(always)]
-    fn bits(self) -> Bits {
-        self.to_bits()
-    }
-}
-
 /// The part of `within` connected to `start` by `steps` (a cell set that can take a step and
 /// the step's offset, one per direction of connection), grown a layer at a time for all
 /// cells at once. None as soon as the part has a neighbour in `stop_at`: "does this group

@@ -1,12 +1,12 @@
 //! Drawing a random legal step where candidates must be tried (an option whose body can fail a
-//! `require`). Both runners draw through [`draw_tried`], so one seed gives one playout on
-//! either.
+//! `require`). Playouts and single random steps draw through [`draw_tried`], so one seed
+//! gives one game either way.
 
 use super::rng::Rng;
 use super::Step;
 
-/// Refused candidates noted in place, per step. Past them the interpreter notes more on the
-/// heap and the kernel, which must not allocate, gives up.
+/// Refused candidates noted in place, per step; past them, more are noted on the heap (rare:
+/// a step that refuses that many candidates).
 const IN_PLACE: usize = 32;
 
 /// Draws candidates `0..len` (the i-th is `nth(i)`) without replacement until `try_one`
@@ -14,15 +14,12 @@ const IN_PLACE: usize = 32;
 ///
 /// The draws are those of a list of every candidate from which a refused one is swap-removed
 /// (the last takes its place); but the list is never built: a large board has hundreds of
-/// candidates and seldom refuses one, so only the swaps are noted. With `give_up` set, a step
-/// that refuses more than [`IN_PLACE`] candidates stops with that error instead of noting
-/// the rest on the heap.
+/// candidates and seldom refuses one, so only the swaps are noted.
 #[inline(always)]
 pub(crate) fn draw_tried<T, E>(
     len: usize,
     nth: impl Fn(usize) -> Step,
     rng: &mut Rng,
-    give_up: Option<E>,
     mut try_one: impl FnMut(Step) -> Result<Option<T>, E>,
 ) -> Result<Option<T>, E> {
     // Candidates are cells and options, far fewer than an index can count.
@@ -32,17 +29,11 @@ pub(crate) fn draw_tried<T, E>(
         held: 0,
         spilled: Vec::new(),
     };
-    let mut give_up = give_up;
     let mut len = len;
     while len > 0 {
         let i = rng.below(len);
         if let Some(found) = try_one(swaps.find(i).unwrap_or_else(|| nth(i)))? {
             return Ok(Some(found));
-        }
-        if swaps.held == IN_PLACE {
-            if let Some(e) = give_up.take() {
-                return Err(e);
-            }
         }
         let last = swaps.find(len - 1).unwrap_or_else(|| nth(len - 1));
         swaps.push((i as u16, last));
@@ -60,6 +51,7 @@ struct Swaps {
 }
 
 impl Swaps {
+    #[inline(always)]
     fn push(&mut self, swap: (u16, Step)) {
         match self.in_place.get_mut(self.held) {
             Some(slot) => {
@@ -71,12 +63,21 @@ impl Swaps {
     }
 
     /// The candidate the latest swap at `i` put there, if any did.
+    #[inline(always)]
     fn find(&self, i: usize) -> Option<Step> {
-        self.spilled
-            .iter()
-            .rev()
-            .chain(self.in_place[..self.held].iter().rev())
-            .find(|&&(j, _)| j as usize == i)
-            .map(|&(_, step)| step)
+        let latest = |swaps: &[(u16, Step)]| {
+            swaps
+                .iter()
+                .rev()
+                .find(|&&(j, _)| j as usize == i)
+                .map(|&(_, step)| step)
+        };
+        // The heap holds swaps only past the ones in place (seldom): ask it only then.
+        if self.held == IN_PLACE {
+            if let Some(step) = latest(&self.spilled) {
+                return Some(step);
+            }
+        }
+        latest(&self.in_place[..self.held])
     }
 }

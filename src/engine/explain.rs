@@ -1,8 +1,9 @@
 //! Why a move is legal or not, in terms of the rules' own text: which option allows a step, or
 //! for each option, what excludes the step (its candidate set, its `where`, a `require`).
 
+use super::kernel::each_width;
 use super::state::{State, AT_FORCED_PASS, AT_GAME_OVER};
-use super::{Engine, Flow, RuleError, FORCED_PASS};
+use super::{Engine, RuleError, FORCED_PASS};
 use crate::ir::{AltKind, Loc};
 
 /// One step of the move as written.
@@ -120,17 +121,16 @@ impl Engine {
                         Some(w) => (&w.0, Some(&w.1)),
                         None => (set, alt.condition.as_ref()),
                     };
-                    if !self.ctx(cur).set(written).contains(cell) {
+                    if !self.set_value(cur, written).contains(cell) {
                         reasons.push((
                             format!("{name} is not in the cells this option offers"),
                             alt.set_loc,
                         ));
                         continue;
                     }
-                    let mut probe = *cur;
-                    probe.regs[*reg as usize] = cell as i32;
+                    let probe = Some((*reg, cell));
                     if let Some(cond) = condition {
-                        if !self.ctx(&probe).cond(cond) {
+                        if !self.cond_value(cur, cond, probe) {
                             reasons.push((
                                 format!("for {name} this condition is false"),
                                 alt.condition_loc,
@@ -138,9 +138,9 @@ impl Engine {
                             continue;
                         }
                     }
-                    let mut t = *cur;
-                    self.bind(&mut t, c, i as u16, cell as u16);
-                    if let Flow::Illegal(loc) = self.run(&mut t, alt.body)? {
+                    let game = &self.game;
+                    let refused = each_width!(&self.kernel, k => k.refusal(game, cur, i, cell))?;
+                    if let Some(loc) = refused {
                         reasons.push((
                             format!("after {name} this requirement does not hold"),
                             Some(loc),
@@ -156,7 +156,7 @@ impl Engine {
                         continue;
                     }
                     if let Some(cond) = &alt.condition {
-                        if !self.ctx(cur).cond(cond) {
+                        if !self.cond_value(cur, cond, None) {
                             reasons.push((
                                 format!("`{word}` is not allowed now: this condition is false"),
                                 alt.condition_loc,

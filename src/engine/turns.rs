@@ -96,68 +96,7 @@ impl Engine {
     /// Counts the sequences of `depth` whole turns (a forced pass is a turn; a finished game
     /// counts as one leaf).
     pub fn perft(&self, s: &State, depth: u32) -> Result<u64, RuleError> {
-        if depth == 0 || s.is_over() {
-            return Ok(1);
-        }
-        if let Some(n) = self
-            .kernel
-            .as_ref()
-            .and_then(|k| k.perft(&self.game, s, depth))
-        {
-            return n;
-        }
-        let mut buf = Vec::with_capacity(64);
-        let mut memo = Memo::default();
-        self.perft_turn(s, s.turn, depth, &mut buf, &mut memo)
-    }
-
-    /// Counts below `s`, which is inside the turn numbered `turn`.
-    fn perft_turn(
-        &self,
-        s: &State,
-        turn: u32,
-        depth: u32,
-        buf: &mut Vec<Step>,
-        memo: &mut Memo,
-    ) -> Result<u64, RuleError> {
-        // Different choice sequences inside a turn often meet in the same sub-state (a chain
-        // reaching one board by two routes): count each such sub-state once.
-        let key = (s.steps > 0).then(|| (s.key(), depth));
-        if let Some(k) = &key {
-            if let Some(&n) = memo.table.get(k) {
-                return Ok(n);
-            }
-        }
-        self.steps(s, buf)?;
-        let total = if depth == 1 && self.last_choice(s) {
-            buf.len() as u64
-        } else {
-            let steps = std::mem::take(buf);
-            let mut total = 0;
-            for &step in &steps {
-                if depth == 1 && self.step_ends_turn(s, step) {
-                    total += 1;
-                    continue;
-                }
-                let t = self.apply(s, step)?;
-                total += if !t.is_over() && t.turn == turn {
-                    self.perft_turn(&t, turn, depth, buf, memo)?
-                } else if depth == 1 || t.is_over() {
-                    1
-                } else {
-                    self.perft_turn(&t, t.turn, depth - 1, buf, memo)?
-                };
-            }
-            *buf = steps;
-            total
-        };
-        if let Some(k) = key {
-            if memo.table.len() >= Memo::MAX_ENTRIES {
-                memo.table.clear();
-            }
-            memo.table.insert(k, total);
-        }
-        Ok(total)
+        self.kernel.perft(&self.game, s, depth)
     }
 
     /// Perft split by the first whole turn.
@@ -239,16 +178,6 @@ impl Engine {
 }
 
 /// Counts of mid-turn sub-states already seen, by remaining depth.
-#[derive(Default)]
-struct Memo {
-    table: crate::engine::hash::PositionMap<(crate::engine::state::StateKey, u32), u64>,
-}
-
-impl Memo {
-    /// Bounds the memory of a long count; clearing only costs recomputation.
-    const MAX_ENTRIES: usize = 1 << 21;
-}
-
 /// At most 20 items, then a count of the rest.
 pub fn abbreviate(items: &[String]) -> String {
     if items.len() <= 20 {

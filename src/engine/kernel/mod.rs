@@ -1,20 +1,21 @@
-//! The compiled kernel: a second, fast runner on boards that fit one machine integer.
+//! The runner: executes a compiled turn program, for every rules file and board size.
 //!
-//! It runs turn programs whose choices have at most two options, or words and passes after
-//! the first (`require`, tokens and groups included), on [`Board`] integers: candidate sets
-//! by shift-and-mask line matching, groups by layered floods, no 704-bit sets, no 296-byte
-//! state copies. Turns of one placement (conditions and jumps leading to a
-//! single `choose c in SET [where ...] { place c; flip ... }` whose body ends the turn, no
-//! other variables) are its best case: they take direct paths, and perft and the solver run
-//! on them too; turns of several steps (chains) run instruction by instruction. Nothing in it
-//! knows a game; any rules file of those shapes gets it.
+//! A position's cell sets are [`Board`] values as wide as the board needs (one or two machine
+//! words, six words up to 384 cells, eleven for the largest board), so candidate sets come
+//! from shift-and-mask line matching and groups from layered floods, and states are small
+//! and changed in place. The program is run instruction by instruction; where a part of it
+//! has a shape the runner knows, it takes a direct path instead, chosen when the game is
+//! loaded ([`Form`]: a choice among the cells a line captures from, a place-and-flip body;
+//! [`Direct`]: a whole turn of one outflanking placement run as a loop over the two boards;
+//! [`StepEndTable`]: after-step ends answered from a table; turns of one placement, which
+//! perft and the solver walk without the turn machinery). Nothing in it knows a game.
 //!
-//! It plays exactly the games the interpreter plays: the same legal steps in the same order,
-//! the same random draws, the same end checks, so random playouts with one seed end in the same
-//! position and perft counts agree. Tests hold it to that against the interpreter (the oracle).
-//! Where it meets something it does not run (a rule error, for one), it gives up and the
-//! caller replays the same work on the interpreter.
+//! `plain` builds take none of those paths: they are the reference the tests hold the fast
+//! paths to (the same legal steps in the same order, the same random draws, the same end
+//! checks and errors). A rule error (placing on a piece, a loop without end) is a [`Fault`]
+//! with the place in the rules that caused it.
 
+pub mod positions;
 pub mod search;
 
 use super::bits::WORDS;
@@ -33,22 +34,13 @@ use crate::ir::{
 use crate::syntax::ast::CellClass;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// Why the kernel stopped short.
-#[derive(Debug)]
-pub enum GiveUp {
-    /// The rules did something no game can do (placing on a piece, a loop without end),
-    /// reported where the rules say it. Boxed: the kernel's results stay a word wide on the
-    /// hot path, where errors are rare.
-    Rule(Box<RuleError>),
-    /// One step refused more candidates than a random draw keeps without allocating: the
-    /// interpreter replays the work (see [`draw_tried`]).
-    Refusals,
-}
+/// A rule error met by the kernel (placing on a piece, a loop without end), with where the
+/// rules cause it. Boxed: the kernel's results stay a word wide on the hot path, where errors
+/// are rare.
+pub type Fault = Box<RuleError>;
 
-impl GiveUp {
-    fn rule(game: &Game, message: String, loc: Option<&crate::ir::Loc>) -> GiveUp {
-        GiveUp::Rule(Box::new(RuleError::in_rules(game, message, loc)))
-    }
+fn fault(game: &Game, message: &str, loc: Option<&crate::ir::Loc>) -> Fault {
+    Box::new(RuleError::in_rules(game, message.into(), loc))
 }
 
 /// A position: at a turn boundary, or inside a turn of several steps.
@@ -67,6 +59,8 @@ pub struct KState<B> {
     pub regs: [i32; MAX_REGISTERS],
     /// Who holds each token (NOBODY when no one does).
     pub tokens: [u8; MAX_TOKENS],
+    /// Running the agreement program on a stopped game, not playing a turn.
+    pub agreeing: bool,
 }
 
 /// Where a turn stands once it has begun.
@@ -95,8 +89,8 @@ enum Flow<B> {
         more: B,
     },
     TurnEnded,
-    /// A `require` failed: the step being tried is not legal.
-    Refused,
+    /// A `require` failed (where it is written): the step being tried is not legal.
+    Refused(crate::ir::Loc),
 }
 
 /// The option and value that value `v` of a choice's `more` stands for (see [`At::Choice`]).
@@ -109,8 +103,8 @@ fn later(c: &Choose, v: usize) -> (usize, usize) {
     }
 }
 
-/// Instructions one step may run before the kernel gives up (the interpreter then reports the
-/// endless loop).
+/// Jumps one step may take before its next choice: past them, the run is reported as a loop
+/// that never ends.
 const STEP_BUDGET: u32 = 1_000_000;
 
 pub struct Kernel<B> {
@@ -532,40 +526,26 @@ impl<B: Board> CompiledLine<B> {
     }
 }
 
-/// Why a game is not run by the kernel (for `bench` and the docs), or None when it is.
-pub fn unsupported_reason(game: &Game) -> Option<String> {
-    let mut checker = Shape::new(game, true);
-    // The turn program only: the agreement program always runs on the interpreter.
-    let end = game.agreement.map_or(game.program.len(), |a| a as usize);
-    for instr in &game.program[..end] {
-        checker.instr(instr);
-    }
-    checker.ends();
-    checker.reason
-}
-
 /// Why a game's turns are not all single placements (the kernel's best case), or None.
 fn multi_step_reason(game: &Game) -> Option<String> {
-    let mut checker = Shape::new(game, false);
+    let mut checker = Shape::new(game);
     checker.control(0);
     checker.ends();
     checker.reason
 }
 
-/// Walks the program and expressions, noting the first thing the kernel does not run (with
-/// `general` false: the first thing that is not a turn of one placement).
+/// Walks the program and expressions, noting the first thing that is not a turn of one
+/// placement.
 struct Shape<'a> {
     game: &'a Game,
-    general: bool,
     seen: Vec<bool>,
     reason: Option<String>,
 }
 
 impl Shape<'_> {
-    fn new(game: &Game, general: bool) -> Shape<'_> {
+    fn new(game: &Game) -> Shape<'_> {
         Shape {
             game,
-            general,
             seen: vec![false; game.program.len()],
             reason: None,
         }
@@ -588,33 +568,6 @@ impl Shape<'_> {
         self.num(&game.score);
         for t in &game.tiebreaks {
             self.num(t);
-        }
-    }
-
-    /// Any instruction of a general turn program.
-    fn instr(&mut self, instr: &Instr) {
-        match instr {
-            Instr::Choose(c) => {
-                for alt in &c.alts {
-                    if let AltKind::Cell { set, .. } = &alt.kind {
-                        self.set(set, None);
-                    }
-                    if let Some(cond) = &alt.condition {
-                        self.cond(cond);
-                    }
-                }
-            }
-            Instr::Place(c, _) => self.cell(c, None),
-            Instr::Flip(set) => self.set(set, None),
-            Instr::Move(a, b, _) => {
-                self.cell(a, None);
-                self.cell(b, None);
-            }
-            Instr::Let(_, RegValue::Cell(c)) => self.cell(c, None),
-            Instr::Let(_, RegValue::Num(n)) => self.num(n),
-            Instr::JumpUnless(c, _) => self.cond(c),
-            Instr::Require(c, _) => self.cond(c),
-            Instr::Jump(_) | Instr::Stop | Instr::MarkPass | Instr::Take(_) => {}
         }
     }
 
@@ -699,7 +652,7 @@ impl Shape<'_> {
 
     fn cell(&mut self, c: &Cell, reg: Option<u8>) {
         if let Cell::Reg(r) = c {
-            if !self.general && Some(*r) != reg {
+            if Some(*r) != reg {
                 self.no("a turn variable");
             }
         }
@@ -707,7 +660,7 @@ impl Shape<'_> {
 
     fn player(&mut self, p: &Player) {
         match p {
-            Player::Holder(_) if !self.general => self.no("a token holder"),
+            Player::Holder(_) => self.no("a token holder"),
             Player::Opponent(p) => self.player(p),
             _ => {}
         }
@@ -747,7 +700,6 @@ impl Shape<'_> {
             }
             Cond::NonEmpty(s) => self.set(s, reg),
             Cond::AnyLine(_, c) => self.cell(c, reg),
-            Cond::Breathes(c) if self.general => self.cell(c, reg),
             Cond::Breathes(_) => self.no("groups"),
         }
     }
@@ -760,8 +712,7 @@ impl Shape<'_> {
         match n {
             Num::Const(_) | Num::Turn | Num::Passes => {}
             Num::Count(s) => self.set(s, reg),
-            Num::Reg(_) if !self.general => self.no("a number variable"),
-            Num::Reg(_) => {}
+            Num::Reg(_) => self.no("a number variable"),
             Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
                 self.num_with(a, reg);
                 self.num_with(b, reg);
@@ -788,13 +739,6 @@ impl Shape<'_> {
                 self.set(b, reg);
             }
             Set::Adjacent(a, _) => self.set(a, reg),
-            Set::Between(a, b) if self.general => {
-                self.cell(a, reg);
-                self.cell(b, reg);
-            }
-            Set::Group(c) if self.general => self.cell(c, reg),
-            Set::Liberties(a) | Set::Surrounded(a) if self.general => self.set(a, reg),
-            Set::Territory(p) if self.general => self.player(p),
             Set::Between(..)
             | Set::Group(_)
             | Set::Liberties(_)
@@ -880,7 +824,13 @@ struct Ctx<'a, B> {
     /// options of one choice often ask the same (one the cells a line captures from, the
     /// other the cells it does not).
     sources_seen: std::cell::Cell<Option<(usize, B)>>,
+    /// Shared by the contexts that score one position: each player's reachable empty cells,
+    /// once flooded.
+    reached: Option<&'a Reached<B>>,
 }
+
+/// Per player, the empty cells connected to their stones, once flooded.
+type Reached<B> = std::cell::Cell<[Option<B>; 2]>;
 
 impl<B: Board> Ctx<'_, B> {
     #[inline]
@@ -984,14 +934,26 @@ impl<B: Board> Ctx<'_, B> {
                 p => {
                     // The empty cells reached from p's stones, less those reached from the
                     // other player's: a region touching both is nobody's.
-                    let (empty, steps) = (self.class(CellClass::Empty), &self.kernel.orthogonal);
-                    let pieces = self.state.pieces;
-                    reached(steps, pieces[p as usize], empty)
-                        & !reached(steps, pieces[1 - p as usize], empty)
+                    self.reached_by(p as usize) & !self.reached_by(1 - p as usize)
                 }
             },
             _ => unreachable!("Ctx::set sends only group expressions here"),
         }
+    }
+
+    /// The empty cells connected to player `p`'s stones, from the shared cache if any.
+    fn reached_by(&self, p: usize) -> B {
+        let flood = || {
+            let empty = self.class(CellClass::Empty);
+            reached(&self.kernel.orthogonal, self.state.pieces[p], empty)
+        };
+        let Some(cache) = self.reached else {
+            return flood();
+        };
+        let mut known = cache.get();
+        let cells = *known[p].get_or_insert_with(flood);
+        cache.set(known);
+        cells
     }
 
     fn owner(&self, cell: usize) -> Option<usize> {
@@ -1140,8 +1102,8 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     /// Backtracking match of a general line from the cell `at` (one bit; its successor in
-    /// direction `d` is the next to match). Greedy first, like the interpreter, so the same
-    /// (longest) match is found.
+    /// direction `d` is the next to match). Greedy first, so the longest match is
+    /// found.
     fn match_elements(
         &self,
         line: &LinePattern,
@@ -1228,7 +1190,7 @@ impl<B: Board> Ctx<'_, B> {
         let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
         for &d in &self.kernel.lines[l].dirs {
             let back = (d + 4) % 8;
-            // As the interpreter: `taking` keeps the matches that take at least one cell.
+            // `taking` keeps the matches that take at least one cell.
             let mut rest = self.class(line.end);
             let mut taking = B::EMPTY;
             for &(class, min, max) in line.elements.iter().rev() {
@@ -1334,36 +1296,47 @@ impl<B: Board> KState<B> {
             passing: false,
             regs: [0; MAX_REGISTERS],
             tokens: self.tokens,
+            agreeing: false,
         }
     }
 }
 
 impl<B: Board> Kernel<B> {
-    /// The kernel for `game`, if the game has a shape it runs and the board fits `B`.
-    pub fn new(game: &Game) -> Option<Kernel<B>> {
+    /// The runner for `game`, whose board must fit `B`. With `plain`, it takes none of the
+    /// shapes it recognises (see [`Form`], [`Direct`], [`StepEndTable`], turns of one
+    /// placement): the reference its fast paths are tested against.
+    pub fn new(game: &Game, plain: bool) -> Kernel<B> {
         let g = &game.geometry;
-        if g.cells() > B::CELLS || unsupported_reason(game).is_some() {
-            return None;
-        }
+        assert!(g.cells() <= B::CELLS, "the board fits the runner's sets");
         let lines = game.lines.iter().map(|l| compile_line(game, l)).collect();
-        let single_step = multi_step_reason(game).is_none();
+        let single_step = !plain && multi_step_reason(game).is_none();
         let tried: Vec<bool> = game
             .program
             .iter()
             .map(|i| matches!(i, Instr::Choose(c) if c.alts.iter().any(|a| a.needs_trial)))
             .collect();
-        let forms: Vec<Form> = (0..game.program.len()).map(|pc| form(game, pc)).collect();
+        let forms: Vec<Form> = (0..game.program.len())
+            .map(|pc| {
+                if plain {
+                    Form::default()
+                } else {
+                    form(game, pc)
+                }
+            })
+            .collect();
         let ends_after_step = game.ends.iter().any(|e| e.timing == Timing::AfterStep);
-        let ends_need_blocked = game
-            .ends
-            .iter()
-            .filter(|e| e.timing == Timing::AfterTurn)
-            .all(|e| needs_blocked(&e.condition));
+        let ends_need_blocked = !plain
+            && game
+                .ends
+                .iter()
+                .filter(|e| e.timing == Timing::AfterTurn)
+                .all(|e| needs_blocked(&e.condition));
         let step_ends_read = game
             .ends
             .iter()
             .filter(|e| e.timing == Timing::AfterStep)
-            .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?));
+            .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?))
+            .filter(|_| !plain);
         let mut kernel = Kernel {
             single_step,
             lines,
@@ -1429,12 +1402,13 @@ impl<B: Board> Kernel<B> {
             passing: false,
             regs: [0; MAX_REGISTERS],
             tokens: [NOBODY; MAX_TOKENS],
+            agreeing: false,
         };
         let ctx = kernel.ctx(game, &blank);
         let by_parts = (0..g.cells())
             .all(|c| ctx.eight_by_parts(B::single(c)) == ctx.adjacent(B::single(c), 0xff));
         kernel.eight_by_parts = by_parts;
-        Some(kernel)
+        kernel
     }
 
     fn ctx<'a>(&'a self, game: &'a Game, state: &'a KState<B>) -> Ctx<'a, B> {
@@ -1446,6 +1420,7 @@ impl<B: Board> Kernel<B> {
             bound: NOBODY,
             mover_can_move: None,
             sources_seen: Default::default(),
+            reached: None,
         }
     }
 
@@ -1512,7 +1487,8 @@ impl<B: Board> Kernel<B> {
     }
 
     /// Whether the choice `c` at `pc`, with candidates `moves` and `more`, has a legal step:
-    /// a candidate of an option without a trial settles it, as in the interpreter; otherwise
+    /// a candidate of an option without a trial settles it (a Go-like turn always has its
+    /// pass, whatever its placements would do); otherwise
     /// each candidate is tried until one passes.
     #[inline(never)]
     fn any_legal(
@@ -1522,7 +1498,7 @@ impl<B: Board> Kernel<B> {
         pc: u32,
         moves: B,
         more: B,
-    ) -> Result<bool, GiveUp> {
+    ) -> Result<bool, Fault> {
         let Instr::Choose(c) = &game.program[pc as usize] else {
             unreachable!("states are only suspended at choices")
         };
@@ -1550,7 +1526,7 @@ impl<B: Board> Kernel<B> {
         pc: u32,
         moves: B,
         more: B,
-    ) -> Result<Option<Option<(usize, usize)>>, GiveUp> {
+    ) -> Result<Option<Option<(usize, usize)>>, Fault> {
         let Instr::Choose(c) = &game.program[pc as usize] else {
             unreachable!("states are only suspended at choices")
         };
@@ -1658,12 +1634,12 @@ impl<B: Board> Kernel<B> {
         c: &Choose,
         alt: usize,
         value: usize,
-    ) -> Result<bool, GiveUp> {
+    ) -> Result<bool, Fault> {
         let mut u = *t;
         Self::bind(&mut u, c, alt, value);
         Ok(!matches!(
             self.run(game, &mut u, c.alts[alt].body)?,
-            Flow::Refused
+            Flow::Refused(_)
         ))
     }
 
@@ -1702,7 +1678,7 @@ impl<B: Board> Kernel<B> {
         }
     }
 
-    /// Binds option `alt`'s value, as the interpreter does.
+    /// Binds option `alt`'s value: a cell to its variable, a pass option marks the turn a pass.
     #[inline]
     fn bind(t: &mut KState<B>, c: &Choose, alt: usize, value: usize) {
         match &c.alts[alt].kind {
@@ -1713,14 +1689,14 @@ impl<B: Board> Kernel<B> {
     }
 
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
-    fn run(&self, game: &Game, t: &mut KState<B>, mut pc: u32) -> Result<Flow<B>, GiveUp> {
+    fn run(&self, game: &Game, t: &mut KState<B>, mut pc: u32) -> Result<Flow<B>, Fault> {
         // Counted at jumps only: a run that never ends must take jumps without end, since
         // straight-line code runs off the program's end.
         let mut budget = STEP_BUDGET;
         let mut spend = || {
             budget -= 1;
             if budget == 0 {
-                Err(GiveUp::rule(game, LOOP_WITHOUT_END.into(), None))
+                Err(fault(game, LOOP_WITHOUT_END, None))
             } else {
                 Ok(())
             }
@@ -1770,9 +1746,7 @@ impl<B: Board> Kernel<B> {
                 Instr::Place(c, loc) => {
                     let cell = self.ctx(game, t).cell(c);
                     if (t.pieces[0] | t.pieces[1]).contains(cell) {
-                        return Err(GiveUp::Rule(Box::new(RuleError::place_on_piece(
-                            game, cell, loc,
-                        ))));
+                        return Err(Box::new(RuleError::place_on_piece(game, cell, loc)));
                     }
                     let m = t.mover as usize;
                     t.pieces[m] = t.pieces[m] | B::single(cell);
@@ -1791,16 +1765,10 @@ impl<B: Board> Kernel<B> {
                     let owner = match (t.pieces[0].contains(from), t.pieces[1].contains(from)) {
                         (true, _) => 0,
                         (_, true) => 1,
-                        _ => {
-                            return Err(GiveUp::Rule(Box::new(RuleError::move_from_empty(
-                                game, from, loc,
-                            ))))
-                        }
+                        _ => return Err(Box::new(RuleError::move_from_empty(game, from, loc))),
                     };
                     if (t.pieces[0] | t.pieces[1]).contains(to) || !self.playable.contains(to) {
-                        return Err(GiveUp::Rule(Box::new(RuleError::move_to_taken(
-                            game, to, loc,
-                        ))));
+                        return Err(Box::new(RuleError::move_to_taken(game, to, loc)));
                     }
                     t.pieces[owner] = t.pieces[owner] ^ B::single(from) ^ B::single(to);
                     pc += 1;
@@ -1847,9 +1815,9 @@ impl<B: Board> Kernel<B> {
                     t.passing = true;
                     pc += 1;
                 }
-                Instr::Require(c, _) => {
+                Instr::Require(c, loc) => {
                     if !self.ctx(game, t).cond(c) {
-                        return Ok(Flow::Refused);
+                        return Ok(Flow::Refused(*loc));
                     }
                     pc += 1;
                 }
@@ -1863,13 +1831,12 @@ impl<B: Board> Kernel<B> {
 
     /// A turn's opening run for `player` from `s`: where it suspends (and the state there),
     /// or None when the player has no step.
-    fn opening(&self, game: &Game, s: &KState<B>) -> Result<Opening<B>, GiveUp> {
+    fn opening(&self, game: &Game, s: &KState<B>) -> Result<Opening<B>, Fault> {
         let mut u = *s;
         Ok(match self.run(game, &mut u, 0)? {
             Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
-            // A `require` outside any option refuses the whole turn: no step, as in the
-            // interpreter.
-            Flow::TurnEnded | Flow::Refused => None,
+            // A `require` outside any option refuses the whole turn: no step.
+            Flow::TurnEnded | Flow::Refused(_) => None,
         })
     }
 
@@ -1914,13 +1881,13 @@ impl<B: Board> Kernel<B> {
         if self.opening_choice(game, &u).is_some() {
             return true;
         }
-        // A rule error counts as no step, as in the interpreter.
+        // A rule error counts as no step (`blocked` asks this of both players).
         matches!(self.opening(game, &u), Ok(Some(_)))
     }
 
     /// Checks the turn-boundary end conditions and finds the mover's first choice.
     #[inline(always)]
-    pub fn begin_turn(&self, game: &Game, s: &mut KState<B>) -> Result<At<B>, GiveUp> {
+    pub fn begin_turn(&self, game: &Game, s: &mut KState<B>) -> Result<At<B>, Fault> {
         if self.single_step {
             // The opening tests change nothing, so no copy of the state is needed.
             let first = self.first_choice(game, s, 0).map(|(pc, moves)| At::Choice {
@@ -1970,11 +1937,10 @@ impl<B: Board> Kernel<B> {
         pc: u32,
         alt: usize,
         value: usize,
-    ) -> Result<At<B>, GiveUp> {
-        // A legal step is never refused; a refused one here is the caller's mistake, which
-        // the interpreter reports.
+    ) -> Result<At<B>, Fault> {
+        // A legal step is never refused; a refused one here is the caller's mistake.
         self.try_play(game, t, pc, alt, value)?
-            .ok_or_else(|| GiveUp::rule(game, ILLEGAL_STEP.into(), None))
+            .ok_or_else(|| fault(game, ILLEGAL_STEP, None))
     }
 
     /// As [`Kernel::play`], for a step that may fail its trial: None when a `require` refuses
@@ -1987,7 +1953,7 @@ impl<B: Board> Kernel<B> {
         pc: u32,
         alt: usize,
         value: usize,
-    ) -> Result<Option<At<B>>, GiveUp> {
+    ) -> Result<Option<At<B>>, Fault> {
         if let (Some(l), 0) = (self.forms[pc as usize].place_flip, alt) {
             let before = self.read_by_step_ends(t);
             let m = t.mover as usize;
@@ -2008,7 +1974,7 @@ impl<B: Board> Kernel<B> {
         Self::bind(t, c, alt, value);
         t.steps += 1;
         let flow = self.run(game, t, c.alts[alt].body)?;
-        if let Flow::Refused = flow {
+        if let Flow::Refused(_) = flow {
             return Ok(None);
         }
         self.note_changes(t, before);
@@ -2017,7 +1983,7 @@ impl<B: Board> Kernel<B> {
 
     /// The error of a place-and-flip body (see [`Form::place_flip`]) whose cell is taken.
     #[cold]
-    fn placed_on_piece(&self, game: &Game, pc: u32, cell: usize) -> GiveUp {
+    fn placed_on_piece(&self, game: &Game, pc: u32, cell: usize) -> Fault {
         let loc = match &game.program[pc as usize] {
             Instr::Choose(c) => match game.program.get(c.alts[0].body as usize) {
                 Some(Instr::Place(_, loc)) => Some(*loc),
@@ -2026,7 +1992,7 @@ impl<B: Board> Kernel<B> {
             _ => None,
         };
         let error = RuleError::place_on_piece(game, cell, &loc.unwrap_or_default());
-        GiveUp::Rule(Box::new(error))
+        Box::new(error)
     }
 
     /// What the after-step end checks read in `t` (None when they read more than cells).
@@ -2045,7 +2011,7 @@ impl<B: Board> Kernel<B> {
 
     /// After a step's body: the end checks, then the next choice or the next turn.
     #[inline(always)]
-    fn end_step(&self, game: &Game, t: &mut KState<B>, flow: Flow<B>) -> Result<At<B>, GiveUp> {
+    fn end_step(&self, game: &Game, t: &mut KState<B>, flow: Flow<B>) -> Result<At<B>, Fault> {
         if self.ends_after_step && !t.step_ends_clear {
             if let Some(o) = self.step_ends(game, t) {
                 return Ok(At::Over(o));
@@ -2055,17 +2021,17 @@ impl<B: Board> Kernel<B> {
         match flow {
             Flow::Suspended { pc, moves, more } => Ok(At::Choice { pc, moves, more }),
             Flow::TurnEnded => self.next_turn(game, t, t.passing),
-            Flow::Refused => Err(GiveUp::rule(game, ILLEGAL_STEP.into(), None)),
+            Flow::Refused(_) => Err(fault(game, ILLEGAL_STEP, None)),
         }
     }
 
     /// The mover passes: `t` becomes the next turn's position.
-    pub fn pass(&self, game: &Game, t: &mut KState<B>) -> Result<At<B>, GiveUp> {
+    pub fn pass(&self, game: &Game, t: &mut KState<B>) -> Result<At<B>, Fault> {
         self.next_turn(game, t, true)
     }
 
     #[inline(always)]
-    fn next_turn(&self, game: &Game, t: &mut KState<B>, passing: bool) -> Result<At<B>, GiveUp> {
+    fn next_turn(&self, game: &Game, t: &mut KState<B>, passing: bool) -> Result<At<B>, Fault> {
         t.passes = if passing { t.passes + 1 } else { 0 };
         t.mover = 1 - t.mover;
         t.turn += 1;
@@ -2107,47 +2073,42 @@ impl<B: Board> Kernel<B> {
         })
     }
 
-    /// The result of a finished game; `winner` overrides the comparison of scores.
+    /// The result of a finished game; `winner` overrides the comparison of scores. The
+    /// contexts that score it share each player's flood of reachable empty cells.
     pub fn outcome(&self, game: &Game, s: &KState<B>, winner: Option<u8>) -> Outcome {
+        let reached = Reached::default();
         eval::outcome(&game.score, &game.tiebreaks, winner, |bound| Ctx {
             bound,
+            reached: Some(&reached),
             ..self.ctx(game, s)
         })
     }
 
-    /// The kernel's view of an interpreter state (None when the game is over or agreeing).
-    pub fn import(&self, game: &Game, s: &State) -> Option<(KState<B>, At<B>)> {
-        if s.agreeing || s.is_over() || (self.single_step && (s.steps != 0 || s.passing)) {
-            return None;
+    /// The tie-break margins for `p`, each weighted half as much as the one before (the first
+    /// by a half): what a position is worth beyond its score, for evaluations.
+    pub fn margins(&self, game: &Game, s: &KState<B>, p: u8) -> f64 {
+        let reached = Reached::default();
+        let value = |expr: &Num, q: u8| {
+            Ctx {
+                bound: q,
+                reached: Some(&reached),
+                ..self.ctx(game, s)
+            }
+            .num(expr)
+        };
+        let mut weight = 1.0;
+        let mut total = 0.0;
+        for t in &game.tiebreaks {
+            weight /= 2.0;
+            total += weight * (value(t, p) - value(t, 1 - p));
         }
-        let k = KState {
-            pieces: s.pieces.map(|p| B::from_bits(&p)),
-            mover: s.mover,
-            turn: s.turn,
-            passes: s.passes,
-            step_ends_clear: false,
-            steps: s.steps,
-            passing: s.passing,
-            regs: s.regs,
-            tokens: s.tokens,
-        };
-        let at = match s.pc {
-            AT_GAME_OVER => return None,
-            AT_FORCED_PASS => At::Pass,
-            pc => match game.program.get(pc as usize) {
-                Some(Instr::Choose(c)) => {
-                    let (moves, more) = self.options(game, &k, pc, c);
-                    At::Choice { pc, moves, more }
-                }
-                _ => return None,
-            },
-        };
-        Some((k, at))
+        total
     }
 
-    /// The interpreter state for a kernel position.
+    /// The engine's state for a kernel position.
     pub fn export(&self, game: &Game, s: &KState<B>, at: &At<B>) -> State {
         let mut t = State::new(s.pieces.map(|p| p.to_bits()), s.mover);
+        t.agreeing = s.agreeing;
         t.turn = s.turn;
         t.passes = s.passes;
         t.steps = s.steps;
@@ -2166,8 +2127,8 @@ impl<B: Board> Kernel<B> {
     }
 
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
-    /// position reached and the number of steps. Draws from `rng` exactly as the interpreter's
-    /// random player does (one draw per step, a forced pass included).
+    /// position reached and the number of steps. Draws from `rng` as [`Kernel::random_step`]
+    /// does (one draw per step, a forced pass included).
     pub fn playout(
         &self,
         game: &Game,
@@ -2175,7 +2136,7 @@ impl<B: Board> Kernel<B> {
         at: At<B>,
         rng: &mut Rng,
         limit: u64,
-    ) -> Result<(KState<B>, At<B>, u64), GiveUp> {
+    ) -> Result<(KState<B>, At<B>, u64), Fault> {
         let (mut s, mut at) = (*s, at);
         let mut steps = 0;
         while steps < limit {
@@ -2192,12 +2153,12 @@ impl<B: Board> Kernel<B> {
                 At::Choice { pc, moves, more } if self.is_tried(pc) => {
                     match self.random_tried(game, &mut s, pc, moves, more, rng)? {
                         Some(at) => at,
-                        // As the interpreter: no candidate passed, so the playout stops here.
+                        // No candidate passed, so the playout stops here.
                         None => break,
                     }
                 }
                 At::Choice { pc, moves, more } => {
-                    // The interpreter's order: the first option's values, then the later ones'.
+                    // The steps' order: the first option's values, then the later ones'.
                     let i = rng.below(self.candidate_count(game, &s, pc, moves, more));
                     let (alt, value) = self.candidate(game, &s, pc, moves, more, i);
                     self.play(game, &mut s, pc, alt, value)?
@@ -2208,11 +2169,10 @@ impl<B: Board> Kernel<B> {
         Ok((s, at, steps))
     }
 
-    /// A uniformly random legal step at a choice whose options must be tried, drawn as the
-    /// interpreter draws it ([`draw_tried`]): the first candidate that passes its trial is
-    /// played, and `s` becomes the position after it. None when every candidate is refused;
-    /// [`GiveUp::Refusals`] past the refusals `draw_tried` keeps without allocating (the
-    /// interpreter then replays the playout).
+    /// A uniformly random legal step at a choice whose options must be tried, drawn by
+    /// [`draw_tried`]: the first candidate that passes its trial is
+    /// played, and `s` becomes the position after it. None when every candidate is refused.
+    /// (Past 32 refusals in one step the draw keeps its swaps on the heap.)
     fn random_tried(
         &self,
         game: &Game,
@@ -2221,7 +2181,7 @@ impl<B: Board> Kernel<B> {
         moves: B,
         more: B,
         rng: &mut Rng,
-    ) -> Result<Option<At<B>>, GiveUp> {
+    ) -> Result<Option<At<B>>, Fault> {
         let at = *s;
         let nth = |i: usize| {
             let (alt, value) = self.candidate(game, &at, pc, moves, more, i);
@@ -2231,7 +2191,7 @@ impl<B: Board> Kernel<B> {
             }
         };
         let len = self.candidate_count(game, s, pc, moves, more);
-        draw_tried(len, nth, rng, Some(GiveUp::Refusals), |step| {
+        draw_tried(len, nth, rng, |step| {
             let mut t = *s;
             let played = self.try_play(game, &mut t, pc, step.alt as usize, step.value as usize)?;
             if played.is_some() {
@@ -2334,7 +2294,7 @@ impl<B: Board> Kernel<B> {
         s: &KState<B>,
         moves: B,
         depth: u32,
-    ) -> Result<u64, GiveUp> {
+    ) -> Result<u64, Fault> {
         let (mover, opponent) = (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
         let mut total = 0;
         for cell in moves.cells() {
@@ -2353,8 +2313,8 @@ impl<B: Board> Kernel<B> {
         Ok(total)
     }
 
-    /// Perft over whole turns of any number of steps, counted like the interpreter: a pass is
-    /// a turn, a finished game a leaf, and the last step of the last turn counted without
+    /// Perft over whole turns of any number of steps, counted as `outflank perft` counts: a
+    /// pass is a turn, a finished game a leaf, and the last step of the last turn counted without
     /// being played where it surely ends the turn. Sub-states reached twice inside a turn (a
     /// chain reaching one board by two routes) are counted once, through `memo`.
     pub fn perft_steps(
@@ -2364,7 +2324,7 @@ impl<B: Board> Kernel<B> {
         at: &At<B>,
         depth: u32,
         memo: &mut StepMemo<B>,
-    ) -> Result<u64, GiveUp> {
+    ) -> Result<u64, Fault> {
         if depth == 0 {
             return Ok(1);
         }
@@ -2416,9 +2376,9 @@ impl<B: Board> Kernel<B> {
         Ok(total)
     }
 
-    /// Perft over whole turns of one placement, counted like the interpreter: a pass is a
-    /// turn, a finished game a leaf, and the last turn counted without being played.
-    pub fn perft(&self, game: &Game, s: &KState<B>, at: &At<B>, depth: u32) -> Result<u64, GiveUp> {
+    /// Perft over whole turns of one placement, counted as [`Kernel::perft_steps`]
+    /// counts: a pass is a turn, a finished game a leaf, and the last turn counted without being played.
+    pub fn perft(&self, game: &Game, s: &KState<B>, at: &At<B>, depth: u32) -> Result<u64, Fault> {
         if depth == 0 {
             return Ok(1);
         }
@@ -2496,13 +2456,14 @@ pub enum AnyKernel {
 macro_rules! each_width {
     ($any:expr, $k:ident => $body:expr) => {
         match $any {
-            AnyKernel::Narrow($k) => $body,
-            AnyKernel::Wide($k) => $body,
-            AnyKernel::Words6($k) => $body,
-            AnyKernel::Full($k) => $body,
+            $crate::engine::kernel::AnyKernel::Narrow($k) => $body,
+            $crate::engine::kernel::AnyKernel::Wide($k) => $body,
+            $crate::engine::kernel::AnyKernel::Words6($k) => $body,
+            $crate::engine::kernel::AnyKernel::Full($k) => $body,
         }
     };
 }
+pub(crate) use each_width;
 
 impl AnyKernel {
     /// The size of this kernel's [`KState`].
@@ -2513,16 +2474,18 @@ impl AnyKernel {
         each_width!(self, k => of(k))
     }
 
-    pub fn new(game: &Game) -> Option<AnyKernel> {
+    /// The runner for `game`, on sets as wide as its board needs, with every fast path the
+    /// rules allow (`plain`: none of them, the reference the fast paths are tested against).
+    pub fn new(game: &Game, plain: bool) -> AnyKernel {
         match game.geometry.cells() {
-            ..=64 => Kernel::new(game).map(AnyKernel::Narrow),
-            65..=128 => Kernel::new(game).map(AnyKernel::Wide),
-            129..=384 => Kernel::new(game).map(|k| AnyKernel::Words6(Box::new(k))),
-            _ => Kernel::new(game).map(|k| AnyKernel::Full(Box::new(k))),
+            ..=64 => AnyKernel::Narrow(Kernel::new(game, plain)),
+            65..=128 => AnyKernel::Wide(Kernel::new(game, plain)),
+            129..=384 => AnyKernel::Words6(Box::new(Kernel::new(game, plain))),
+            _ => AnyKernel::Full(Box::new(Kernel::new(game, plain))),
         }
     }
 
-    /// Whether every turn is one placement, so that perft and the solver run here too.
+    /// Whether every turn is one placement, so that the solver runs (see [`search`]).
     pub fn single_step(&self) -> bool {
         each_width!(self, k => k.single_step)
     }
@@ -2532,61 +2495,61 @@ impl AnyKernel {
         each_width!(self, k => k.direct.is_some())
     }
 
-    /// See [`Kernel::playout`]; None when the game is agreeing or a step refused more
-    /// candidates than the kernel keeps (the interpreter then plays the same playout).
+    /// Uniform random steps from `s` (see [`Kernel::playout`]) until the game ends or `limit`
+    /// steps are played: the position reached and the number of steps.
     pub fn playout(
         &self,
         game: &Game,
         s: &State,
         rng: &mut Rng,
         limit: u64,
-    ) -> Option<Result<(State, u64), RuleError>> {
+    ) -> Result<(State, u64), RuleError> {
         fn run<B: Board>(
             k: &Kernel<B>,
             game: &Game,
             s: &State,
             rng: &mut Rng,
             limit: u64,
-        ) -> Option<Result<(State, u64), RuleError>> {
+        ) -> Result<(State, u64), RuleError> {
             if s.is_over() {
-                return Some(Ok((*s, 0)));
+                return Ok((*s, 0));
             }
-            let (ks, at) = k.import(game, s)?;
-            match k.playout(game, &ks, at, rng, limit) {
-                Ok((t, at, n)) => Some(Ok((k.export(game, &t, &at), n))),
-                Err(GiveUp::Rule(e)) => Some(Err(*e)),
-                Err(GiveUp::Refusals) => None,
+            if s.agreeing {
+                return Ok(k.playout_by_steps(game, s, rng, limit)?);
             }
+            let (ks, at) = k.import(game, s);
+            let (t, at, n) = k.playout(game, &ks, at, rng, limit)?;
+            Ok((k.export(game, &t, &at), n))
         }
         each_width!(self, k => run(k, game, s, rng, limit))
     }
 
     /// The value of `s` for its mover with best play (see [`search`]): exact with no
     /// `window`; with one, exact inside it and otherwise a bound on the side it falls. None
-    /// when `s` is inside a turn, the kernel gave up, or the board is beyond the search
-    /// table's keys (128 cells: no board that large is solved).
+    /// when some turn has several steps, `s` is inside a turn, or the board is beyond the
+    /// search table's keys (128 cells: no board that large is solved).
     pub fn value(
         &self,
         game: &Game,
         s: &State,
         table: &mut search::Table,
         window: Option<(f64, f64)>,
-    ) -> Option<f64> {
+    ) -> Option<Result<f64, RuleError>> {
         fn run<B: Board>(
             k: &Kernel<B>,
             game: &Game,
             s: &State,
             table: &mut search::Table,
             window: Option<(f64, f64)>,
-        ) -> Option<f64> {
-            if !k.single_step {
+        ) -> Option<Result<f64, RuleError>> {
+            if !k.single_step || s.agreeing || s.is_over() {
                 return None;
             }
-            let (ks, at) = k.import(game, s)?;
-            match window {
-                None => k.exact_value(game, table, &ks, &at).ok(),
-                Some((alpha, beta)) => k.value(game, table, &ks, &at, alpha, beta).ok(),
-            }
+            let (ks, at) = k.import(game, s);
+            Some(match window {
+                None => k.exact_value(game, table, &ks, &at).map_err(|e| *e),
+                Some((alpha, beta)) => k.value(game, table, &ks, &at, alpha, beta).map_err(|e| *e),
+            })
         }
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, table, window),
@@ -2595,27 +2558,24 @@ impl AnyKernel {
         }
     }
 
-    /// Perft from `s` (see [`Kernel::perft`] and [`Kernel::perft_steps`]); None when the game
-    /// is agreeing, Some(Err) on a rule error.
-    pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Option<Result<u64, RuleError>> {
-        fn run<B: Board>(
-            k: &Kernel<B>,
-            game: &Game,
-            s: &State,
-            depth: u32,
-        ) -> Option<Result<u64, RuleError>> {
-            let (ks, at) = k.import(game, s)?;
-            let count = if k.single_step {
+    /// Perft from `s`: sequences of `depth` whole turns (see [`Kernel::perft`] and
+    /// [`Kernel::perft_steps`]).
+    pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Result<u64, RuleError> {
+        fn run<B: Board>(k: &Kernel<B>, game: &Game, s: &State, depth: u32) -> Result<u64, Fault> {
+            if depth == 0 || s.is_over() {
+                return Ok(1);
+            }
+            if s.agreeing {
+                let message = "perft counts turns of play, and this position is in the agreement after the game";
+                return Err(fault(game, message, None));
+            }
+            let (ks, at) = k.import(game, s);
+            if k.single_step && s.steps == 0 {
                 k.perft(game, &ks, &at, depth)
             } else {
                 k.perft_steps(game, &ks, &at, depth, &mut StepMemo::default())
-            };
-            match count {
-                Ok(n) => Some(Ok(n)),
-                Err(GiveUp::Rule(e)) => Some(Err(*e)),
-                Err(GiveUp::Refusals) => None,
             }
         }
-        each_width!(self, k => run(k, game, s, depth))
+        each_width!(self, k => run(k, game, s, depth)).map_err(|e| *e)
     }
 }

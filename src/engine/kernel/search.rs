@@ -1,5 +1,5 @@
 //! Exact game values on the kernel: negamax with alpha-beta and a transposition table, for the
-//! solver. Values are those of the interpreter's search (`agents::terminal_value`): a win is
+//! solver. Values are those of the players' search (`agents::terminal_value`): a win is
 //! worth a million plus the score margin, so the best play also maximises the margin.
 //!
 //! Games whose every turn is one outflanking placement ([`Direct`]) are searched in three
@@ -7,7 +7,7 @@
 //! by what they leave the opponent; closer, sorted without the table; at the very end, plain
 //! alpha-beta over the two boards. Other games use the first stretch throughout.
 
-use super::{At, Direct, GiveUp, KState, Kernel};
+use super::{At, Direct, Fault, KState, Kernel};
 use crate::engine::board::Board;
 use crate::ir::Game;
 
@@ -189,7 +189,7 @@ impl<B: Board> Kernel<B> {
         at: &At<B>,
         mut alpha: f64,
         mut beta: f64,
-    ) -> Result<f64, GiveUp> {
+    ) -> Result<f64, Fault> {
         table.nodes += 1;
         let (pc, moves) = match *at {
             At::Over(winner) => return Ok(self.terminal_value(game, s, winner, s.mover)),
@@ -347,7 +347,7 @@ impl<B: Board> Kernel<B> {
         moves: B,
         mut alpha: f64,
         beta: f64,
-    ) -> Result<f64, GiveUp> {
+    ) -> Result<f64, Fault> {
         let m = s.mover as usize;
         let (mover, opponent) = (s.pieces[m], s.pieces[1 - m]);
         // Placements are on empty cells, so they fit.
@@ -397,7 +397,7 @@ impl<B: Board> Kernel<B> {
         moves: B,
         alpha: f64,
         beta: f64,
-    ) -> Result<f64, GiveUp> {
+    ) -> Result<f64, Fault> {
         let m = s.mover as usize;
         let boards = (s.pieces[m], s.pieces[1 - m]);
         self.direct_plain(game, table, d, s, 0, boards, moves, alpha, beta)
@@ -419,7 +419,7 @@ impl<B: Board> Kernel<B> {
         moves: B,
         mut alpha: f64,
         beta: f64,
-    ) -> Result<f64, GiveUp> {
+    ) -> Result<f64, Fault> {
         let mut best = f64::NEG_INFINITY;
         for cell in self
             .by_exposure
@@ -467,7 +467,7 @@ impl<B: Board> Kernel<B> {
         table: &mut Table,
         s: &KState<B>,
         at: &At<B>,
-    ) -> Result<f64, GiveUp> {
+    ) -> Result<f64, Fault> {
         let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
         let mut step = 1.0;
         let mut target = 0.0;
@@ -508,7 +508,7 @@ impl<B: Board> Kernel<B> {
         next: &At<B>,
         alpha: f64,
         beta: f64,
-    ) -> Result<f64, GiveUp> {
+    ) -> Result<f64, Fault> {
         if let At::Over(winner) = next {
             return Ok(self.terminal_value(game, t, *winner, s.mover));
         }

@@ -1,0 +1,291 @@
+//! The runner's answers about one position at a time, as the players, the command line and
+//! the tests ask them: the legal steps, the position after a step, a random step, the start of
+//! a turn, the agreement program. Each reads an [`Engine`](crate::engine::Engine) [`State`],
+//! runs on the kernel's own state, and writes the result back; playouts, perft and the solver
+//! stay on the kernel's state throughout.
+
+use super::{At, Fault, Flow, KState, Kernel};
+use crate::engine::board::Board;
+use crate::engine::draw::draw_tried;
+use crate::engine::rng::Rng;
+use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
+use crate::engine::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};
+use crate::ir::{Choose, Cond, Game, Instr, Loc, Set};
+
+impl<B: Board> Kernel<B> {
+    /// The kernel's state for `s` (the choice it stands at is `s.pc`).
+    pub(crate) fn load(&self, s: &State) -> KState<B> {
+        KState {
+            pieces: s.pieces.map(|p| B::from_bits(&p)),
+            mover: s.mover,
+            turn: s.turn,
+            passes: s.passes,
+            step_ends_clear: false,
+            steps: s.steps,
+            passing: s.passing,
+            regs: s.regs,
+            tokens: s.tokens,
+            agreeing: s.agreeing,
+        }
+    }
+
+    /// Where `s` stands, with its choice's candidates found again.
+    fn at_of(&self, game: &Game, k: &KState<B>, s: &State) -> At<B> {
+        match s.pc {
+            AT_GAME_OVER => At::Over(s.outcome.map(|o| o.winner)),
+            AT_FORCED_PASS => At::Pass,
+            pc => {
+                let (moves, more) = self.options(game, k, pc, choose_at(game, pc));
+                At::Choice { pc, moves, more }
+            }
+        }
+    }
+
+    /// The kernel's view of `s`: its state and where it stands.
+    pub fn import(&self, game: &Game, s: &State) -> (KState<B>, At<B>) {
+        let k = self.load(s);
+        let at = self.at_of(game, &k, s);
+        (k, at)
+    }
+
+    /// The position before a turn, advanced to the mover's first step (or the game's end, or
+    /// a forced pass).
+    pub fn begin(&self, game: &Game, s: &State) -> Result<State, Fault> {
+        let mut k = self.load(s).at_boundary();
+        let at = self.begin_turn(game, &mut k)?;
+        Ok(self.export(game, &k, &at))
+    }
+
+    /// The legal steps at `s`, in the order of the options and their values; a candidate whose
+    /// option must be tried is listed once its trial passes.
+    pub fn steps(&self, game: &Game, s: &State, out: &mut Vec<Step>) -> Result<(), Fault> {
+        out.clear();
+        let pc = match s.pc {
+            AT_GAME_OVER => return Ok(()),
+            AT_FORCED_PASS => {
+                out.push(Step::PASS);
+                return Ok(());
+            }
+            pc => pc,
+        };
+        let k = self.load(s);
+        let c = choose_at(game, pc);
+        let (moves, more) = self.options(game, &k, pc, c);
+        for i in 0..self.candidate_count(game, &k, pc, moves, more) {
+            let (alt, value) = self.candidate(game, &k, pc, moves, more, i);
+            if !c.alts[alt].needs_trial || self.passes_trial(game, &k, c, alt, value)? {
+                out.push(step(alt, value));
+            }
+        }
+        Ok(())
+    }
+
+    /// The position after `step`, a legal step at `s`.
+    pub fn apply(&self, game: &Game, s: &State, step: Step) -> Result<State, Fault> {
+        let mut k = self.load(s);
+        let at = if s.agreeing {
+            self.agreement_play(game, &mut k, s.pc, step)?
+        } else if step.alt == FORCED_PASS {
+            self.pass(game, &mut k)?
+        } else {
+            self.play(game, &mut k, s.pc, step.alt as usize, step.value as usize)?
+        };
+        Ok(self.export(game, &k, &at))
+    }
+
+    /// A uniformly random legal step at `s`, drawn from `rng` exactly as a playout draws it
+    /// (None when the game is over).
+    pub fn random_step(
+        &self,
+        game: &Game,
+        s: &State,
+        rng: &mut Rng,
+    ) -> Result<Option<Step>, Fault> {
+        let (k, at) = self.import(game, s);
+        Ok(match at {
+            At::Over(_) => None,
+            At::Pass => {
+                rng.below(1);
+                Some(Step::PASS)
+            }
+            At::Choice { pc, moves, more } if self.is_tried(pc) => {
+                let c = choose_at(game, pc);
+                let len = self.candidate_count(game, &k, pc, moves, more);
+                let nth = |i| {
+                    let (alt, value) = self.candidate(game, &k, pc, moves, more, i);
+                    step(alt, value)
+                };
+                draw_tried(len, nth, rng, |st| {
+                    let passes =
+                        self.passes_trial(game, &k, c, st.alt as usize, st.value as usize)?;
+                    Ok::<_, Fault>(passes.then_some(st))
+                })?
+            }
+            At::Choice { pc, moves, more } => {
+                let i = rng.below(self.candidate_count(game, &k, pc, moves, more));
+                let (alt, value) = self.candidate(game, &k, pc, moves, more, i);
+                Some(step(alt, value))
+            }
+        })
+    }
+
+    /// How many first-step candidates `player` would have if it were their turn at `s`, their
+    /// bodies not tried (a `require` may still refuse some): a cheap mobility for evaluations.
+    pub fn first_candidates(&self, game: &Game, s: &State, player: u8) -> Result<usize, Fault> {
+        let mut k = self.load(s).at_boundary();
+        k.mover = player;
+        Ok(match self.opening(game, &k)? {
+            Some((u, pc, moves, more)) => self.candidate_count(game, &u, pc, moves, more),
+            None => 0,
+        })
+    }
+
+    /// Whether `player` would have a first step if it were their turn at `s`.
+    pub fn can_start_turn(&self, game: &Game, s: &State, player: u8) -> bool {
+        self.can_start(game, &self.load(s).at_boundary(), player)
+    }
+
+    /// The agreement program begun at `entry` on a stopped game, for `proposer`.
+    pub fn begin_agreement(
+        &self,
+        game: &Game,
+        s: &State,
+        proposer: u8,
+        entry: u32,
+    ) -> Result<State, Fault> {
+        let mut k = self.load(s).at_boundary();
+        k.mover = proposer;
+        k.agreeing = true;
+        let flow = self.run(game, &mut k, entry)?;
+        Ok(self.export(game, &k, &self.agreement_step(flow)))
+    }
+
+    /// Where an agreement stands after a step: at its next choice, or over, the position
+    /// scored as it is.
+    fn agreement_step(&self, flow: Flow<B>) -> At<B> {
+        match flow {
+            Flow::Suspended { pc, moves, more } => At::Choice { pc, moves, more },
+            _ => At::Over(None),
+        }
+    }
+
+    /// A step of the agreement program: its body runs to the next choice or the program's
+    /// end, with no end checks and no next turn. Kept apart from [`Kernel::play`], whose
+    /// every step of play would otherwise ask whether it is an agreement's.
+    fn agreement_play(
+        &self,
+        game: &Game,
+        k: &mut KState<B>,
+        pc: u32,
+        step: Step,
+    ) -> Result<At<B>, Fault> {
+        let c = choose_at(game, pc);
+        let alt = step.alt as usize;
+        Self::bind(k, c, alt, step.value as usize);
+        k.steps += 1;
+        match self.run(game, k, c.alts[alt].body)? {
+            Flow::Refused(_) => Err(Box::new(RuleError::in_rules(
+                game,
+                ILLEGAL_STEP.into(),
+                None,
+            ))),
+            flow => Ok(self.agreement_step(flow)),
+        }
+    }
+
+    /// Random steps from `s` by [`Kernel::random_step`] and [`Kernel::apply`], one at a time:
+    /// playouts of the agreement program, which [`Kernel::playout`] leaves out.
+    pub(super) fn playout_by_steps(
+        &self,
+        game: &Game,
+        s: &State,
+        rng: &mut Rng,
+        limit: u64,
+    ) -> Result<(State, u64), Fault> {
+        let (mut s, mut n) = (*s, 0);
+        while n < limit {
+            let Some(step) = self.random_step(game, &s, rng)? else {
+                break;
+            };
+            s = self.apply(game, &s, step)?;
+            n += 1;
+        }
+        Ok((s, n))
+    }
+
+    /// Play resumes at `s` (the players did not agree): the same position, no passes counted,
+    /// `mover` to move; no end is checked.
+    pub fn resume(&self, game: &Game, s: &State, mover: u8) -> Result<State, Fault> {
+        let mut k = self.load(s).at_boundary();
+        k.mover = mover;
+        k.passes = 0;
+        let at = match self.opening(game, &k)? {
+            Some((u, pc, moves, more)) => {
+                k = u;
+                At::Choice { pc, moves, more }
+            }
+            None => At::Pass,
+        };
+        Ok(self.export(game, &k, &at))
+    }
+
+    /// The result of the position at `s`; `winner` overrides the comparison of scores.
+    pub fn outcome_at(&self, game: &Game, s: &State, winner: Option<u8>) -> Outcome {
+        self.outcome(game, &self.load(s), winner)
+    }
+
+    /// The tie-break margins for `p` at `s`, each weighted half as much as the one before.
+    pub fn tiebreak_margin(&self, game: &Game, s: &State, p: u8) -> f64 {
+        self.margins(game, &self.load(s), p)
+    }
+
+    /// The cells of `set` at `s` (for `explain`, which shows a candidate set as written).
+    pub fn set_at(&self, game: &Game, s: &State, set: &Set) -> crate::engine::bits::Bits {
+        self.ctx(game, &self.load(s)).set(set).to_bits()
+    }
+
+    /// Whether `cond` holds at `s`, with `probe` standing for a variable's value.
+    pub fn cond_at(&self, game: &Game, s: &State, cond: &Cond, probe: Option<(u8, usize)>) -> bool {
+        let k = self.load(s);
+        let mut ctx = self.ctx(game, &k);
+        ctx.probe = probe;
+        ctx.cond(cond)
+    }
+
+    /// The `require` that refuses value `value` of option `alt` at `s`, if one does.
+    pub fn refusal(
+        &self,
+        game: &Game,
+        s: &State,
+        alt: usize,
+        value: usize,
+    ) -> Result<Option<Loc>, Fault> {
+        let mut k = self.load(s);
+        let c = choose_at(game, s.pc);
+        Self::bind(&mut k, c, alt, value);
+        Ok(match self.run(game, &mut k, c.alts[alt].body)? {
+            Flow::Refused(loc) => Some(loc),
+            _ => None,
+        })
+    }
+}
+
+fn step(alt: usize, value: usize) -> Step {
+    Step {
+        alt: alt as u16,
+        value: value as u16,
+    }
+}
+
+pub(crate) fn choose_at(game: &Game, pc: u32) -> &Choose {
+    match &game.program[pc as usize] {
+        Instr::Choose(c) => c,
+        _ => unreachable!("states are only suspended at choices"),
+    }
+}
+
+impl From<Fault> for RuleError {
+    fn from(f: Fault) -> Self {
+        *f
+    }
+}
