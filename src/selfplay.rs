@@ -1,7 +1,7 @@
 //! Self-play: games between agents, in parallel, reproducible from one seed whatever the number
 //! of threads (each game's seed depends only on the run's seed and the game's index).
 
-use crate::agents::{agent, game_seed, Agent, MAX_GAME_STEPS};
+use crate::agents::{agent, game_seed, Agent, Rng, MAX_GAME_STEPS};
 use crate::engine::state::{Outcome, State};
 use crate::engine::{Engine, RuleError};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,8 +14,10 @@ pub struct GameResult {
     pub seed: u64,
     /// The agent of each player (by player index).
     pub agents: [String; 2],
-    /// Whole turns in notation.
+    /// Whole turns in notation (empty unless the match asks for them).
     pub moves: Vec<String>,
+    /// Turns played.
+    pub turns: u64,
     pub outcome: Outcome,
     pub final_state: State,
     pub steps: u64,
@@ -24,11 +26,13 @@ pub struct GameResult {
     pub options: u64,
 }
 
-/// What to play: the agents by seat, and whether they swap seats every other game.
+/// What to play: the agents by seat, whether they swap seats every other game, and whether
+/// the moves are written down (notation costs more than a random player's step).
 #[derive(Clone, Debug)]
 pub struct Match {
     pub agents: [String; 2],
     pub swap: bool,
+    pub notation: bool,
 }
 
 impl Match {
@@ -52,6 +56,9 @@ pub fn play_game(
 ) -> Result<GameResult, String> {
     let game = game_seed(seed, index);
     let seating = m.seating(index);
+    if !m.notation && seating.iter().all(|a| a == "random") {
+        return random_game(engine, start, game, seating, index);
+    }
     let mut agents: Vec<Box<dyn Agent>> = Vec::new();
     for (seat, spec) in seating.iter().enumerate() {
         agents.push(agent(spec, game_seed(game, seat as u64 + 1))?);
@@ -59,7 +66,7 @@ pub fn play_game(
     let rule = |e: RuleError| format!("rule error: {e}");
     let mut s = *start;
     let mut moves: Vec<String> = Vec::new();
-    let (mut steps, mut decisions, mut options) = (0, 0, 0);
+    let (mut steps, mut turns, mut decisions, mut options) = (0, 0, 0, 0);
     let mut buf = Vec::new();
     while !s.is_over() {
         engine.steps(&s, &mut buf).map_err(rule)?;
@@ -74,11 +81,14 @@ pub fn play_game(
                 .choose(engine, &s, &buf)
                 .map_err(rule)?
         };
-        let text = engine.step_notation(&s, step);
-        if s.steps == 0 {
-            moves.push(text);
-        } else if let Some(last) = moves.last_mut() {
-            last.push_str(&text);
+        turns += u64::from(s.steps == 0);
+        if m.notation {
+            let text = engine.step_notation(&s, step);
+            if s.steps == 0 {
+                moves.push(text);
+            } else if let Some(last) = moves.last_mut() {
+                last.push_str(&text);
+            }
         }
         s = engine.apply(&s, step).map_err(rule)?;
         steps += 1;
@@ -93,11 +103,44 @@ pub fn play_game(
         seed: game,
         agents: seating,
         moves,
+        turns,
         outcome: s.outcome.expect("the loop ends at a finished game"),
         final_state: s,
         steps,
         decisions,
         options,
+    })
+}
+
+/// A game between two random players without its notation, played on the runner's own
+/// state: the same draws as the agents', so the same game as [`play_game`] would play.
+fn random_game(
+    engine: &Engine,
+    start: &State,
+    game: u64,
+    seating: [String; 2],
+    index: u64,
+) -> Result<GameResult, String> {
+    let mut rngs = [1, 2].map(|seat| Rng::new(game_seed(game, seat)));
+    let (s, tally) = engine
+        .random_game(start, &mut rngs, MAX_GAME_STEPS)
+        .map_err(|e| format!("rule error: {e}"))?;
+    if tally.steps == MAX_GAME_STEPS {
+        return Err(format!(
+            "game {index} did not end within {MAX_GAME_STEPS} steps"
+        ));
+    }
+    Ok(GameResult {
+        index,
+        seed: game,
+        agents: seating,
+        moves: Vec::new(),
+        turns: tally.turns,
+        outcome: s.outcome.expect("the game ended"),
+        final_state: s,
+        steps: tally.steps,
+        decisions: tally.decisions,
+        options: tally.options,
     })
 }
 

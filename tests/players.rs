@@ -13,6 +13,7 @@ fn score(file: &str, set: &[(&str, &str)], a: &str, b: &str, games: u64) -> (u64
     let m = Match {
         agents: [a.into(), b.into()],
         swap: true,
+        notation: true,
     };
     let results = play_games(&e, &start, &m, 5, games, 2, &|_| {}).unwrap();
     let wins_a = results
@@ -83,6 +84,7 @@ fn self_play_does_not_depend_on_the_number_of_threads() {
     let m = Match {
         agents: ["greedy".into(), "random".into()],
         swap: true,
+        notation: true,
     };
     let one = play_games(&e, &start, &m, 9, 8, 1, &|_| {}).unwrap();
     let two = play_games(&e, &start, &m, 9, 8, 2, &|_| {}).unwrap();
@@ -108,6 +110,7 @@ fn every_agent_plays_every_game_to_the_end() {
             let m = Match {
                 agents: [pair[0].into(), pair[1].into()],
                 swap: false,
+                notation: true,
             };
             let r = play_games(&e, &start, &m, 1, 1, 1, &|_| {}).unwrap();
             assert!(r[0].final_state.is_over(), "{file} {pair:?}");
@@ -177,4 +180,37 @@ fn alphabeta_searches_few_positions_where_hundreds_of_steps_tie() {
     let s = e.start().unwrap();
     let (_, nodes) = alphabeta_choice(&e, &s, 3, 1);
     assert!(nodes < 200_000, "{nodes} positions");
+}
+
+#[test]
+fn random_games_without_notation_are_the_games_played_step_by_step() {
+    // Without notation, two random players play on the runner's own state; with it, through
+    // the engine's legal-step lists and the random agent. One seed must give one game either
+    // way: the same final position, turns, steps and choices counted.
+    use common::game_files;
+    for file in game_files() {
+        let e = engine(&file, &[]);
+        let start = e.start().unwrap();
+        let with = |notation| Match {
+            agents: ["random".into(), "random".into()],
+            swap: false,
+            notation,
+        };
+        let slow = play_games(&e, &start, &with(true), 11, 6, 1, &|_| {}).unwrap();
+        let fast = play_games(&e, &start, &with(false), 11, 6, 2, &|_| {}).unwrap();
+        for (a, b) in slow.iter().zip(&fast) {
+            let what = format!("{file}, game {}", a.index);
+            assert_eq!(a.final_state.pieces, b.final_state.pieces, "{what}");
+            assert_eq!(a.outcome, b.outcome, "{what}");
+            assert_eq!(
+                (a.turns, a.steps, a.decisions, a.options),
+                (b.turns, b.steps, b.decisions, b.options),
+                "{what}"
+            );
+            assert_eq!(a.moves.len() as u64, a.turns, "{what}");
+            assert!(b.moves.is_empty(), "{what}");
+        }
+        assert_eq!(slow.len(), 6);
+        assert_eq!(fast.len(), 6);
+    }
 }

@@ -84,6 +84,8 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
     let m = Match {
         agents: [specs[0].clone(), specs[1].clone()],
         swap: o.swap,
+        // Only a record keeps the moves; the per-game lines give the number of turns.
+        notation: o.record.is_some(),
     };
     let jobs = o.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -163,7 +165,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
             _ => draws += 1,
         }
     }
-    let lengths: Vec<usize> = results.iter().map(|r| r.moves.len()).collect();
+    let lengths: Vec<usize> = results.iter().map(|r| r.turns as usize).collect();
     let (decisions, options): (u64, u64) = results
         .iter()
         .fold((0, 0), |(d, o), r| (d + r.decisions, o + r.options));
@@ -219,7 +221,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
                 "game {}: {} ({} turns)\n",
                 r.index + 1,
                 result_line(&engine, &r.final_state),
-                r.moves.len()
+                r.turns
             ));
         }
         out.push('\n');

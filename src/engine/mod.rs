@@ -173,6 +173,20 @@ impl Engine {
         self.kernel.playout(&self.game, s, rng, limit)
     }
 
+    /// A game from `s` between two random players, each drawing from its own generator as
+    /// `agents::Random` does, until it ends or `limit` steps are played: the final position
+    /// and what was counted on the way.
+    pub fn random_game(
+        &self,
+        s: &State,
+        rngs: &mut [rng::Rng; 2],
+        limit: u64,
+    ) -> Result<(State, kernel::random_games::Tally), RuleError> {
+        let mut legal = Vec::new();
+        let game = &self.game;
+        Ok(each_width!(&self.kernel, k => k.random_game(game, s, rngs, limit, &mut legal))?)
+    }
+
     /// A uniformly random legal step (None when the game is over).
     ///
     /// Options that must be tried (their body can fail a `require`) are not all tried first:

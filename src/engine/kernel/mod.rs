@@ -16,6 +16,7 @@
 //! with the place in the rules that caused it.
 
 pub mod positions;
+pub mod random_games;
 pub mod search;
 
 use super::bits::WORDS;

@@ -1,0 +1,83 @@
+//! Games between two uniformly random players, played on the kernel's own state: what `run`
+//! plays when neither the moves' notation nor any other player is wanted. The players draw
+//! exactly as [`crate::agents`]' random player does when it is handed the legal steps, so a
+//! game played here and the same game played step by step through the engine are one game.
+
+use super::{At, Fault, Kernel};
+use crate::engine::board::Board;
+use crate::engine::rng::Rng;
+use crate::engine::state::State;
+use crate::ir::Game;
+
+/// What a game reports beside its final position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Steps played, a forced pass included.
+    pub steps: u64,
+    /// Turns begun (each is one move in notation).
+    pub turns: u64,
+    /// Steps with more than one legal choice, and the choices they had in all.
+    pub decisions: u64,
+    pub options: u64,
+}
+
+impl<B: Board> Kernel<B> {
+    /// Plays from `s` until the game ends or `limit` steps are played. The player to move
+    /// draws from its own generator (`rngs[p]`) an index below the number of legal steps, in
+    /// the engine's order of steps, and only when there is more than one; `legal` is scratch
+    /// space for the choices whose candidates must be tried.
+    pub fn random_game(
+        &self,
+        game: &Game,
+        s: &State,
+        rngs: &mut [Rng; 2],
+        limit: u64,
+        legal: &mut Vec<(usize, usize)>,
+    ) -> Result<(State, Tally), Fault> {
+        let (mut k, mut at) = self.import(game, s);
+        let mut tally = Tally::default();
+        while tally.steps < limit {
+            let (pc, moves, more) = match at {
+                At::Over(_) => break,
+                At::Pass => {
+                    tally.turns += 1;
+                    tally.steps += 1;
+                    at = self.pass(game, &mut k)?;
+                    continue;
+                }
+                At::Choice { pc, moves, more } => (pc, moves, more),
+            };
+            let n = self.candidate_count(game, &k, pc, moves, more);
+            let (alt, value) = if self.is_tried(pc) {
+                // Only the candidates that pass their trials are legal steps.
+                let c = super::positions::choose_at(game, pc);
+                legal.clear();
+                for i in 0..n {
+                    let (alt, value) = self.candidate(game, &k, pc, moves, more, i);
+                    if !c.alts[alt].needs_trial || self.passes_trial(game, &k, c, alt, value)? {
+                        legal.push((alt, value));
+                    }
+                }
+                legal[draw(&mut rngs[k.mover as usize], legal.len(), &mut tally)]
+            } else {
+                let i = draw(&mut rngs[k.mover as usize], n, &mut tally);
+                self.candidate(game, &k, pc, moves, more, i)
+            };
+            tally.turns += u64::from(k.steps == 0);
+            tally.steps += 1;
+            at = self.play(game, &mut k, pc, alt, value)?;
+        }
+        Ok((self.export(game, &k, &at), tally))
+    }
+}
+
+/// The index a random player draws among `n` legal steps (none drawn for a single one).
+#[inline(always)]
+fn draw(rng: &mut Rng, n: usize, tally: &mut Tally) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    tally.decisions += 1;
+    tally.options += n as u64;
+    rng.below(n)
+}
