@@ -1,0 +1,480 @@
+//! The context an expression is evaluated in: a position, the player bound by `score p` or
+//! `for each p`, and a candidate standing in for its variable; sets, lines and groups over
+//! the runner's cell sets.
+
+use super::*;
+
+/// What an expression is evaluated against.
+pub(super) struct Ctx<'a, B> {
+    pub(super) game: &'a Game,
+    pub(super) kernel: &'a Kernel<B>,
+    pub(super) state: &'a KState<B>,
+    /// A candidate being judged by a `where` clause: its variable and cell, which stand in for
+    /// the variable's value in the state.
+    pub(super) probe: Option<(u8, usize)>,
+    /// The player bound by `score p` or `for each p`.
+    pub(super) bound: u8,
+    pub(super) mover_can_move: Option<bool>,
+    /// The last line whose sources were found in this context, and those sources: the
+    /// options of one choice often ask the same (one the cells a line captures from, the
+    /// other the cells it does not).
+    pub(super) sources_seen: std::cell::Cell<Option<(usize, B)>>,
+    /// Shared by the contexts that score one position: each player's reachable empty cells,
+    /// once flooded.
+    pub(super) reached: Option<&'a Reached<B>>,
+}
+
+/// Per player, the empty cells connected to their stones, once flooded.
+pub(super) type Reached<B> = std::cell::Cell<[Option<B>; 2]>;
+
+impl<B: Board> Ctx<'_, B> {
+    #[inline]
+    pub(super) fn occupied(&self) -> B {
+        self.state.pieces[0] | self.state.pieces[1]
+    }
+
+    #[inline]
+    pub(super) fn class(&self, class: CellClass) -> B {
+        let s = self.state;
+        match class {
+            CellClass::Friend => s.pieces[s.mover as usize],
+            CellClass::Opponent => s.pieces[1 - s.mover as usize],
+            CellClass::Piece => self.occupied(),
+            CellClass::Empty => self.kernel.playable & !self.occupied(),
+        }
+    }
+
+    #[inline]
+    pub(super) fn player(&self, p: &Player) -> u8 {
+        eval::player(self, p)
+    }
+
+    #[inline]
+    pub(super) fn cell(&self, c: &Cell) -> usize {
+        match c {
+            Cell::Const(c) => *c as usize,
+            Cell::Reg(r) => match self.probe {
+                Some((p, cell)) if p == *r => cell,
+                _ => self.state.regs[*r as usize] as usize,
+            },
+        }
+    }
+
+    #[inline]
+    pub(super) fn num(&self, n: &Num) -> f64 {
+        eval::num(self, n)
+    }
+
+    #[inline]
+    pub(super) fn cond(&self, c: &Cond) -> bool {
+        eval::cond(self, c)
+    }
+
+    #[inline]
+    pub(super) fn step(&self, s: B, d: usize) -> B {
+        (s & self.kernel.step_from[d]).shifted(self.kernel.step_offset[d])
+    }
+
+    pub(super) fn set(&self, s: &Set) -> B {
+        // The plain arms repeat `operand`'s: sending them there instead cost 1.7% more
+        // instructions in Verto playouts.
+        match s {
+            Set::Const(b) => B::from_bits(b),
+            Set::Empty => self.class(CellClass::Empty),
+            Set::Pieces(p) => self.pieces(p),
+            Set::AllPieces => self.occupied(),
+            Set::Single(c) => B::single(self.cell(c)),
+            Set::Union(a, b) => self.operand(a) | self.operand(b),
+            Set::Inter(a, b) => self.operand(a) & self.operand(b),
+            Set::Minus(a, b) => self.operand(a) & !self.operand(b),
+            Set::Captured(l, c) => self.line_cells(*l, self.cell(c), false),
+            Set::Ends(l, c) => self.line_cells(*l, self.cell(c), true),
+            Set::Sources(l) => self.sources(*l),
+            Set::Neighbours(c, d) => self.neighbours(self.cell(c), *d),
+            Set::Adjacent(s, d) => self.adjacent(self.operand(s), d.0),
+            Set::Between(a, b) => {
+                let g = &self.game.geometry;
+                g.between(self.cell(a), self.cell(b))
+                    .fold(B::EMPTY, |out, c| out | B::single(c))
+            }
+            Set::Group(_) | Set::Liberties(_) | Set::Surrounded(_) | Set::Territory(_) => {
+                self.flooded(s)
+            }
+        }
+    }
+
+    /// The group expressions, apart: kept out of [`Ctx::set`], whose size decides how well
+    /// the line and class arms that chain games live on are compiled.
+    #[inline(never)]
+    pub(super) fn flooded(&self, s: &Set) -> B {
+        match s {
+            Set::Group(c) => self.group_at(self.cell(c)),
+            Set::Liberties(a) => {
+                self.adjacent(self.operand(a), DirSet::ORTHOGONAL.0) & self.class(CellClass::Empty)
+            }
+            Set::Surrounded(a) => {
+                let empty = self.class(CellClass::Empty);
+                let mut out = B::EMPTY;
+                for c in self.operand(a).cells() {
+                    if out.contains(c) {
+                        continue;
+                    }
+                    let Some(owner) = self.owner(c) else { continue };
+                    // None: the group reached a liberty.
+                    if let Some(group) = self.flood(c, self.state.pieces[owner], empty) {
+                        out = out | group;
+                    }
+                }
+                out
+            }
+            Set::Territory(p) => match self.player(p) {
+                NOBODY => B::EMPTY,
+                p => {
+                    // The empty cells reached from p's stones, less those reached from the
+                    // other player's: a region touching both is nobody's.
+                    self.reached_by(p as usize) & !self.reached_by(1 - p as usize)
+                }
+            },
+            _ => unreachable!("Ctx::set sends only group expressions here"),
+        }
+    }
+
+    /// The empty cells connected to player `p`'s stones, from the shared cache if any.
+    pub(super) fn reached_by(&self, p: usize) -> B {
+        let flood = || {
+            let empty = self.class(CellClass::Empty);
+            reached(&self.kernel.orthogonal, self.state.pieces[p], empty)
+        };
+        let Some(cache) = self.reached else {
+            return flood();
+        };
+        let mut known = cache.get();
+        let cells = *known[p].get_or_insert_with(flood);
+        cache.set(known);
+        cells
+    }
+
+    #[inline]
+    pub(super) fn owner(&self, cell: usize) -> Option<usize> {
+        (0..2).find(|&p| self.state.pieces[p].contains(cell))
+    }
+
+    /// The part of `within` orthogonally connected to `start`; None once it touches `stop_at`.
+    #[inline]
+    pub(super) fn flood(&self, start: usize, within: B, stop_at: B) -> Option<B> {
+        flood(&self.kernel.orthogonal, B::single(start), within, stop_at)
+    }
+
+    /// The stones of the group at `cell` (an empty cell: its empty region).
+    pub(super) fn group_at(&self, cell: usize) -> B {
+        let within = match self.owner(cell) {
+            Some(p) => self.state.pieces[p],
+            None => self.class(CellClass::Empty),
+        };
+        self.flood(cell, within, B::EMPTY).unwrap_or(B::EMPTY)
+    }
+
+    /// An operand of a set operation: the plain sets (classes, regions) read here, without
+    /// another call of [`Ctx::set`], which costs more than they do.
+    #[inline(always)]
+    pub(super) fn operand(&self, s: &Set) -> B {
+        match s {
+            Set::Const(b) => B::from_bits(b),
+            Set::Empty => self.class(CellClass::Empty),
+            Set::AllPieces => self.occupied(),
+            Set::Pieces(p) => self.pieces(p),
+            _ => self.set(s),
+        }
+    }
+
+    /// A player's pieces (none for nobody).
+    #[inline(always)]
+    pub(super) fn pieces(&self, p: &Player) -> B {
+        let st = self.state;
+        let p = match p {
+            Player::Mover => st.mover,
+            Player::Other => 1 - st.mover,
+            Player::Bound => self.bound,
+            Player::Const(p) => *p,
+            _ => self.player(p),
+        };
+        match p {
+            NOBODY => B::EMPTY,
+            p => st.pieces[p as usize],
+        }
+    }
+
+    #[inline]
+    pub(super) fn adjacent(&self, s: B, dirs: u8) -> B {
+        if dirs == 0xff && self.kernel.eight_by_parts {
+            return self.eight_by_parts(s);
+        }
+        let mut out = B::EMPTY;
+        for d in 0..8 {
+            if dirs >> d & 1 != 0 {
+                out = out | self.step(s, d);
+            }
+        }
+        out
+    }
+
+    /// The neighbours of one cell: read from a table for the direction sets the language
+    /// names.
+    #[inline(always)]
+    pub(super) fn neighbours(&self, cell: usize, dirs: DirSet) -> B {
+        let which = match dirs {
+            DirSet::ALL => 0,
+            DirSet::ORTHOGONAL => 1,
+            DirSet::DIAGONAL => 2,
+            _ => return self.adjacent(B::single(cell), dirs.0),
+        };
+        match self.kernel.around.get(cell) {
+            Some(around) => around[which],
+            None => B::EMPTY,
+        }
+    }
+
+    /// The cells next to `s` in all eight directions, in four shifts (valid when
+    /// [`Kernel::eight_by_parts`] says so): east and west, then north and south of those
+    /// and of `s` itself, which covers the diagonals.
+    #[inline(always)]
+    pub(super) fn eight_by_parts(&self, s: B) -> B {
+        let row = self.step(s, 2) | self.step(s, 6);
+        let wide = s | row;
+        row | self.step(wide, 0) | self.step(wide, 4)
+    }
+
+    /// The cells a line captures from `from` (or, with `ends`, the cells closing each match).
+    #[inline(always)]
+    pub(super) fn line_cells(&self, l: usize, from: usize, ends: bool) -> B {
+        let line = &self.game.lines[l];
+        let mut out = B::EMPTY;
+        if let Some((run, end)) = line.simple_run {
+            let (run, end) = (self.class(run), self.class(end));
+            return self.kernel.lines[l].run_captures(from, run, end, ends);
+        }
+        let compiled = &self.kernel.lines[l];
+        if compiled.fixed_length {
+            // Every element takes a set number of cells, at least one (the checker refuses a
+            // repetition of zero), so a closed match always takes some: one walk in all
+            // directions at once, four lanes per group, nothing to back out of.
+            let end = self.class(line.end);
+            for (group, ahead) in compiled.ahead.iter().enumerate() {
+                let up = group == 0;
+                let mut at = [B::single(from); 4];
+                let mut taken = [B::EMPTY; 4];
+                for &(class, count, _) in &line.elements {
+                    let class = self.class(class);
+                    let within = ahead.lands.map(|m| m & class);
+                    for _ in 0..count {
+                        at = ahead.shift(at, up, within);
+                        for (t, a) in taken.iter_mut().zip(at) {
+                            *t = *t | a;
+                        }
+                    }
+                }
+                let close = ahead.step(at, up);
+                for (close, taken) in close.into_iter().zip(taken) {
+                    let close = close & end;
+                    if !close.is_empty() {
+                        out = out | if ends { close } else { taken };
+                    }
+                }
+            }
+            return out;
+        }
+        for &d in &compiled.dirs {
+            if let Some(n) = self.match_elements(line, 0, B::single(from), d, 0) {
+                let mut x = B::single(from);
+                for _ in 0..n {
+                    x = self.step(x, d);
+                    if !ends {
+                        out = out | x;
+                    }
+                }
+                if ends {
+                    out = out | self.step(x, d);
+                }
+            }
+        }
+        out
+    }
+
+    /// Backtracking match of a general line from the cell `at` (one bit; its successor in
+    /// direction `d` is the next to match). Greedy first, so the longest match is
+    /// found.
+    pub(super) fn match_elements(
+        &self,
+        line: &LinePattern,
+        index: usize,
+        at: B,
+        d: usize,
+        taken: usize,
+    ) -> Option<usize> {
+        if index == line.elements.len() {
+            let next = self.step(at, d);
+            return (!(next & self.class(line.end)).is_empty()).then_some(taken);
+        }
+        let (class, min, max) = line.elements[index];
+        let class = self.class(class);
+        // The cell reached after taking k = 0, 1, ... cells of this class.
+        let mut after = [B::EMPTY; 32];
+        after[0] = at;
+        let mut k = 0usize;
+        let mut cur = at;
+        while k < 31 && (k as u32) < max {
+            let next = self.step(cur, d);
+            if (next & class).is_empty() {
+                break;
+            }
+            cur = next;
+            k += 1;
+            after[k] = cur;
+        }
+        let mut n = k;
+        loop {
+            if n as u32 >= min {
+                if let Some(r) = self.match_elements(line, index + 1, after[n], d, taken + n) {
+                    return Some(r);
+                }
+            }
+            if n == 0 {
+                return None;
+            }
+            n -= 1;
+        }
+    }
+
+    /// Every cell from which `line` matches in some direction, by whole-set shifts.
+    #[inline(always)]
+    pub(super) fn sources(&self, l: usize) -> B {
+        if let Some((seen, cells)) = self.sources_seen.get() {
+            if seen == l {
+                return cells;
+            }
+        }
+        let cells = self.find_sources(l);
+        self.sources_seen.set(Some((l, cells)));
+        cells
+    }
+
+    #[inline(always)]
+    pub(super) fn find_sources(&self, l: usize) -> B {
+        let line = &self.game.lines[l];
+        let mut out = B::EMPTY;
+        if let Some((run, end)) = line.simple_run {
+            let (run, end) = (self.class(run), self.class(end));
+            return self.kernel.lines[l].run_sources(run, end);
+        }
+        let compiled = &self.kernel.lines[l];
+        if compiled.fixed_length {
+            // Every element takes a set number of cells: walk back that many steps from the
+            // closing cells, four directions at a time.
+            for (group, back) in compiled.back.iter().enumerate() {
+                let up = group == 0;
+                let mut reach = [self.class(line.end); 4];
+                for &(class, count, _) in line.elements.iter().rev() {
+                    let class = self.class(class);
+                    let within = back.lands.map(|m| m & class);
+                    for _ in 0..count {
+                        reach = back.shift(reach, up, within);
+                    }
+                }
+                for r in back.step(reach, up) {
+                    out = out | r;
+                }
+            }
+            return out;
+        }
+        let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
+        for &d in &self.kernel.lines[l].dirs {
+            let back = (d + 4) % 8;
+            // `taking` keeps the matches that take at least one cell.
+            let mut rest = self.class(line.end);
+            let mut taking = B::EMPTY;
+            for &(class, min, max) in line.elements.iter().rev() {
+                let class = self.class(class);
+                let mut reach = rest;
+                let mut runs = B::EMPTY;
+                for n in 1..=max.min(size) {
+                    reach = self.step(reach, back) & class;
+                    if reach.is_empty() {
+                        break;
+                    }
+                    if n >= min {
+                        runs = runs | reach;
+                    }
+                }
+                (rest, taking) = if min == 0 {
+                    (runs | rest, runs | taking)
+                } else {
+                    (runs, runs)
+                };
+            }
+            out = out | self.step(taking, back);
+        }
+        out
+    }
+}
+
+impl<B: Board> Evaluate for Ctx<'_, B> {
+    type Cells = B;
+    fn mover(&self) -> u8 {
+        self.state.mover
+    }
+    fn bound(&self) -> u8 {
+        self.bound
+    }
+    fn holder(&self, token: u8) -> u8 {
+        self.state.tokens[token as usize]
+    }
+    #[inline]
+    fn cell(&self, c: &Cell) -> usize {
+        Ctx::cell(self, c)
+    }
+    fn register(&self, r: u8) -> f64 {
+        self.state.regs[r as usize] as f64
+    }
+    fn turn(&self) -> f64 {
+        self.state.turn as f64
+    }
+    fn passes(&self) -> f64 {
+        self.state.passes as f64
+    }
+    fn attribute(&self, index: usize, player: u8) -> f64 {
+        self.game.attributes[index].1[player as usize]
+    }
+    #[inline]
+    fn cells(&self, s: &Set) -> B {
+        self.set(s)
+    }
+    fn count(cells: &B) -> u32 {
+        cells.count()
+    }
+    fn contains(cells: &B, cell: usize) -> bool {
+        cells.contains(cell)
+    }
+    fn is_empty(cells: &B) -> bool {
+        cells.is_empty()
+    }
+    fn any_line(&self, line: usize, from: usize) -> bool {
+        !self.line_cells(line, from, false).is_empty()
+    }
+    fn breathes(&self, cell: usize) -> bool {
+        let empty = self.class(CellClass::Empty);
+        match self.owner(cell) {
+            // An empty cell's "group" is its region; its liberties are empty neighbours.
+            None => self
+                .flood(cell, empty, B::EMPTY)
+                .is_some_and(|r| r.count() > 1),
+            Some(p) => self.flood(cell, self.state.pieces[p], empty).is_none(),
+        }
+    }
+    fn blocked(&self) -> bool {
+        let s = self.state;
+        let mover = self
+            .mover_can_move
+            .unwrap_or_else(|| self.kernel.can_start(self.game, s, s.mover));
+        !mover && !self.kernel.can_start(self.game, s, 1 - s.mover)
+    }
+}

@@ -1,0 +1,164 @@
+//! Line patterns compiled into lanes of shifts and masks, for matching from one cell or for
+//! all cells at once.
+
+use super::*;
+
+/// A line's directions in two groups of four lanes: those along which cell numbers grow
+/// ("up", a left shift) and those along which they fall ("down", a right shift). Each of the
+/// eight directions has a fixed group, so any set of directions fits; unused lanes have empty
+/// masks. Every lane of a group shifts the same way, which keeps the work per step to a shift
+/// and a mask, and lets compilers run the four lanes as one vector.
+pub(super) struct CompiledLine<B> {
+    /// The directions the line runs along, for the general (backtracking) matcher.
+    pub(super) dirs: Vec<usize>,
+    /// For whole-set matching, which walks each direction backwards.
+    pub(super) back: [Group<B>; 2],
+    /// For matching from one cell, all directions at once.
+    pub(super) ahead: [Group<B>; 2],
+    /// The most cells a straight run can hold along any used direction.
+    pub(super) longest_run: u32,
+    /// Every element matches a set number of cells (`opponent empty`, `opponent{2} friend`).
+    pub(super) fixed_length: bool,
+    /// For single-cell matching: `beyond[c][lane]`, the cells after `c` along the lane's
+    /// direction up to the edge or a removed cell; lanes 0-3 go up, 4-7 go down.
+    pub(super) beyond: Vec<[B; 8]>,
+}
+
+/// Four lanes of one shift direction: how far each shifts and which cells may receive.
+#[derive(Clone, Copy)]
+pub(super) struct Group<B> {
+    pub(super) amount: [B; 4],
+    /// The cells a step in the lane's direction can land on (a step off the board or across
+    /// its edge lands elsewhere and is masked away).
+    pub(super) lands: [B; 4],
+}
+
+impl<B: Board> Group<B> {
+    /// One step of every lane, kept where `within` allows.
+    #[inline(always)]
+    pub(super) fn shift(&self, s: [B; 4], up: bool, within: [B; 4]) -> [B; 4] {
+        std::array::from_fn(|i| {
+            let moved = if up {
+                s[i].up(self.amount[i])
+            } else {
+                s[i].down(self.amount[i])
+            };
+            moved & within[i]
+        })
+    }
+
+    #[inline(always)]
+    pub(super) fn step(&self, s: [B; 4], up: bool) -> [B; 4] {
+        self.shift(s, up, self.lands)
+    }
+}
+
+pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
+    let g = &game.geometry;
+    let dirs: Vec<usize> = line.dirs.iter().collect();
+    let empty = Group {
+        amount: [B::EMPTY; 4],
+        lands: [B::EMPTY; 4],
+    };
+    let mut back = [empty, empty];
+    let mut ahead = [empty, empty];
+    let mut filled = [0usize; 2];
+    let mut filled_ahead = [0usize; 2];
+    let mut longest_run = 0;
+    let mut beyond = vec![[B::EMPTY; 8]; g.cells()];
+    let mut forward = [0usize; 2];
+    for &d in &dirs {
+        // Walking backwards: the step goes the opposite way and lands on cells that have a
+        // neighbour in direction d.
+        let offset = -g.step_offset[d];
+        let group = usize::from(offset < 0);
+        let lane = filled[group];
+        filled[group] += 1;
+        back[group].amount[lane] = B::amount(offset.unsigned_abs());
+        back[group].lands[lane] = B::from_bits(&g.step_from[d]);
+        // Walking forwards: lands on cells that have a neighbour the opposite way.
+        let group = usize::from(g.step_offset[d] < 0);
+        let lane = filled_ahead[group];
+        filled_ahead[group] += 1;
+        ahead[group].amount[lane] = B::amount(g.step_offset[d].unsigned_abs());
+        ahead[group].lands[lane] = B::from_bits(&g.step_from[(d + 4) % 8]);
+        let (dx, dy) = crate::engine::geometry::DIRS[d];
+        let along = match (dx, dy) {
+            (0, _) => g.height,
+            (_, 0) => g.width,
+            _ => g.width.min(g.height),
+        };
+        longest_run = longest_run.max(along.saturating_sub(2) as u32);
+        let group = usize::from(g.step_offset[d] < 0);
+        let lane = group * 4 + forward[group];
+        forward[group] += 1;
+        for (c, cell) in beyond.iter_mut().enumerate() {
+            let mut at = g.neighbours[c][d];
+            while at != crate::engine::geometry::NONE {
+                cell[lane] = cell[lane] | B::single(at as usize);
+                at = g.neighbours[at as usize][d];
+            }
+        }
+    }
+    CompiledLine {
+        dirs,
+        back,
+        ahead,
+        longest_run,
+        fixed_length: line.elements.iter().all(|&(_, min, max)| min == max),
+        beyond,
+    }
+}
+
+impl<B: Board> CompiledLine<B> {
+    /// For a line that is a run of `run` cells closed by an `end` cell: the cells it captures
+    /// from `from` (with `ends`, the closing cells instead).
+    #[inline(always)]
+    pub(super) fn run_captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+        let mut out = B::EMPTY;
+        for (lane, &cells) in self.beyond[from].iter().enumerate() {
+            // The first cell along the lane that is not of the run's class closes it:
+            // the nearest is the lowest going up, the highest going down.
+            let stops = cells & !run;
+            let (stop, taken) = if lane < 4 {
+                let stop = stops.lowest_bit();
+                (stop, cells & stop.below())
+            } else {
+                let stop = stops.highest_bit();
+                (stop, cells & !stop.below() & !stop)
+            };
+            // A run of none is no match (`X+`): its closing cell is no end. (Captures need
+            // no test, an empty run adds nothing.)
+            if !(stop & end).is_empty() && (!ends || !taken.is_empty()) {
+                out = out | if ends { stop } else { taken };
+            }
+        }
+        out
+    }
+
+    /// For a line that is a run of `run` cells closed by an `end` cell: every cell from which
+    /// it captures something, by whole-set shifts.
+    #[inline(always)]
+    pub(super) fn run_sources(&self, run: B, end: B) -> B {
+        let mut out = B::EMPTY;
+        // Run cells whose next cell closes the line, then runs growing backwards; a fixed
+        // number of rounds (no test per round) is quicker than stopping early.
+        for (group, back) in self.back.iter().enumerate() {
+            let up = group == 0;
+            // Run cells a step can land on: one mask per step instead of two.
+            let within = back.lands.map(|m| m & run);
+            let mut reach = back.shift([end; 4], up, within);
+            let mut runs = reach;
+            for _ in 1..self.longest_run {
+                reach = back.shift(reach, up, within);
+                for (a, b) in runs.iter_mut().zip(reach) {
+                    *a = *a | b;
+                }
+            }
+            for r in back.step(runs, up) {
+                out = out | r;
+            }
+        }
+        out
+    }
+}

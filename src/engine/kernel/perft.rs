@@ -1,0 +1,161 @@
+//! Perft on the runner's own state: turns of one placement, turns of several steps (with a
+//! memo of sub-states a turn reaches twice), and the games of [`Direct`] shape.
+
+use super::*;
+
+impl<B: Board> Kernel<B> {
+    /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2.
+    pub(super) fn direct_perft(
+        &self,
+        game: &Game,
+        d: &Direct<B>,
+        s: &KState<B>,
+        moves: B,
+        depth: u32,
+    ) -> Result<u64, Fault> {
+        let (mover, opponent) = (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
+        let mut total = 0;
+        for cell in moves.cells() {
+            let (next, other, replies) = self.direct_turn(d, mover, opponent, cell);
+            total += if replies.is_empty() {
+                let t = Self::after_direct(s, next, other);
+                let at = self.start_or_end(game, &t, None);
+                self.perft(game, &t, &at, depth - 1)?
+            } else if depth == 2 {
+                replies.count() as u64
+            } else {
+                let t = Self::after_direct(s, next, other);
+                self.direct_perft(game, d, &t, replies, depth - 1)?
+            };
+        }
+        Ok(total)
+    }
+
+    /// Perft over whole turns of any number of steps, counted as `outflank perft` counts: a
+    /// pass is a turn, a finished game a leaf, and the last step of the last turn counted without
+    /// being played where it surely ends the turn. Sub-states reached twice inside a turn (a
+    /// chain reaching one board by two routes) are counted once, through `memo`.
+    pub fn perft_steps(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+        at: &At<B>,
+        depth: u32,
+        memo: &mut StepMemo<B>,
+    ) -> Result<u64, Fault> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let (pc, moves, more) = match *at {
+            At::Over(_) => return Ok(1),
+            At::Pass if depth == 1 => return Ok(1),
+            At::Pass => {
+                let mut t = s.at_boundary();
+                let next = self.pass(game, &mut t)?;
+                return self.perft_steps(game, &t, &next, depth - 1, memo);
+            }
+            At::Choice { pc, moves, more } => (pc, moves, more),
+        };
+        let key = (s.steps > 0).then(|| (StepKey::of(s, pc), depth));
+        if let Some(n) = key.as_ref().and_then(|k| memo.get(k)) {
+            return Ok(*n);
+        }
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        let mut total = 0;
+        for i in 0..self.candidate_count(game, s, pc, moves, more) {
+            let (alt, value) = self.candidate(game, s, pc, moves, more, i);
+            let option = &c.alts[alt];
+            if depth == 1 && (c.last_choice || option.ends_turn) {
+                let legal = !option.needs_trial || self.passes_trial(game, s, c, alt, value)?;
+                total += u64::from(legal);
+                continue;
+            }
+            let mut t = *s;
+            let Some(next) = self.try_play(game, &mut t, pc, alt, value)? else {
+                continue;
+            };
+            total += match next {
+                At::Choice { .. } if t.turn == s.turn => {
+                    self.perft_steps(game, &t, &next, depth, memo)?
+                }
+                At::Over(_) => 1,
+                _ if depth == 1 => 1,
+                _ => self.perft_steps(game, &t, &next, depth - 1, memo)?,
+            };
+        }
+        if let Some(k) = key {
+            if memo.len() >= MEMO_ENTRIES {
+                memo.clear();
+            }
+            memo.insert(k, total);
+        }
+        Ok(total)
+    }
+
+    /// Perft over whole turns of one placement, counted as [`Kernel::perft_steps`]
+    /// counts: a pass is a turn, a finished game a leaf, and the last turn counted without being played.
+    pub fn perft(&self, game: &Game, s: &KState<B>, at: &At<B>, depth: u32) -> Result<u64, Fault> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        match *at {
+            At::Over(_) => Ok(1),
+            At::Pass if depth == 1 => Ok(1),
+            At::Pass => {
+                let mut t = s.at_boundary();
+                let next = self.pass(game, &mut t)?;
+                self.perft(game, &t, &next, depth - 1)
+            }
+            At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
+            At::Choice { pc, moves, .. } => {
+                if let Some(d) = &self.direct {
+                    return self.direct_perft(game, d, s, moves, depth);
+                }
+                let mut total = 0;
+                for cell in moves.cells() {
+                    let mut t = s.at_boundary();
+                    let next = self.play(game, &mut t, pc, 0, cell)?;
+                    total += self.perft(game, &t, &next, depth - 1)?;
+                }
+                Ok(total)
+            }
+        }
+    }
+}
+
+/// Everything that decides a position's future inside a turn, for [`Kernel::perft_steps`]'s
+/// memo: the state without its step count and cached flags, and the choice it stands at.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StepKey<B> {
+    pub(super) pieces: [B; 2],
+    pub(super) regs: [i32; MAX_REGISTERS],
+    pub(super) tokens: [u8; MAX_TOKENS],
+    pub(super) mover: u8,
+    pub(super) turn: u32,
+    pub(super) passes: u32,
+    pub(super) passing: bool,
+    pub(super) pc: u32,
+}
+
+impl<B: Board> StepKey<B> {
+    pub(super) fn of(s: &KState<B>, pc: u32) -> Self {
+        StepKey {
+            pieces: s.pieces,
+            regs: s.regs,
+            tokens: s.tokens,
+            mover: s.mover,
+            turn: s.turn,
+            passes: s.passes,
+            passing: s.passing,
+            pc,
+        }
+    }
+}
+
+/// Counts below sub-states of a turn, by sub-state and depth.
+pub type StepMemo<B> = PositionMap<(StepKey<B>, u32), u64>;
+
+/// Bounds the memory of a long count; clearing only costs recomputation.
+pub(super) const MEMO_ENTRIES: usize = 1 << 21;

@@ -1,0 +1,173 @@
+//! Random playouts on the runner's own state, drawing as [`Kernel::random_step`] draws; the
+//! games of [`Direct`] shape as a loop over the two boards.
+
+use super::*;
+
+impl<B: Board> Kernel<B> {
+    /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
+    /// position reached and the number of steps. Draws from `rng` as [`Kernel::random_step`]
+    /// does (one draw per step, a forced pass included).
+    pub fn playout(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+        at: At<B>,
+        rng: &mut Rng,
+        limit: u64,
+    ) -> Result<(KState<B>, At<B>, u64), Fault> {
+        let (mut s, mut at) = (*s, at);
+        let mut steps = 0;
+        while steps < limit {
+            if let (Some(d), At::Choice { moves, .. }) = (&self.direct, at) {
+                at = self.direct_playout(game, d, &mut s, moves, rng, &mut steps, limit);
+                continue;
+            }
+            at = match at {
+                At::Over(_) => break,
+                At::Pass => {
+                    rng.below(1);
+                    self.pass(game, &mut s)?
+                }
+                At::Choice { pc, moves, more } if self.is_tried(pc) => {
+                    match self.random_tried(game, &mut s, pc, moves, more, rng)? {
+                        Some(at) => at,
+                        // No candidate passed, so the playout stops here.
+                        None => break,
+                    }
+                }
+                At::Choice { pc, moves, more } => {
+                    // The steps' order: the first option's values, then the later ones'.
+                    let i = rng.below(self.candidate_count(game, &s, pc, moves, more));
+                    let (alt, value) = self.candidate(game, &s, pc, moves, more, i);
+                    self.play(game, &mut s, pc, alt, value)?
+                }
+            };
+            steps += 1;
+        }
+        Ok((s, at, steps))
+    }
+
+    /// A uniformly random legal step at a choice whose options must be tried, drawn by
+    /// [`draw_tried`]: the first candidate that passes its trial is
+    /// played, and `s` becomes the position after it. None when every candidate is refused.
+    /// (Past 32 refusals in one step the draw keeps its swaps on the heap.)
+    #[inline]
+    pub(super) fn random_tried(
+        &self,
+        game: &Game,
+        s: &mut KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+        rng: &mut Rng,
+    ) -> Result<Option<At<B>>, Fault> {
+        let at = *s;
+        let nth = |i: usize| {
+            let (alt, value) = self.candidate(game, &at, pc, moves, more, i);
+            Step {
+                alt: alt as u16,
+                value: value as u16,
+            }
+        };
+        let len = self.candidate_count(game, s, pc, moves, more);
+        draw_tried(len, nth, rng, |step| {
+            let mut t = *s;
+            let played = self.try_play(game, &mut t, pc, step.alt as usize, step.value as usize)?;
+            if played.is_some() {
+                *s = t;
+            }
+            Ok(played)
+        })
+    }
+
+    /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
+    /// the new opponent's cells.
+    #[inline(always)]
+    pub(super) fn after_direct(s: &KState<B>, mover: B, opponent: B) -> KState<B> {
+        let mut t = s.at_boundary();
+        t.mover = 1 - s.mover;
+        t.pieces[t.mover as usize] = mover;
+        t.pieces[s.mover as usize] = opponent;
+        t.turn += 1;
+        t.passes = 0;
+        t
+    }
+
+    /// One turn of a [`Direct`] game: the mover places on `cell`; returns the cells of the
+    /// next mover, of its opponent, and the next mover's placements.
+    #[inline(always)]
+    pub(super) fn direct_turn(
+        &self,
+        d: &Direct<B>,
+        mover: B,
+        opponent: B,
+        cell: usize,
+    ) -> (B, B, B) {
+        let line = &self.lines[d.line];
+        let empty = self.playable & !(mover | opponent);
+        let (run, end) = (
+            d.run.cells(mover, opponent, empty),
+            d.end.cells(mover, opponent, empty),
+        );
+        let captured = line.run_captures(cell, run, end, false) & opponent;
+        let (next, other) = (opponent ^ captured, mover | captured | B::single(cell));
+        (next, other, self.direct_moves(d, next, other))
+    }
+
+    /// The placements of a [`Direct`] game's mover, who has the cells `mover`.
+    #[inline(always)]
+    pub(super) fn direct_moves(&self, d: &Direct<B>, mover: B, opponent: B) -> B {
+        let empty = self.playable & !(mover | opponent);
+        let (run, end) = (
+            d.run.cells(mover, opponent, empty),
+            d.end.cells(mover, opponent, empty),
+        );
+        empty & self.lines[d.line].run_sources(run, end)
+    }
+
+    /// Random turns of a [`Direct`] game from a choice among `moves`, until a mover is blocked
+    /// (the general path then decides between a pass and the end) or `limit` steps are
+    /// played; draws as [`Kernel::playout`] does.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn direct_playout(
+        &self,
+        game: &Game,
+        d: &Direct<B>,
+        s: &mut KState<B>,
+        mut moves: B,
+        rng: &mut Rng,
+        steps: &mut u64,
+        limit: u64,
+    ) -> At<B> {
+        let (mut mover, mut opponent) =
+            (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
+        let mut turns = 0;
+        let blocked = loop {
+            let cell = moves.nth(rng.below(moves.count() as usize));
+            (mover, opponent, moves) = self.direct_turn(d, mover, opponent, cell);
+            turns += 1;
+            *steps += 1;
+            if moves.is_empty() {
+                break true;
+            }
+            if *steps >= limit {
+                break false;
+            }
+        };
+        s.mover ^= (turns & 1) as u8;
+        s.pieces[s.mover as usize] = mover;
+        s.pieces[1 - s.mover as usize] = opponent;
+        s.turn += turns;
+        s.passes = 0;
+        if blocked {
+            self.start_or_end(game, s, None)
+        } else {
+            At::Choice {
+                pc: 0,
+                moves,
+                more: B::EMPTY,
+            }
+        }
+    }
+}

@@ -1,0 +1,748 @@
+//! Running the turn program: a choice's candidates and their trials, the instructions up to
+//! the next choice, a step played, the end checks and the next turn.
+
+use super::*;
+
+impl<B: Board> Kernel<B> {
+    /// For turns of one placement: runs the turn's opening tests from `pc` to a choice with a
+    /// candidate: its place and the candidates, or None when the turn has none (a pass).
+    #[inline(always)]
+    pub(super) fn first_choice(&self, game: &Game, s: &KState<B>, mut pc: u32) -> Option<(u32, B)> {
+        let mut ctx = self.ctx(game, s);
+        loop {
+            match game.program.get(pc as usize)? {
+                Instr::JumpUnless(c, t) => pc = if ctx.cond(c) { pc + 1 } else { *t },
+                Instr::Jump(t) => pc = *t,
+                Instr::Choose(c) => {
+                    // The common case inline: the hot path of playouts and perft.
+                    let moves = match self.forms[pc as usize].sources_of {
+                        Some(l) => ctx.class(CellClass::Empty) & ctx.sources(l),
+                        None => self.option(&mut ctx, pc, c, 0),
+                    };
+                    if !moves.is_empty() {
+                        return Some((pc, moves));
+                    }
+                    pc = c.otherwise;
+                }
+                // Stop, and anything the shape check ruled out.
+                _ => return None,
+            }
+        }
+    }
+
+    /// The legal values of both options of the choice `c` at `pc` (see [`Kernel::option`]),
+    /// asked in one context, so that what both ask (a line's sources) is found once.
+    #[inline(always)]
+    pub(super) fn options(&self, game: &Game, s: &KState<B>, pc: u32, c: &Choose) -> (B, B) {
+        let mut ctx = self.ctx(game, s);
+        let moves = self.option(&mut ctx, pc, c, 0);
+        let more = self.later_options(&mut ctx, pc, c);
+        (moves, more)
+    }
+
+    #[inline(always)]
+    pub(super) fn is_tried(&self, pc: u32) -> bool {
+        self.any_tried && self.tried[pc as usize]
+    }
+
+    /// The values of a choice's options after the first, as [`At::Choice`] holds them.
+    #[inline(always)]
+    pub(super) fn later_options(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose) -> B {
+        if c.alts.len() <= 2 {
+            return self.option(ctx, pc, c, 1);
+        }
+        self.word_options(ctx, pc, c)
+    }
+
+    /// See [`Kernel::later_options`]: three options or more, kept out of line.
+    #[inline(never)]
+    pub(super) fn word_options(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose) -> B {
+        (1..c.alts.len()).fold(B::EMPTY, |more, alt| {
+            if self.option(ctx, pc, c, alt).is_empty() {
+                more
+            } else {
+                more | B::single(alt - 1)
+            }
+        })
+    }
+
+    /// Whether the choice `c` at `pc`, with candidates `moves` and `more`, has a legal step:
+    /// a candidate of an option without a trial settles it (a Go-like turn always has its
+    /// pass, whatever its placements would do); otherwise
+    /// each candidate is tried until one passes.
+    #[inline(never)]
+    pub(super) fn any_legal(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+    ) -> Result<bool, Fault> {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        let untried = |alt: usize| !c.alts[alt].needs_trial;
+        if (untried(0) && !moves.is_empty()) || more.cells().any(|v| untried(later(c, v).0)) {
+            return Ok(true);
+        }
+        let n = self.candidate_count(game, t, pc, moves, more);
+        for i in 0..n {
+            let (alt, value) = self.candidate(game, t, pc, moves, more, i);
+            if self.passes_trial(game, t, c, alt, value)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// For an `auto` choice whose options must be tried: its one candidate that passes its
+    /// trial, None when none does, and `Some(None)` when several do (a decision after all).
+    #[inline(never)]
+    pub(super) fn sole_legal(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+    ) -> Result<Option<Option<(usize, usize)>>, Fault> {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        let mut found = None;
+        for i in 0..self.candidate_count(game, t, pc, moves, more) {
+            let (alt, value) = self.candidate(game, t, pc, moves, more, i);
+            if !c.alts[alt].needs_trial || self.passes_trial(game, t, c, alt, value)? {
+                if found.is_some() {
+                    return Ok(Some(None));
+                }
+                found = Some((alt, value));
+            }
+        }
+        Ok(found.map(Some))
+    }
+
+    /// How many candidates the choice at `pc` has in `t`, given its `moves` and `more`.
+    #[inline(always)]
+    pub(super) fn candidate_count(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+    ) -> usize {
+        moves.count() as usize
+            + if self.broad[pc as usize] {
+                self.broad_count(game, t, pc, more)
+            } else {
+                more.count() as usize
+            }
+    }
+
+    /// The i-th candidate (option and value) of the choice at `pc` in `t`, in the order the
+    /// steps are listed: the first option's values, then each later option's.
+    #[inline(always)]
+    pub(super) fn candidate(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+        i: usize,
+    ) -> (usize, usize) {
+        let first = moves.count() as usize;
+        if i < first {
+            return (0, moves.nth(i));
+        }
+        self.later_nth(game, t, pc, more, i - first)
+    }
+
+    /// The k-th value of a choice's later options (see [`At::Choice`]).
+    #[inline(always)]
+    pub(super) fn later_nth(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        more: B,
+        k: usize,
+    ) -> (usize, usize) {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        if !self.broad[pc as usize] {
+            return later(c, more.nth(k));
+        }
+        self.broad_nth(game, t, pc, c, more, k)
+    }
+
+    /// A later cell option's values, found again (kept out of the common path).
+    #[inline(never)]
+    pub(super) fn broad_values(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        c: &Choose,
+        alt: usize,
+    ) -> B {
+        match c.alts[alt].kind {
+            AltKind::Cell { .. } => self.option(&mut self.ctx(game, t), pc, c, alt),
+            _ => B::single(0),
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn broad_count(&self, game: &Game, t: &KState<B>, pc: u32, more: B) -> usize {
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        more.cells()
+            .map(|v| self.broad_values(game, t, pc, c, v + 1).count() as usize)
+            .sum()
+    }
+
+    #[inline(never)]
+    pub(super) fn broad_nth(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        c: &Choose,
+        more: B,
+        mut k: usize,
+    ) -> (usize, usize) {
+        for v in more.cells() {
+            let values = self.broad_values(game, t, pc, c, v + 1);
+            let n = values.count() as usize;
+            if k < n {
+                return (v + 1, values.nth(k));
+            }
+            k -= n;
+        }
+        unreachable!("a candidate below the number of candidates")
+    }
+
+    /// Whether value `value` of option `alt` passes its trial: its body, run on a copy, meets
+    /// no failing `require` before the next choice or the turn's end.
+    #[inline]
+    pub(super) fn passes_trial(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        c: &Choose,
+        alt: usize,
+        value: usize,
+    ) -> Result<bool, Fault> {
+        let mut u = *t;
+        Self::bind(&mut u, c, alt, value);
+        Ok(!matches!(
+            self.run(game, &mut u, c.alts[alt].body)?,
+            Flow::Refused(_)
+        ))
+    }
+
+    /// The legal values of option `alt` of the choice `c` at `pc`: its cells whose `where`
+    /// holds, or bit 0 for a word or pass option that is allowed.
+    #[inline]
+    pub(super) fn option(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose, alt: usize) -> B {
+        let Some(a) = c.alts.get(alt) else {
+            return B::EMPTY;
+        };
+        match &a.kind {
+            AltKind::Cell { reg, set } => {
+                if alt == 0 {
+                    if let Some(l) = self.forms[pc as usize].sources_of {
+                        return ctx.class(CellClass::Empty) & ctx.sources(l);
+                    }
+                }
+                let cells = ctx.set(set);
+                let Some(cond) = &a.condition else {
+                    return cells;
+                };
+                let mut kept = B::EMPTY;
+                for cell in cells.cells() {
+                    ctx.probe = Some((*reg, cell));
+                    if ctx.cond(cond) {
+                        kept = kept | B::single(cell);
+                    }
+                }
+                ctx.probe = None;
+                kept
+            }
+            AltKind::Word(_) | AltKind::Pass => match &a.condition {
+                Some(cond) if !ctx.cond(cond) => B::EMPTY,
+                _ => B::single(0),
+            },
+        }
+    }
+
+    /// Binds option `alt`'s value: a cell to its variable, a pass option marks the turn a pass.
+    #[inline]
+    pub(super) fn bind(t: &mut KState<B>, c: &Choose, alt: usize, value: usize) {
+        match &c.alts[alt].kind {
+            AltKind::Cell { reg, .. } => t.regs[*reg as usize] = value as i32,
+            AltKind::Word(_) => {}
+            AltKind::Pass => t.passing = true,
+        }
+    }
+
+    /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
+    #[inline]
+    pub(super) fn run(
+        &self,
+        game: &Game,
+        t: &mut KState<B>,
+        mut pc: u32,
+    ) -> Result<Flow<B>, Fault> {
+        // Counted at jumps only: a run that never ends must take jumps without end, since
+        // straight-line code runs off the program's end.
+        let mut budget = STEP_BUDGET;
+        let mut spend = || {
+            budget -= 1;
+            if budget == 0 {
+                Err(fault(game, LOOP_WITHOUT_END, None))
+            } else {
+                Ok(())
+            }
+        };
+        // The first option's candidates, found by the test just before the choice.
+        let mut found: Option<B> = None;
+        loop {
+            let Some(instr) = game.program.get(pc as usize) else {
+                return Ok(Flow::TurnEnded);
+            };
+            match instr {
+                Instr::Choose(c) => {
+                    let (moves, more) = match found.take() {
+                        Some(moves) => (moves, self.later_options(&mut self.ctx(game, t), pc, c)),
+                        None => self.options(game, t, pc, c),
+                    };
+                    let n = moves.count() + more.count();
+                    if n == 0 {
+                        spend()?;
+                        pc = c.otherwise;
+                    } else if c.auto && self.is_tried(pc) {
+                        // A forced choice counts the candidates that pass their trials.
+                        spend()?;
+                        match self.sole_legal(game, t, pc, moves, more)? {
+                            None => pc = c.otherwise,
+                            Some(Some((alt, value))) => {
+                                Self::bind(t, c, alt, value);
+                                pc = c.alts[alt].body;
+                            }
+                            Some(None) => return Ok(Flow::Suspended { pc, moves, more }),
+                        }
+                    } else if c.auto && self.candidate_count(game, t, pc, moves, more) == 1 {
+                        // A forced choice is no decision: taken without stopping. Its body
+                        // may lead straight back to it (an empty body in `while true`).
+                        spend()?;
+                        let (alt, value) = self.candidate(game, t, pc, moves, more, 0);
+                        Self::bind(t, c, alt, value);
+                        pc = c.alts[alt].body;
+                    } else if self.is_tried(pc) && !self.any_legal(game, t, pc, moves, more)? {
+                        // Every candidate fails its trial: as good as none.
+                        spend()?;
+                        pc = c.otherwise;
+                    } else {
+                        return Ok(Flow::Suspended { pc, moves, more });
+                    }
+                }
+                Instr::Place(c, loc) => {
+                    let cell = self.ctx(game, t).cell(c);
+                    if (t.pieces[0] | t.pieces[1]).contains(cell) {
+                        return Err(Box::new(RuleError::place_on_piece(game, cell, loc)));
+                    }
+                    let m = t.mover as usize;
+                    t.pieces[m] = t.pieces[m] | B::single(cell);
+                    pc += 1;
+                }
+                Instr::Flip(set) => {
+                    let m = t.mover as usize;
+                    let flipped = self.ctx(game, t).set(set) & t.pieces[1 - m];
+                    t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
+                    t.pieces[m] = t.pieces[m] | flipped;
+                    pc += 1;
+                }
+                Instr::Move(a, b, loc) => {
+                    let ctx = self.ctx(game, t);
+                    let (from, to) = (ctx.cell(a), ctx.cell(b));
+                    let owner = match (t.pieces[0].contains(from), t.pieces[1].contains(from)) {
+                        (true, _) => 0,
+                        (_, true) => 1,
+                        _ => return Err(Box::new(RuleError::move_from_empty(game, from, loc))),
+                    };
+                    if (t.pieces[0] | t.pieces[1]).contains(to) || !self.playable.contains(to) {
+                        return Err(Box::new(RuleError::move_to_taken(game, to, loc)));
+                    }
+                    t.pieces[owner] = t.pieces[owner] ^ B::single(from) ^ B::single(to);
+                    pc += 1;
+                }
+                Instr::Let(r, v) => {
+                    let ctx = self.ctx(game, t);
+                    let value = match v {
+                        RegValue::Cell(c) => ctx.cell(c) as i32,
+                        RegValue::Num(n) => ctx.num(n) as i32,
+                    };
+                    t.regs[*r as usize] = value;
+                    pc += 1;
+                }
+                Instr::JumpUnless(c, target) => {
+                    spend()?;
+                    if let Some((l, r, ends)) = self.forms[pc as usize].test_then_choose {
+                        let from = t.regs[r as usize] as usize;
+                        let ctx = self.ctx(game, t);
+                        // Two calls, so that each is compiled for its own kind of line.
+                        let cells = if ends {
+                            ctx.line_cells(l, from, true)
+                        } else {
+                            ctx.line_cells(l, from, false)
+                        };
+                        (pc, found) = if cells.is_empty() {
+                            (*target, None)
+                        } else {
+                            (pc + 1, Some(cells))
+                        };
+                        continue;
+                    }
+                    pc = if self.ctx(game, t).cond(c) {
+                        pc + 1
+                    } else {
+                        *target
+                    };
+                }
+                Instr::Jump(target) => {
+                    spend()?;
+                    pc = *target;
+                }
+                Instr::Stop => return Ok(Flow::TurnEnded),
+                Instr::MarkPass => {
+                    t.passing = true;
+                    pc += 1;
+                }
+                Instr::Require(c, loc) => {
+                    if !self.ctx(game, t).cond(c) {
+                        return Ok(Flow::Refused(*loc));
+                    }
+                    pc += 1;
+                }
+                Instr::Take(token) => {
+                    t.tokens[*token as usize] = t.mover;
+                    pc += 1;
+                }
+            }
+        }
+    }
+
+    /// A turn's opening run for `player` from `s`: where it suspends (and the state there),
+    /// or None when the player has no step.
+    pub(super) fn opening(&self, game: &Game, s: &KState<B>) -> Result<Opening<B>, Fault> {
+        let mut u = *s;
+        Ok(match self.run(game, &mut u, 0)? {
+            Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
+            // A `require` outside any option refuses the whole turn: no step.
+            Flow::TurnEnded | Flow::Refused(_) => None,
+        })
+    }
+
+    /// When the turn opens with a choice that is not taken on its own: its options at `s`,
+    /// unless none is legal. Nothing runs before such a choice, so the state needs no copy.
+    #[inline(always)]
+    pub(super) fn opening_choice(&self, game: &Game, s: &KState<B>) -> Option<(B, B)> {
+        let Some(Instr::Choose(c)) = game.program.first() else {
+            return None;
+        };
+        if c.auto {
+            return None;
+        }
+        let (moves, more) = self.options(game, s, 0, c);
+        if (moves | more).is_empty() {
+            return None;
+        }
+        // Where candidates must be tried and none passes, the general path goes on past the
+        // choice (and a rule error there is left to it too).
+        if self.is_tried(0) && !self.any_legal(game, s, 0, moves, more).unwrap_or(false) {
+            return None;
+        }
+        Some((moves, more))
+    }
+
+    pub(super) fn can_start(&self, game: &Game, s: &KState<B>, player: u8) -> bool {
+        if let Some(d) = &self.direct {
+            // The turn is that one choice, so its candidates are all there is to find.
+            let p = player as usize;
+            return !self
+                .direct_moves(d, s.pieces[p], s.pieces[1 - p])
+                .is_empty();
+        }
+        let mut u = *s;
+        u.mover = player;
+        if self.single_step {
+            return self.first_choice(game, &u, 0).is_some();
+        }
+        u.steps = 0;
+        u.passing = false;
+        u.regs = [0; MAX_REGISTERS];
+        if self.opening_choice(game, &u).is_some() {
+            return true;
+        }
+        // A rule error counts as no step (`blocked` asks this of both players).
+        matches!(self.opening(game, &u), Ok(Some(_)))
+    }
+
+    /// Checks the turn-boundary end conditions and finds the mover's first choice.
+    #[inline(always)]
+    pub fn begin_turn(&self, game: &Game, s: &mut KState<B>) -> Result<At<B>, Fault> {
+        if self.single_step {
+            // The opening tests change nothing, so no copy of the state is needed.
+            let first = self.first_choice(game, s, 0).map(|(pc, moves)| At::Choice {
+                pc,
+                moves,
+                more: B::EMPTY,
+            });
+            return Ok(self.start_or_end(game, s, first));
+        }
+        if let Some((moves, more)) = self.opening_choice(game, s) {
+            let first = At::Choice { pc: 0, moves, more };
+            return Ok(self.start_or_end(game, s, Some(first)));
+        }
+        let before = self.read_by_step_ends(s);
+        let first = self.opening(game, s)?;
+        let choice = first.map(|(_, pc, moves, more)| At::Choice { pc, moves, more });
+        let at = self.start_or_end(game, s, choice);
+        if let (At::Choice { .. }, Some((mut u, ..))) = (at, first) {
+            // The turn's opening may have changed cells before its first choice.
+            self.note_changes(&mut u, before);
+            *s = u;
+        }
+        Ok(at)
+    }
+
+    /// The turn-boundary end checks at `s`, given the mover's first choice (None: no step):
+    /// the game's end, that choice, or a forced pass.
+    #[inline(always)]
+    pub(super) fn start_or_end(&self, game: &Game, s: &KState<B>, first: Option<At<B>>) -> At<B> {
+        if let (Some(choice), true) = (first, self.ends_need_blocked) {
+            return choice;
+        }
+        let hint = self.ends_use_blocked.then_some(first.is_some());
+        if let Some(o) = self.check_ends(game, s, Timing::AfterTurn, hint) {
+            return At::Over(o);
+        }
+        first.unwrap_or(At::Pass)
+    }
+
+    /// Plays value `value` of option `alt` at the choice at `pc`: `t` becomes the position
+    /// after the step; returns where the game stands. (In place: states stay in registers.)
+    #[inline(always)]
+    pub fn play(
+        &self,
+        game: &Game,
+        t: &mut KState<B>,
+        pc: u32,
+        alt: usize,
+        value: usize,
+    ) -> Result<At<B>, Fault> {
+        // A legal step is never refused; a refused one here is the caller's mistake.
+        self.try_play(game, t, pc, alt, value)?
+            .ok_or_else(|| fault(game, ILLEGAL_STEP, None))
+    }
+
+    /// As [`Kernel::play`], for a step that may fail its trial: None when a `require` refuses
+    /// it (`t` is then left part-way through the step).
+    #[inline(always)]
+    pub(super) fn try_play(
+        &self,
+        game: &Game,
+        t: &mut KState<B>,
+        pc: u32,
+        alt: usize,
+        value: usize,
+    ) -> Result<Option<At<B>>, Fault> {
+        if let (Some(l), 0) = (self.forms[pc as usize].place_flip, alt) {
+            let before = self.read_by_step_ends(t);
+            let m = t.mover as usize;
+            if (t.pieces[0] | t.pieces[1]).contains(value) {
+                return Err(self.placed_on_piece(game, pc, value));
+            }
+            let ctx = self.ctx(game, t);
+            let flipped = ctx.line_cells(l, value, false) & t.pieces[1 - m];
+            t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
+            t.pieces[m] = t.pieces[m] | flipped | B::single(value);
+            self.note_changes(t, before);
+            return self.end_step(game, t, Flow::TurnEnded).map(Some);
+        }
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        let before = self.read_by_step_ends(t);
+        Self::bind(t, c, alt, value);
+        t.steps += 1;
+        let flow = self.run(game, t, c.alts[alt].body)?;
+        if let Flow::Refused(_) = flow {
+            return Ok(None);
+        }
+        self.note_changes(t, before);
+        self.end_step(game, t, flow).map(Some)
+    }
+
+    /// The error of a place-and-flip body (see [`Form::place_flip`]) whose cell is taken.
+    #[cold]
+    pub(super) fn placed_on_piece(&self, game: &Game, pc: u32, cell: usize) -> Fault {
+        let loc = match &game.program[pc as usize] {
+            Instr::Choose(c) => match game.program.get(c.alts[0].body as usize) {
+                Some(Instr::Place(_, loc)) => Some(*loc),
+                _ => None,
+            },
+            _ => None,
+        };
+        let error = RuleError::place_on_piece(game, cell, &loc.unwrap_or_default());
+        Box::new(error)
+    }
+
+    /// What the after-step end checks read in `t` (None when they read more than cells).
+    #[inline(always)]
+    pub(super) fn read_by_step_ends(&self, t: &KState<B>) -> Option<[B; 2]> {
+        self.step_ends_read
+            .map(|m| [t.pieces[0] & m, t.pieces[1] & m])
+    }
+
+    /// Keeps the after-step end checks known false only if nothing they read has changed since
+    /// `before`.
+    #[inline(always)]
+    pub(super) fn note_changes(&self, t: &mut KState<B>, before: Option<[B; 2]>) {
+        t.step_ends_clear &= before.is_some() && before == self.read_by_step_ends(t);
+    }
+
+    /// After a step's body: the end checks, then the next choice or the next turn.
+    #[inline(always)]
+    pub(super) fn end_step(
+        &self,
+        game: &Game,
+        t: &mut KState<B>,
+        flow: Flow<B>,
+    ) -> Result<At<B>, Fault> {
+        if self.ends_after_step && !t.step_ends_clear {
+            if let Some(o) = self.step_ends(game, t) {
+                return Ok(At::Over(o));
+            }
+            t.step_ends_clear = self.step_ends_read.is_some();
+        }
+        match flow {
+            Flow::Suspended { pc, moves, more } => Ok(At::Choice { pc, moves, more }),
+            Flow::TurnEnded => self.next_turn(game, t, t.passing),
+            Flow::Refused(_) => Err(fault(game, ILLEGAL_STEP, None)),
+        }
+    }
+
+    /// The mover passes: `t` becomes the next turn's position.
+    #[inline]
+    pub fn pass(&self, game: &Game, t: &mut KState<B>) -> Result<At<B>, Fault> {
+        self.next_turn(game, t, true)
+    }
+
+    #[inline(always)]
+    pub(super) fn next_turn(
+        &self,
+        game: &Game,
+        t: &mut KState<B>,
+        passing: bool,
+    ) -> Result<At<B>, Fault> {
+        t.passes = if passing { t.passes + 1 } else { 0 };
+        t.mover = 1 - t.mover;
+        t.turn += 1;
+        t.steps = 0;
+        t.passing = false;
+        t.regs = [0; MAX_REGISTERS];
+        self.begin_turn(game, t)
+    }
+
+    /// The after-step end checks at `t`, from the table when there is one.
+    #[inline(always)]
+    pub(super) fn step_ends(&self, game: &Game, t: &KState<B>) -> Option<Option<u8>> {
+        let Some(table) = &self.step_end_table else {
+            return self.check_ends(game, t, Timing::AfterStep, None);
+        };
+        let slot = &table.answers[table.index(t)];
+        match slot.load(Ordering::Relaxed) {
+            0 => {
+                let answer = self.check_ends(game, t, Timing::AfterStep, None);
+                // Threads that race here store the same answer.
+                slot.store(StepEndTable::encode(answer), Ordering::Relaxed);
+                answer
+            }
+            code => StepEndTable::decode(code),
+        }
+    }
+
+    #[inline]
+    pub(super) fn check_ends(
+        &self,
+        game: &Game,
+        s: &KState<B>,
+        timing: Timing,
+        mover_can_move: Option<bool>,
+    ) -> Option<Option<u8>> {
+        eval::ended(&game.ends, timing, s.mover, |bound| Ctx {
+            bound,
+            mover_can_move,
+            ..self.ctx(game, s)
+        })
+    }
+
+    /// The result of a finished game; `winner` overrides the comparison of scores. The
+    /// contexts that score it share each player's flood of reachable empty cells.
+    pub fn outcome(&self, game: &Game, s: &KState<B>, winner: Option<u8>) -> Outcome {
+        let reached = Reached::default();
+        eval::outcome(&game.score, &game.tiebreaks, winner, |bound| Ctx {
+            bound,
+            reached: Some(&reached),
+            ..self.ctx(game, s)
+        })
+    }
+
+    /// The tie-break margins for `p`, each weighted half as much as the one before (the first
+    /// by a half): what a position is worth beyond its score, for evaluations.
+    pub fn margins(&self, game: &Game, s: &KState<B>, p: u8) -> f64 {
+        let reached = Reached::default();
+        let value = |expr: &Num, q: u8| {
+            Ctx {
+                bound: q,
+                reached: Some(&reached),
+                ..self.ctx(game, s)
+            }
+            .num(expr)
+        };
+        let mut weight = 1.0;
+        let mut total = 0.0;
+        for t in &game.tiebreaks {
+            weight /= 2.0;
+            total += weight * (value(t, p) - value(t, 1 - p));
+        }
+        total
+    }
+
+    /// The engine's state for a kernel position.
+    pub fn export(&self, game: &Game, s: &KState<B>, at: &At<B>) -> State {
+        let mut t = State::new(s.pieces.map(|p| p.to_bits()), s.mover);
+        t.agreeing = s.agreeing;
+        t.turn = s.turn;
+        t.passes = s.passes;
+        t.steps = s.steps;
+        t.passing = s.passing;
+        t.regs = s.regs;
+        t.tokens = s.tokens;
+        match at {
+            At::Over(winner) => {
+                t.pc = AT_GAME_OVER;
+                t.outcome = Some(self.outcome(game, s, *winner));
+            }
+            At::Pass => t.pc = AT_FORCED_PASS,
+            At::Choice { pc, .. } => t.pc = *pc,
+        }
+        t
+    }
+}

@@ -1,0 +1,451 @@
+//! The shapes of program the runner recognises when a game is loaded, and runs by a direct
+//! path instead of instruction by instruction: a whole turn of one outflanking placement
+//! ([`Direct`]), a choice's parts ([`Form`]), turns of one placement, and after-step ends
+//! that read only a few cells. Each is a choice of the lowering; a plain build takes none.
+
+use super::*;
+
+/// The simplest shape of game, run as a tight loop over the two players' boards: the turn
+/// program is a single choice, at its start, of an empty cell from which a run line captures,
+/// whose body places there and flips that line's captures and ends the turn; no other option,
+/// nothing to do when there is no such cell (a pass), no end checked after a step, and every
+/// end condition needs the mover blocked. The turns of such a game differ only in the boards,
+/// so playouts and perft keep no more than the boards between turns while the mover can move,
+/// and hand back to the general path at a blocked mover.
+#[derive(Clone, Copy)]
+pub(super) struct Direct<B> {
+    pub(super) line: usize,
+    /// The cells of the line's run and of its closing cell, as selections of the mover's,
+    /// the opponent's and the empty cells.
+    pub(super) run: Pick<B>,
+    pub(super) end: Pick<B>,
+}
+
+/// A cell class as a selection: all of a part's cells or none (no branch on the class). The
+/// same mapping as [`Ctx::class`]; sharing one function between them made the compiled code
+/// of the general path worse (3% more instructions in Verto playouts), so each has its own.
+#[derive(Clone, Copy)]
+pub(super) struct Pick<B> {
+    pub(super) mover: B,
+    pub(super) opponent: B,
+    pub(super) empty: B,
+}
+
+impl<B: Board> Pick<B> {
+    pub(super) fn of(class: CellClass) -> Pick<B> {
+        let all = |yes: bool| if yes { !B::EMPTY } else { B::EMPTY };
+        let (m, o, e) = match class {
+            CellClass::Friend => (true, false, false),
+            CellClass::Opponent => (false, true, false),
+            CellClass::Piece => (true, true, false),
+            CellClass::Empty => (false, false, true),
+        };
+        Pick {
+            mover: all(m),
+            opponent: all(o),
+            empty: all(e),
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn cells(&self, mover: B, opponent: B, empty: B) -> B {
+        (mover & self.mover) | (opponent & self.opponent) | (empty & self.empty)
+    }
+}
+
+/// The game's [`Direct`] shape, if it has it.
+pub(super) fn direct<B: Board>(
+    game: &Game,
+    forms: &[Form],
+    single_step: bool,
+    ends_after_step: bool,
+    ends_need_blocked: bool,
+) -> Option<Direct<B>> {
+    if !single_step || ends_after_step || !ends_need_blocked {
+        return None;
+    }
+    let Some(Instr::Choose(c)) = game.program.first() else {
+        return None;
+    };
+    let form = forms[0];
+    let line = form.sources_of?;
+    let (run, end) = game.lines[line].simple_run?;
+    let passes_at_once = matches!(
+        game.program.get(c.otherwise as usize),
+        None | Some(Instr::Stop)
+    );
+    (c.alts.len() == 1 && form.place_flip == Some(line) && passes_at_once).then(|| Direct {
+        line,
+        run: Pick::of(run),
+        end: Pick::of(end),
+    })
+}
+
+/// A choice whose parts the kernel runs directly instead of walking their expressions.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Form {
+    /// The candidates are `empty & sources(L)` (what `where some(captured(L, c))` becomes).
+    pub(super) sources_of: Option<usize>,
+    /// The body is `place c  flip captured(L, c)` and ends the turn.
+    pub(super) place_flip: Option<usize>,
+    /// A test `some(captured(L, x))` or `some(ends(L, x))` (line, variable, whether ends) whose
+    /// next instruction chooses among those very cells, as a chain's `while` loop does: the
+    /// cells are found once for both.
+    pub(super) test_then_choose: Option<(usize, u8, bool)>,
+}
+
+pub(super) fn form(game: &Game, pc: usize) -> Form {
+    // `some(captured(L, x))` is asked as a line test; `some(ends(L, x))` as the set itself.
+    let tested = match game.program.get(pc) {
+        Some(Instr::JumpUnless(Cond::AnyLine(l, x), _)) => Some((*l, &**x, false)),
+        Some(Instr::JumpUnless(Cond::NonEmpty(set), _)) => match &**set {
+            Set::Ends(l, x) => Some((*l, &**x, true)),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some((l, x, ends)) = tested {
+        let (Cell::Reg(r), Some(Instr::Choose(c))) = (x, game.program.get(pc + 1)) else {
+            return Form::default();
+        };
+        let chooses_them = c.alts.first().is_some_and(|a| {
+            let (l2, x2) = match &a.kind {
+                AltKind::Cell {
+                    set: Set::Captured(l2, x2),
+                    ..
+                } if !ends => (l2, x2),
+                AltKind::Cell {
+                    set: Set::Ends(l2, x2),
+                    ..
+                } if ends => (l2, x2),
+                _ => return false,
+            };
+            a.condition.is_none() && *l2 == l && matches!(**x2, Cell::Reg(r2) if r2 == *r)
+        });
+        return Form {
+            test_then_choose: chooses_them.then_some((l, *r, ends)),
+            ..Form::default()
+        };
+    }
+    let Instr::Choose(c) = &game.program[pc] else {
+        return Form::default();
+    };
+    let alt = &c.alts[0];
+    let AltKind::Cell { reg, set } = &alt.kind else {
+        return Form::default();
+    };
+    let chosen = |cell: &Cell| matches!(cell, Cell::Reg(r) if r == reg);
+    let sources_of = match (set, &alt.condition) {
+        (Set::Inter(a, b), None) => match (&**a, &**b) {
+            (Set::Empty, Set::Sources(l)) => Some(*l),
+            _ => None,
+        },
+        _ => None,
+    };
+    let code = &game.program;
+    let body = alt.body as usize;
+    let place_flip = match (code.get(body), code.get(body + 1)) {
+        (Some(Instr::Place(p, _)), Some(Instr::Flip(Set::Captured(l, f))))
+            if chosen(p) && chosen(f) =>
+        {
+            // What follows must end the turn at once.
+            let mut at = body + 2;
+            loop {
+                match code.get(at) {
+                    None | Some(Instr::Stop) => break Some(*l),
+                    Some(Instr::Jump(t)) if *t as usize > at => at = *t as usize,
+                    _ => break None,
+                }
+            }
+        }
+        _ => None,
+    };
+    Form {
+        sources_of,
+        place_flip,
+        test_then_choose: None,
+    }
+}
+
+/// Why a game's turns are not all single placements (the kernel's best case), or None.
+pub(super) fn multi_step_reason(game: &Game) -> Option<String> {
+    let mut checker = Shape::new(game);
+    checker.control(0);
+    checker.ends();
+    checker.reason
+}
+
+/// Walks the program and expressions, noting the first thing that is not a turn of one
+/// placement.
+pub(super) struct Shape<'a> {
+    pub(super) game: &'a Game,
+    pub(super) seen: Vec<bool>,
+    pub(super) reason: Option<String>,
+}
+
+impl Shape<'_> {
+    pub(super) fn new(game: &Game) -> Shape<'_> {
+        Shape {
+            game,
+            seen: vec![false; game.program.len()],
+            reason: None,
+        }
+    }
+
+    pub(super) fn no(&mut self, why: &str) {
+        if self.reason.is_none() {
+            self.reason = Some(why.to_string());
+        }
+    }
+
+    pub(super) fn ends(&mut self) {
+        let game = self.game;
+        for end in &game.ends {
+            self.cond(&end.condition);
+            if let Some(w) = &end.winner {
+                self.player(w);
+            }
+        }
+        self.num(&game.score);
+        for t in &game.tiebreaks {
+            self.num(t);
+        }
+    }
+
+    /// Code run at the start of a turn, up to a choice: only tests and forward jumps, so it
+    /// always ends and touches nothing.
+    pub(super) fn control(&mut self, mut pc: usize) {
+        loop {
+            if pc >= self.game.program.len() {
+                return;
+            }
+            if self.seen[pc] {
+                return;
+            }
+            self.seen[pc] = true;
+            match &self.game.program[pc] {
+                Instr::JumpUnless(c, t) => {
+                    self.cond(c);
+                    if *t as usize <= pc {
+                        return self.no("a loop before the first choice");
+                    }
+                    self.control(*t as usize);
+                    pc += 1;
+                }
+                Instr::Jump(t) => {
+                    if *t as usize <= pc {
+                        return self.no("a loop before the first choice");
+                    }
+                    pc = *t as usize;
+                }
+                Instr::Stop => return,
+                Instr::Choose(c) => {
+                    if c.auto || c.alts.len() != 1 {
+                        return self.no("a choice with several options or `auto`");
+                    }
+                    let alt = &c.alts[0];
+                    let AltKind::Cell { reg, set } = &alt.kind else {
+                        return self.no("a choice that is not of a cell");
+                    };
+                    if alt.needs_trial || !alt.ends_turn {
+                        return self.no("a turn of several steps or with `require`");
+                    }
+                    self.set(set, Some(*reg));
+                    if let Some(cond) = &alt.condition {
+                        self.cond_with(cond, Some(*reg));
+                    }
+                    self.body(alt.body as usize, *reg);
+                    // Threaded jumps can send a choice with no candidate straight back to
+                    // itself (`while true { choose ... }`).
+                    if c.otherwise as usize <= pc {
+                        return self.no("a loop before the first choice");
+                    }
+                    pc = c.otherwise as usize;
+                }
+                _ => return self.no("a statement before the first choice"),
+            }
+        }
+    }
+
+    /// An option's body: places, flips and forward jumps to the end of the turn.
+    pub(super) fn body(&mut self, mut pc: usize, reg: u8) {
+        let mut budget = self.game.program.len() + 1;
+        while let Some(instr) = self.game.program.get(pc) {
+            budget -= 1;
+            if budget == 0 {
+                return self.no("a loop in a turn");
+            }
+            match instr {
+                Instr::Place(c, _) => {
+                    self.cell(c, Some(reg));
+                    pc += 1;
+                }
+                Instr::Flip(s) => {
+                    self.set(s, Some(reg));
+                    pc += 1;
+                }
+                Instr::Jump(t) if *t as usize > pc => pc = *t as usize,
+                Instr::Stop => return,
+                _ => return self.no("a statement other than place or flip in a turn"),
+            }
+        }
+    }
+
+    pub(super) fn cell(&mut self, c: &Cell, reg: Option<u8>) {
+        if let Cell::Reg(r) = c {
+            if Some(*r) != reg {
+                self.no("a turn variable");
+            }
+        }
+    }
+
+    pub(super) fn player(&mut self, p: &Player) {
+        match p {
+            Player::Holder(_) => self.no("a token holder"),
+            Player::Opponent(p) => self.player(p),
+            _ => {}
+        }
+    }
+
+    pub(super) fn cond(&mut self, c: &Cond) {
+        self.cond_with(c, None)
+    }
+
+    pub(super) fn cond_with(&mut self, c: &Cond, reg: Option<u8>) {
+        match c {
+            Cond::Const(_) | Cond::Blocked => {}
+            Cond::Not(a) => self.cond_with(a, reg),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                self.cond_with(a, reg);
+                self.cond_with(b, reg);
+            }
+            Cond::Num(_, a, b) => {
+                self.num_with(a, reg);
+                self.num_with(b, reg);
+            }
+            Cond::Player(_, a, b) => {
+                self.player(a);
+                self.player(b);
+            }
+            Cond::Cell(_, a, b) => {
+                self.cell(a, reg);
+                self.cell(b, reg);
+            }
+            Cond::SetEq(_, a, b) => {
+                self.set(a, reg);
+                self.set(b, reg);
+            }
+            Cond::In(c, s) => {
+                self.cell(c, reg);
+                self.set(s, reg);
+            }
+            Cond::NonEmpty(s) => self.set(s, reg),
+            Cond::AnyLine(_, c) => self.cell(c, reg),
+            Cond::Breathes(_) => self.no("groups"),
+        }
+    }
+
+    pub(super) fn num(&mut self, n: &Num) {
+        self.num_with(n, None)
+    }
+
+    pub(super) fn num_with(&mut self, n: &Num, reg: Option<u8>) {
+        match n {
+            Num::Const(_) | Num::Turn | Num::Passes => {}
+            Num::Count(s) => self.set(s, reg),
+            Num::Reg(_) => self.no("a number variable"),
+            Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
+                self.num_with(a, reg);
+                self.num_with(b, reg);
+            }
+            Num::Neg(a) => self.num_with(a, reg),
+            Num::If(c, a, b) => {
+                self.cond_with(c, reg);
+                self.num_with(a, reg);
+                self.num_with(b, reg);
+            }
+            Num::Attr(p, _) => self.player(p),
+        }
+    }
+
+    pub(super) fn set(&mut self, s: &Set, reg: Option<u8>) {
+        match s {
+            Set::Const(_) | Set::Empty | Set::AllPieces | Set::Sources(_) => {}
+            Set::Pieces(p) => self.player(p),
+            Set::Single(c) | Set::Captured(_, c) | Set::Ends(_, c) | Set::Neighbours(c, _) => {
+                self.cell(c, reg)
+            }
+            Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => {
+                self.set(a, reg);
+                self.set(b, reg);
+            }
+            Set::Adjacent(a, _) => self.set(a, reg),
+            Set::Between(..)
+            | Set::Group(_)
+            | Set::Liberties(_)
+            | Set::Surrounded(_)
+            | Set::Territory(_) => self.no("groups, territory or `between`"),
+        }
+    }
+}
+
+/// The cells whose contents decide a condition, when nothing else does (no counters, no
+/// variables, no player but the one bound by `for each p` and fixed ones): None otherwise.
+pub(super) fn reads_cond<B: Board>(c: &Cond) -> Option<B> {
+    Some(match c {
+        Cond::Const(_) => B::EMPTY,
+        Cond::Not(a) => reads_cond(a)?,
+        Cond::And(a, b) | Cond::Or(a, b) => reads_cond::<B>(a)? | reads_cond::<B>(b)?,
+        Cond::Num(_, a, b) => reads_num::<B>(a)? | reads_num::<B>(b)?,
+        Cond::NonEmpty(s) => reads_set(s)?,
+        Cond::SetEq(_, a, b) => reads_set::<B>(a)? | reads_set::<B>(b)?,
+        _ => return None,
+    })
+}
+
+pub(super) fn reads_num<B: Board>(n: &Num) -> Option<B> {
+    Some(match n {
+        Num::Const(_) => B::EMPTY,
+        Num::Count(s) => reads_set(s)?,
+        Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
+            reads_num::<B>(a)? | reads_num::<B>(b)?
+        }
+        Num::Neg(a) => reads_num(a)?,
+        Num::If(c, a, b) => reads_cond::<B>(c)? | reads_num::<B>(a)? | reads_num::<B>(b)?,
+        Num::Attr(p, _) if fixed_player(p) => B::EMPTY,
+        _ => return None,
+    })
+}
+
+/// A player that stays the same from step to step and turn to turn.
+pub(super) fn fixed_player(p: &Player) -> bool {
+    match p {
+        Player::Const(_) | Player::Bound => true,
+        Player::Opponent(p) => fixed_player(p),
+        _ => false,
+    }
+}
+
+pub(super) fn reads_set<B: Board>(s: &Set) -> Option<B> {
+    let all = !B::EMPTY;
+    Some(match s {
+        Set::Const(_) => B::EMPTY,
+        Set::Pieces(p) if fixed_player(p) => all,
+        Set::AllPieces | Set::Empty => all,
+        Set::Inter(a, b) => match (&**a, &**b) {
+            (Set::Const(m), x) | (x, Set::Const(m)) => reads_set::<B>(x)? & B::from_bits(m),
+            (a, b) => reads_set::<B>(a)? | reads_set::<B>(b)?,
+        },
+        Set::Union(a, b) | Set::Minus(a, b) => reads_set::<B>(a)? | reads_set::<B>(b)?,
+        _ => return None,
+    })
+}
+
+/// Whether a condition can only hold when `blocked` does (so never while the mover can move).
+pub(super) fn needs_blocked(c: &Cond) -> bool {
+    match c {
+        Cond::Blocked => true,
+        Cond::And(a, b) => needs_blocked(a) || needs_blocked(b),
+        _ => false,
+    }
+}
