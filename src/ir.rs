@@ -2,8 +2,8 @@
 //! constants folded into bit sets, and the turn program flattened into instructions with jumps.
 //! The engine runs only this form.
 
-use crate::engine::bits::Bits;
-use crate::engine::geometry::{DirSet, Geometry};
+use crate::board::bits::Bits;
+use crate::board::geometry::{DirSet, Geometry};
 use crate::source::SourceFile;
 pub use crate::syntax::ast::Timing;
 use crate::syntax::ast::{CellClass, Span};
@@ -48,6 +48,21 @@ pub enum Cmp {
     Le,
     Gt,
     Ge,
+}
+
+impl Cmp {
+    /// Whether `a` stands in this relation to `b` (the checker folds constants with it too).
+    #[inline]
+    pub fn holds(self, a: f64, b: f64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

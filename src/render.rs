@@ -1,6 +1,6 @@
 //! Board diagrams as SVG, for rulebooks and reviews. Builds text only; the caller writes it.
 
-use crate::engine::bits::Bits;
+use crate::board::bits::Bits;
 use crate::engine::state::State;
 use crate::engine::Engine;
 

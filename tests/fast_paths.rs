@@ -4,7 +4,7 @@
 mod common;
 use common::{engine, engine_from, game_files};
 use outflank::agents::{game_seed, Rng};
-use outflank::engine::bits::Bits;
+use outflank::board::bits::Bits;
 use outflank::engine::Engine;
 use outflank::ir::{Cell, Cond, Instr, Set};
 

@@ -1,7 +1,7 @@
 //! Typing and compiling expressions into the IR.
 
 use super::Checker;
-use crate::engine::geometry::DirSet;
+use crate::board::geometry::DirSet;
 use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, Span, UnaryOp};
 
@@ -646,7 +646,7 @@ impl Checker<'_> {
                 }
             }
             "cells" => {
-                let mut bits = crate::engine::bits::Bits::EMPTY;
+                let mut bits = crate::board::bits::Bits::EMPTY;
                 let mut ok = true;
                 for a in args {
                     match self.expect_cell(a, scope) {
@@ -716,10 +716,10 @@ impl Checker<'_> {
         match &s {
             Set::Neighbours(c, d) => {
                 if let Cell::Const(c) = **c {
-                    let mut b = crate::engine::bits::Bits::EMPTY;
+                    let mut b = crate::board::bits::Bits::EMPTY;
                     for dir in d.iter() {
                         let n = g.neighbours[c as usize][dir];
-                        if n != crate::engine::geometry::NONE {
+                        if n != crate::board::geometry::NONE {
                             b.insert(n as usize);
                         }
                     }
@@ -729,11 +729,11 @@ impl Checker<'_> {
             }
             Set::Adjacent(inner, d) => {
                 if let Set::Const(src) = **inner {
-                    let mut b = crate::engine::bits::Bits::EMPTY;
+                    let mut b = crate::board::bits::Bits::EMPTY;
                     for c in src.iter() {
                         for dir in d.iter() {
                             let n = g.neighbours[c][dir];
-                            if n != crate::engine::geometry::NONE {
+                            if n != crate::board::geometry::NONE {
                                 b.insert(n as usize);
                             }
                         }
@@ -857,9 +857,7 @@ impl Checker<'_> {
                 let ordered = !matches!(op, Eq | Ne);
                 match (x, y) {
                     (Typed::Num(x), Typed::Num(y)) => Some(Typed::Bool(match (&x, &y) {
-                        (Num::Const(p), Num::Const(q)) => {
-                            Cond::Const(crate::engine::eval::compare(cmp, *p, *q))
-                        }
+                        (Num::Const(p), Num::Const(q)) => Cond::Const(cmp.holds(*p, *q)),
                         _ => Cond::Num(cmp, boxed(x), boxed(y)),
                     })),
                     (Typed::Player(x), Typed::Player(y)) if !ordered => {

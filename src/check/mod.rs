@@ -6,9 +6,9 @@ mod load;
 mod program;
 mod ranges;
 
+use crate::board::bits::Bits;
+use crate::board::geometry::{DirSet, Geometry};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::engine::bits::Bits;
-use crate::engine::geometry::{DirSet, Geometry};
 use crate::ir::{self, Game, LinePattern, PlayerInfo, MAX_TOKENS};
 use crate::source::{Loader, SourceFile};
 use crate::syntax::ast::{self, AllowedPart, CellClass, Expr, ItemKind, Literal, SetupEntry, Span};

@@ -2,7 +2,7 @@
 //! bound for every set and an interval for every number. Used to warn about end conditions that
 //! can never hold (a target above the most points the board can give).
 
-use crate::engine::bits::Bits;
+use crate::board::bits::Bits;
 use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
 
 pub struct Ranges<'a> {

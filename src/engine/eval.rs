@@ -2,19 +2,7 @@
 //! it holds cells in (see [`Evaluate`]; the runner's context is `kernel::Ctx`).
 
 use super::state::Outcome;
-use crate::ir::{Cell, Cmp, Cond, EndCondition, Num, Player, Set, Timing, NOBODY};
-
-#[inline]
-pub fn compare(cmp: Cmp, a: f64, b: f64) -> bool {
-    match cmp {
-        Cmp::Eq => a == b,
-        Cmp::Ne => a != b,
-        Cmp::Lt => a < b,
-        Cmp::Le => a <= b,
-        Cmp::Gt => a > b,
-        Cmp::Ge => a >= b,
-    }
-}
+use crate::ir::{Cell, Cond, EndCondition, Num, Player, Set, Timing, NOBODY};
 
 /// What the evaluation of numbers, players and conditions needs from a context: the
 /// language's arithmetic and logic are written here once, over whatever sets the context
@@ -107,7 +95,7 @@ pub fn cond<E: Evaluate>(e: &E, c: &Cond) -> bool {
         },
         Cond::And(a, b) => cond(e, a) && cond(e, b),
         Cond::Or(a, b) => cond(e, a) || cond(e, b),
-        Cond::Num(cmp, a, b) => compare(*cmp, operand(e, a), operand(e, b)),
+        Cond::Num(cmp, a, b) => cmp.holds(operand(e, a), operand(e, b)),
         Cond::Player(eq, a, b) => (player(e, a) == player(e, b)) == *eq,
         Cond::Cell(eq, a, b) => (e.cell(a) == e.cell(b)) == *eq,
         Cond::SetEq(eq, a, b) => (e.cells(a) == e.cells(b)) == *eq,

@@ -8,19 +8,18 @@
 //! [`Engine`] is its face for one position at a time (the legal steps, the position after a
 //! step), and playouts, perft and the solver run on it directly.
 
-pub mod bits;
-pub mod board;
 mod draw;
 pub mod eval;
 pub mod explain;
-pub mod geometry;
 pub mod hash;
 pub mod kernel;
+mod notation;
 pub mod rng;
 pub mod state;
 pub mod turns;
 
-use crate::ir::{AltKind, Choose, Game, Instr, NOBODY};
+use crate::board::bits::Bits;
+use crate::ir::{AltKind, Choose, Game, Instr};
 use kernel::{each_width, AnyKernel};
 use state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use std::fmt;
@@ -200,8 +199,13 @@ impl Engine {
 
     /// The position before the first turn, advanced to the first step.
     pub fn start(&self) -> Result<State, RuleError> {
-        let s = State::new(self.game.setup, self.game.first);
-        Ok(each_width!(&self.kernel, k => k.begin(&self.game, &s))?)
+        self.begin(&State::new(self.game.setup, self.game.first))
+    }
+
+    /// A position before a turn, advanced to the mover's first step (or the game's end, or a
+    /// forced pass).
+    fn begin(&self, s: &State) -> Result<State, RuleError> {
+        Ok(each_width!(&self.kernel, k => k.begin(&self.game, s))?)
     }
 
     fn choose_at(&self, pc: u32) -> &Choose {
@@ -235,74 +239,6 @@ impl Engine {
     /// Whether playing `step` at `s` certainly completes the turn (no choice can follow).
     pub fn step_ends_turn(&self, s: &State, step: Step) -> bool {
         step.alt == FORCED_PASS || self.choose_at(s.pc).alts[step.alt as usize].ends_turn
-    }
-
-    /// Sets up a position: rows of symbols (`.` empty, `#` or `.` on removed cells), row 1
-    /// first, separated by `/`; `to_move` names the player to move (default: the first mover).
-    pub fn position(&self, rows: &str, to_move: Option<&str>) -> Result<State, String> {
-        let g = &self.game.geometry;
-        let rows: Vec<&str> = rows.split('/').map(str::trim).collect();
-        if rows.len() != g.height {
-            return Err(format!(
-                "the position has {} rows, the board has {}",
-                rows.len(),
-                g.height
-            ));
-        }
-        let mut pieces = [bits::Bits::EMPTY; 2];
-        for (y, row) in rows.iter().enumerate() {
-            let cells: Vec<char> = row.chars().collect();
-            if cells.len() != g.width {
-                return Err(format!(
-                    "row {} has {} cells, the board is {} wide",
-                    y + 1,
-                    cells.len(),
-                    g.width
-                ));
-            }
-            for (x, ch) in cells.into_iter().enumerate() {
-                let cell = y * g.width + x;
-                let removed = !g.playable.contains(cell);
-                match ch {
-                    '.' | '#' if removed => {}
-                    '.' => {}
-                    _ if removed => {
-                        return Err(format!(
-                            "{} is removed from play, so it must be '#'",
-                            g.name(cell)
-                        ))
-                    }
-                    _ => match self.game.players.iter().position(|p| p.symbol == ch) {
-                        Some(p) => pieces[p].insert(cell),
-                        None => {
-                            let symbols: Vec<String> = self
-                                .game
-                                .players
-                                .iter()
-                                .map(|p| format!("'{}'", p.symbol))
-                                .collect();
-                            return Err(format!(
-                                "'{ch}' at {} is not a piece; use '.' or {}",
-                                g.name(cell),
-                                symbols.join(" or ")
-                            ));
-                        }
-                    },
-                }
-            }
-        }
-        let mover = match to_move {
-            None => self.game.first,
-            Some(name) => self.game.player_by_name(name).ok_or_else(|| {
-                format!(
-                    "no player named `{name}`; the players are {} and {}",
-                    self.game.players[0].name, self.game.players[1].name
-                )
-            })?,
-        };
-        let s = State::new(pieces, mover);
-        each_width!(&self.kernel, k => k.begin(&self.game, &s))
-            .map_err(|e| format!("rule error: {e}"))
     }
 
     /// Plays one legal step. Steps not produced by [`Engine::steps`] for this state are a bug
@@ -339,7 +275,7 @@ impl Engine {
     }
 
     /// The cells of `set` at `s`.
-    pub fn set_value(&self, s: &State, set: &crate::ir::Set) -> bits::Bits {
+    pub fn set_value(&self, s: &State, set: &crate::ir::Set) -> Bits {
         each_width!(&self.kernel, k => k.set_at(&self.game, s, set))
     }
 
@@ -363,69 +299,5 @@ impl Engine {
     /// by a half): what a position is worth beyond its score, for evaluations.
     pub fn tiebreak_margin(&self, s: &State, p: u8) -> f64 {
         each_width!(&self.kernel, k => k.tiebreak_margin(&self.game, s, p))
-    }
-
-    /// How a step is written: its mark (or `-` after the first step) and its value.
-    pub fn step_notation(&self, s: &State, step: Step) -> String {
-        if step.alt == FORCED_PASS {
-            return "pass".into();
-        }
-        let alt = &self.choose_at(s.pc).alts[step.alt as usize];
-        let value = match &alt.kind {
-            AltKind::Cell { .. } => self.game.geometry.name(step.value as usize),
-            AltKind::Word(w) => w.clone(),
-            AltKind::Pass => "pass".into(),
-        };
-        match (&alt.mark, s.steps) {
-            (Some(m), _) => format!("{m}{value}"),
-            (None, 0) => value,
-            (None, _) => format!("-{value}"),
-        }
-    }
-
-    /// The board as rows of symbols, row 1 first.
-    pub fn board_rows(&self, s: &State) -> Vec<String> {
-        let g = &self.game.geometry;
-        (0..g.height)
-            .map(|y| {
-                (0..g.width)
-                    .map(|x| {
-                        let c = y * g.width + x;
-                        if !g.playable.contains(c) {
-                            '#'
-                        } else {
-                            match s.owner(c) {
-                                Some(p) => self.game.players[p as usize].symbol,
-                                None => '.',
-                            }
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
-    pub fn player_name(&self, p: u8) -> &str {
-        if p == NOBODY {
-            "nobody"
-        } else {
-            &self.game.players[p as usize].name
-        }
-    }
-
-    /// Extra state beyond the board: each token and its holder.
-    pub fn extra(&self, s: &State) -> Vec<(String, Option<String>)> {
-        self.game
-            .tokens
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let h = s.tokens[i];
-                (
-                    t.clone(),
-                    (h != NOBODY).then(|| self.player_name(h).to_string()),
-                )
-            })
-            .collect()
     }
 }

@@ -1,6 +1,6 @@
 //! A game state: fixed-size and `Copy`, so cloning it is a plain memory copy.
 
-use super::bits::Bits;
+use crate::board::bits::Bits;
 use crate::ir::{MAX_REGISTERS, MAX_TOKENS, NOBODY};
 
 /// Where the state is suspended.

@@ -82,7 +82,7 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
         filled_ahead[group] += 1;
         ahead[group].amount[lane] = B::amount(g.step_offset[d].unsigned_abs());
         ahead[group].lands[lane] = B::from_bits(&g.step_from[(d + 4) % 8]);
-        let (dx, dy) = crate::engine::geometry::DIRS[d];
+        let (dx, dy) = crate::board::geometry::DIRS[d];
         let along = match (dx, dy) {
             (0, _) => g.height,
             (_, 0) => g.width,
@@ -94,7 +94,7 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
         forward[group] += 1;
         for (c, cell) in beyond.iter_mut().enumerate() {
             let mut at = g.neighbours[c][d];
-            while at != crate::engine::geometry::NONE {
+            while at != crate::board::geometry::NONE {
                 cell[lane] = cell[lane] | B::single(at as usize);
                 at = g.neighbours[at as usize][d];
             }

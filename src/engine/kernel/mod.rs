@@ -30,15 +30,15 @@ use lines::{compile_line, CompiledLine};
 pub use perft::{StepKey, StepMemo};
 use shapes::{direct, form, multi_step_reason, needs_blocked, reads_cond, Direct, Form};
 
-use super::bits::WORDS;
-use super::board::{flood, reached, Board, Wide};
 use super::draw::draw_tried;
 use super::eval::{self, Evaluate};
 use super::hash::PositionMap;
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END};
-use crate::engine::geometry::DirSet;
+use crate::board::bits::WORDS;
+use crate::board::geometry::DirSet;
+use crate::board::sets::{flood, reached, Board, Wide};
 use crate::ir::{
     AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
     MAX_REGISTERS, MAX_TOKENS, NOBODY,

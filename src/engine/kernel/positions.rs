@@ -5,7 +5,7 @@
 //! stay on the kernel's state throughout.
 
 use super::{At, Fault, Flow, KState, Kernel};
-use crate::engine::board::Board;
+use crate::board::sets::Board;
 use crate::engine::draw::draw_tried;
 use crate::engine::rng::Rng;
 use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
@@ -240,7 +240,7 @@ impl<B: Board> Kernel<B> {
     }
 
     /// The cells of `set` at `s` (for `explain`, which shows a candidate set as written).
-    pub fn set_at(&self, game: &Game, s: &State, set: &Set) -> crate::engine::bits::Bits {
+    pub fn set_at(&self, game: &Game, s: &State, set: &Set) -> crate::board::bits::Bits {
         self.ctx(game, &self.load(s)).set(set).to_bits()
     }
 

@@ -4,7 +4,7 @@
 //! game played here and the same game played step by step through the engine are one game.
 
 use super::{At, Fault, Kernel};
-use crate::engine::board::Board;
+use crate::board::sets::Board;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::ir::Game;

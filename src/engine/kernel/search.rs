@@ -8,7 +8,7 @@
 //! alpha-beta over the two boards. Other games use the first stretch throughout.
 
 use super::{At, Direct, Fault, KState, Kernel};
-use crate::engine::board::Board;
+use crate::board::sets::Board;
 use crate::ir::Game;
 
 /// A position as the table knows it: both players' cells, the mover, and the counters the

@@ -38,7 +38,7 @@ impl Bits {
         for (i, &w) in self.0.iter().enumerate() {
             let n = w.count_ones() as usize;
             if k < n {
-                return i * 64 + super::board::nth_of_word(w, k);
+                return i * 64 + super::sets::nth_of_word(w, k);
             }
             k -= n;
         }

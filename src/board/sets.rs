@@ -436,7 +436,7 @@ impl NthSetBit for u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::bits::MAX_CELLS;
+    use crate::board::bits::MAX_CELLS;
 
     fn round_trip<B: Board>() {
         let mut bits = Bits::EMPTY;

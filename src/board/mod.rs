@@ -1,0 +1,8 @@
+//! The board model: cells, their neighbours and lines ([`geometry`]), and sets of cells, in
+//! the largest board's width ([`bits`]) and in as few words as a board needs ([`sets`]). It
+//! sits below the IR: the checker and the IR describe boards with it, and the engine runs on
+//! it.
+
+pub mod bits;
+pub mod geometry;
+pub mod sets;

@@ -1,0 +1,140 @@
+//! How positions and steps are written and read: a position as rows of symbols, a step as
+//! its mark and value, the board as text, player and token names.
+
+use super::state::State;
+use super::{Engine, Step, FORCED_PASS};
+use crate::board::bits::Bits;
+use crate::ir::{AltKind, NOBODY};
+
+impl Engine {
+    /// Sets up a position: rows of symbols (`.` empty, `#` or `.` on removed cells), row 1
+    /// first, separated by `/`; `to_move` names the player to move (default: the first mover).
+    pub fn position(&self, rows: &str, to_move: Option<&str>) -> Result<State, String> {
+        let g = &self.game.geometry;
+        let rows: Vec<&str> = rows.split('/').map(str::trim).collect();
+        if rows.len() != g.height {
+            return Err(format!(
+                "the position has {} rows, the board has {}",
+                rows.len(),
+                g.height
+            ));
+        }
+        let mut pieces = [Bits::EMPTY; 2];
+        for (y, row) in rows.iter().enumerate() {
+            let cells: Vec<char> = row.chars().collect();
+            if cells.len() != g.width {
+                return Err(format!(
+                    "row {} has {} cells, the board is {} wide",
+                    y + 1,
+                    cells.len(),
+                    g.width
+                ));
+            }
+            for (x, ch) in cells.into_iter().enumerate() {
+                let cell = y * g.width + x;
+                let removed = !g.playable.contains(cell);
+                match ch {
+                    '.' | '#' if removed => {}
+                    '.' => {}
+                    _ if removed => {
+                        return Err(format!(
+                            "{} is removed from play, so it must be '#'",
+                            g.name(cell)
+                        ))
+                    }
+                    _ => match self.game.players.iter().position(|p| p.symbol == ch) {
+                        Some(p) => pieces[p].insert(cell),
+                        None => {
+                            let symbols: Vec<String> = self
+                                .game
+                                .players
+                                .iter()
+                                .map(|p| format!("'{}'", p.symbol))
+                                .collect();
+                            return Err(format!(
+                                "'{ch}' at {} is not a piece; use '.' or {}",
+                                g.name(cell),
+                                symbols.join(" or ")
+                            ));
+                        }
+                    },
+                }
+            }
+        }
+        let mover = match to_move {
+            None => self.game.first,
+            Some(name) => self.game.player_by_name(name).ok_or_else(|| {
+                format!(
+                    "no player named `{name}`; the players are {} and {}",
+                    self.game.players[0].name, self.game.players[1].name
+                )
+            })?,
+        };
+        let s = State::new(pieces, mover);
+        self.begin(&s).map_err(|e| format!("rule error: {e}"))
+    }
+
+    /// How a step is written: its mark (or `-` after the first step) and its value.
+    pub fn step_notation(&self, s: &State, step: Step) -> String {
+        if step.alt == FORCED_PASS {
+            return "pass".into();
+        }
+        let alt = &self.choose_at(s.pc).alts[step.alt as usize];
+        let value = match &alt.kind {
+            AltKind::Cell { .. } => self.game.geometry.name(step.value as usize),
+            AltKind::Word(w) => w.clone(),
+            AltKind::Pass => "pass".into(),
+        };
+        match (&alt.mark, s.steps) {
+            (Some(m), _) => format!("{m}{value}"),
+            (None, 0) => value,
+            (None, _) => format!("-{value}"),
+        }
+    }
+
+    /// The board as rows of symbols, row 1 first.
+    pub fn board_rows(&self, s: &State) -> Vec<String> {
+        let g = &self.game.geometry;
+        (0..g.height)
+            .map(|y| {
+                (0..g.width)
+                    .map(|x| {
+                        let c = y * g.width + x;
+                        if !g.playable.contains(c) {
+                            '#'
+                        } else {
+                            match s.owner(c) {
+                                Some(p) => self.game.players[p as usize].symbol,
+                                None => '.',
+                            }
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    pub fn player_name(&self, p: u8) -> &str {
+        if p == NOBODY {
+            "nobody"
+        } else {
+            &self.game.players[p as usize].name
+        }
+    }
+
+    /// Extra state beyond the board: each token and its holder.
+    pub fn extra(&self, s: &State) -> Vec<(String, Option<String>)> {
+        self.game
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let h = s.tokens[i];
+                (
+                    t.clone(),
+                    (h != NOBODY).then(|| self.player_name(h).to_string()),
+                )
+            })
+            .collect()
+    }
+}
