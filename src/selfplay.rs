@@ -93,9 +93,7 @@ pub fn play_game(
         s = engine.apply(&s, step).map_err(rule)?;
         steps += 1;
         if steps == MAX_GAME_STEPS {
-            return Err(format!(
-                "game {index} did not end within {MAX_GAME_STEPS} steps"
-            ));
+            return Err(too_long(index));
         }
     }
     Ok(GameResult {
@@ -112,6 +110,10 @@ pub fn play_game(
     })
 }
 
+fn too_long(index: u64) -> String {
+    format!("game {index} did not end within {MAX_GAME_STEPS} steps")
+}
+
 /// A game between two random players without its notation, played on the runner's own
 /// state: the same draws as the agents', so the same game as [`play_game`] would play.
 fn random_game(
@@ -126,9 +128,7 @@ fn random_game(
         .random_game(start, &mut rngs, MAX_GAME_STEPS)
         .map_err(|e| format!("rule error: {e}"))?;
     if tally.steps == MAX_GAME_STEPS {
-        return Err(format!(
-            "game {index} did not end within {MAX_GAME_STEPS} steps"
-        ));
+        return Err(too_long(index));
     }
     Ok(GameResult {
         index,

@@ -69,15 +69,11 @@ impl<B: Board> Kernel<B> {
             pc => pc,
         };
         let k = self.load(s);
-        let c = choose_at(game, pc);
-        let (moves, more) = self.options(game, &k, pc, c);
-        for i in 0..self.candidate_count(game, &k, pc, moves, more) {
-            let (alt, value) = self.candidate(game, &k, pc, moves, more, i);
-            if !c.alts[alt].needs_trial || self.passes_trial(game, &k, c, alt, value)? {
-                out.push(step(alt, value));
-            }
-        }
-        Ok(())
+        let (moves, more) = self.options(game, &k, pc, choose_at(game, pc));
+        self.each_legal(game, &k, pc, moves, more, |alt, value| {
+            out.push(step(alt, value));
+            true
+        })
     }
 
     /// The position after `step`, a legal step at `s`.

@@ -50,14 +50,11 @@ impl<B: Board> Kernel<B> {
             let n = self.candidate_count(game, &k, pc, moves, more);
             let (alt, value) = if self.is_tried(pc) {
                 // Only the candidates that pass their trials are legal steps.
-                let c = super::positions::choose_at(game, pc);
                 legal.clear();
-                for i in 0..n {
-                    let (alt, value) = self.candidate(game, &k, pc, moves, more, i);
-                    if !c.alts[alt].needs_trial || self.passes_trial(game, &k, c, alt, value)? {
-                        legal.push((alt, value));
-                    }
-                }
+                self.each_legal(game, &k, pc, moves, more, |alt, value| {
+                    legal.push((alt, value));
+                    true
+                })?;
                 legal[draw(&mut rngs[k.mover as usize], legal.len(), &mut tally)]
             } else {
                 let i = draw(&mut rngs[k.mover as usize], n, &mut tally);

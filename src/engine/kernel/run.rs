@@ -86,14 +86,12 @@ impl<B: Board> Kernel<B> {
         if (untried(0) && !moves.is_empty()) || more.cells().any(|v| untried(later(c, v).0)) {
             return Ok(true);
         }
-        let n = self.candidate_count(game, t, pc, moves, more);
-        for i in 0..n {
-            let (alt, value) = self.candidate(game, t, pc, moves, more, i);
-            if self.passes_trial(game, t, c, alt, value)? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        let mut found = false;
+        self.each_legal(game, t, pc, moves, more, |_, _| {
+            found = true;
+            false
+        })?;
+        Ok(found)
     }
 
     /// For an `auto` choice whose options must be tried: its one candidate that passes its
@@ -107,20 +105,36 @@ impl<B: Board> Kernel<B> {
         moves: B,
         more: B,
     ) -> Result<Option<Option<(usize, usize)>>, Fault> {
-        let Instr::Choose(c) = &game.program[pc as usize] else {
-            unreachable!("states are only suspended at choices")
-        };
-        let mut found = None;
+        let (mut found, mut several) = (None, false);
+        self.each_legal(game, t, pc, moves, more, |alt, value| {
+            several = found.is_some();
+            found = Some((alt, value));
+            !several
+        })?;
+        Ok(if several { Some(None) } else { found.map(Some) })
+    }
+
+    /// Calls `f` with each legal step (option and value) of the choice at `pc` in `t`, in the
+    /// order steps are listed, until `f` says stop: a candidate of an option that needs no
+    /// trial as it is, the others once their trial passes.
+    pub(super) fn each_legal(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+        mut f: impl FnMut(usize, usize) -> bool,
+    ) -> Result<(), Fault> {
+        let c = super::positions::choose_at(game, pc);
         for i in 0..self.candidate_count(game, t, pc, moves, more) {
             let (alt, value) = self.candidate(game, t, pc, moves, more, i);
-            if !c.alts[alt].needs_trial || self.passes_trial(game, t, c, alt, value)? {
-                if found.is_some() {
-                    return Ok(Some(None));
-                }
-                found = Some((alt, value));
+            let legal = !c.alts[alt].needs_trial || self.passes_trial(game, t, c, alt, value)?;
+            if legal && !f(alt, value) {
+                break;
             }
         }
-        Ok(found.map(Some))
+        Ok(())
     }
 
     /// How many candidates the choice at `pc` has in `t`, given its `moves` and `more`.
