@@ -713,7 +713,7 @@ fn bench_reports_rates_per_game() {
     assert!(rows[0]["playouts_per_second"].as_f64().unwrap() > 0.0);
     assert!(rows[0]["perft_depth"].as_u64().unwrap() >= 1);
     assert!(rows[1]["bytes_per_state"].as_u64().unwrap() > 0);
-    // The kernel's state is the board and counters, smaller than the interpreter's.
+    // The runner's state is the board and counters, smaller than the engine's position.
     let kernel = rows[0]["kernel_bytes_per_state"].as_u64().unwrap();
     assert!(kernel > 0 && kernel < rows[0]["bytes_per_state"].as_u64().unwrap());
     // A board of 361 cells runs on the kernel too, in six-word sets.

@@ -79,7 +79,7 @@ fn the_solver_takes_the_games_of_one_placement_a_turn() {
 }
 
 #[test]
-fn boards_of_several_words_run_on_the_kernel_as_the_interpreter_runs_them() {
+fn boards_of_several_words_run_fast_as_the_plain_build_runs_them() {
     // 144 cells take the six-word sets, 484 the largest; both are held to the oracle.
     for size in ["12", "22"] {
         let e = engine("games/othello.rules", &[("size", size)]);
@@ -91,9 +91,9 @@ fn boards_of_several_words_run_on_the_kernel_as_the_interpreter_runs_them() {
 }
 
 #[test]
-fn kernel_playouts_equal_the_interpreter_on_bundled_games() {
+fn fast_playouts_equal_the_plain_build_on_bundled_games() {
     // Games off the kernel still take fast paths (`where` clauses asked of all cells at once):
-    // they are held to the plain interpreter too.
+    // they are held to the plain build too.
     for file in game_files() {
         let e = engine(&file, &[]);
         let games = if e.game.geometry.cells() > 128 {
@@ -106,7 +106,7 @@ fn kernel_playouts_equal_the_interpreter_on_bundled_games() {
 }
 
 #[test]
-fn kernel_perft_equals_the_interpreter_on_bundled_games() {
+fn fast_perft_equals_the_plain_build_on_bundled_games() {
     for file in game_files() {
         let e = engine(&file, &[]);
         compare_perft(&e, &file, 12, 3);
@@ -174,7 +174,7 @@ const GENERAL: &str = r#"
 "#;
 
 #[test]
-fn kernel_equals_the_interpreter_on_general_rules() {
+fn fast_equals_plain_on_general_rules() {
     let e = engine_from(GENERAL);
     compare_playouts(&e, "general rules", 300);
     compare_perft(&e, "general rules", 10, 4);
@@ -209,7 +209,7 @@ const DIRECT: &str = r#"
 "#;
 
 #[test]
-fn kernel_direct_loop_equals_the_interpreter() {
+fn direct_loop_equals_the_plain_build() {
     for (what, e) in [
         ("direct rules", engine_from(DIRECT)),
         (
@@ -220,7 +220,7 @@ fn kernel_direct_loop_equals_the_interpreter() {
         assert!(e.kernel_is_direct(), "{what} run as a loop over the boards");
         compare_playouts(&e, what, 300);
         compare_perft(&e, what, 10, 5);
-        // Playouts cut off after a set number of steps stop where the interpreter stops.
+        // Playouts cut off after a set number of steps stop where the plain build stops.
         let slow = oracle(&e);
         let start = e.start().unwrap();
         for game in 0..100 {
@@ -251,7 +251,7 @@ fn kernel_direct_loop_equals_the_interpreter() {
 }
 
 #[test]
-fn every_shape_of_choice_runs_on_the_kernel_as_on_the_interpreter() {
+fn every_shape_of_choice_runs_fast_as_on_the_plain_build() {
     // Three options whose later ones are not all words or passes: the third's cells are
     // listed after the first's, before the words.
     let cells_later = GO_LIKE.replace(
@@ -320,7 +320,7 @@ const GO_LIKE: &str = r#"
 "#;
 
 #[test]
-fn kernel_equals_the_interpreter_on_go_like_rules() {
+fn fast_equals_plain_on_go_like_rules() {
     let e = engine_from(GO_LIKE);
     assert!(!e.kernel_searches());
     compare_playouts(&e, "go-like", 300);
@@ -387,7 +387,7 @@ const CHAINS: &str = r#"
 "#;
 
 #[test]
-fn kernel_equals_the_interpreter_on_turns_of_several_steps() {
+fn fast_equals_plain_on_turns_of_several_steps() {
     let e = engine_from(CHAINS);
     assert!(!e.kernel_searches());
     compare_playouts(&e, "chains", 300);
@@ -435,7 +435,7 @@ fn compare_solutions(fast: &Engine, what: &str, games: u64, plies: u64) -> usize
 }
 
 #[test]
-fn kernel_solutions_equal_the_interpreter() {
+fn kernel_solutions_equal_the_step_by_step_search() {
     let e = engine("games/othello.rules", &[("size", "4")]);
     assert!(compare_solutions(&e, "othello 4x4", 12, 0) > 60);
     // 6x6 from 10 to 12 empty cells: each of the solver's three stretches (plain, sorted,
@@ -462,7 +462,7 @@ fn kernel_solutions_equal_the_interpreter() {
 #[test]
 fn a_rule_error_on_the_kernel_is_reported_where_the_rules_cause_it() {
     // Placing on an occupied cell is a rule error: the kernel reports it itself, with the
-    // same message and place in the rules as the interpreter.
+    // same message and place in the rules as the plain build.
     let e = engine_from(
         r#"
         board 3 x 3
@@ -503,7 +503,7 @@ fn a_rule_error_on_the_kernel_is_reported_where_the_rules_cause_it() {
 fn end_checks_skipped_by_the_kernel_are_still_asked_from_a_new_position() {
     // The kernel skips after-step end checks while nothing they read changes, but only once it
     // has seen them false: from a set-up position where a target is already reached, the
-    // first step must end the game, as on the interpreter, whatever cells it touches.
+    // first step must end the game, as on the plain build, whatever cells it touches.
     let e = engine("games/vect-reverse.rules", &[]);
     let s = e
         .position(
@@ -526,8 +526,8 @@ fn end_checks_skipped_by_the_kernel_are_still_asked_from_a_new_position() {
     }
 }
 
-/// A turn whose loop never ends is a rule error the player sees, on both runners: the kernel
-/// gives up (it counts the jumps a step takes) and the interpreter reports the loop. The last
+/// A turn whose loop never ends is a rule error the player sees, fast or plain: the runner
+/// counts the jumps a step takes and reports the loop. The last
 /// two loops have no jump left once compiled: a forced choice's body, or a choice with no
 /// candidate, leads straight back to the choice.
 #[test]

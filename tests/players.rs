@@ -28,7 +28,7 @@ fn mcts_beats_random() {
     for (file, set) in [
         ("games/othello.rules", &[("size", "6")][..]),
         ("games/verto-8x8.rules", &[("size", "6")][..]),
-        // Groups, trials and a score with komi: random playouts on the interpreter.
+        // Groups, trials and a score with komi.
         ("games/reversi-go-9x9.rules", &[][..]),
     ] {
         let (wins, n) = score(file, set, "mcts:300", "random", 10);

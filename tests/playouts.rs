@@ -1,4 +1,4 @@
-//! Random steps and playouts of the interpreter: only legal steps, uniform among them, also
+//! Random steps and playouts: only legal steps, uniform among them, also
 //! when options must be tried (drawn without replacement until one passes its `require`).
 
 mod common;

@@ -148,7 +148,7 @@ fn two_passes_end_the_game_and_taking_the_button_is_not_a_pass() {
     );
 }
 
-/// A second Reversi Go generator, written from the rules without the interpreter.
+/// A second Reversi Go generator, written from the rules without the engine.
 mod plain {
     #[derive(Clone)]
     pub struct Go {

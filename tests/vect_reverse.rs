@@ -290,7 +290,7 @@ fn corner_lock_warns_that_the_target_cannot_be_reached() {
     assert_eq!(check("games/vect-reverse-handicap.rules"), "");
 }
 
-/// A second VECT-REVERSE generator, written from the rulebook without the interpreter.
+/// A second VECT-REVERSE generator, written from the rulebook without the engine.
 mod plain {
     const DIRS: [(i32, i32); 8] = [
         (0, -1),

@@ -171,7 +171,7 @@ fn the_game_ends_on_a_full_board_and_can_be_drawn() {
     assert_eq!(o.winner, outflank::ir::NOBODY);
 }
 
-/// A second Verto generator, written from the rules without the interpreter: a plain board,
+/// A second Verto generator, written from the rules without the engine: a plain board,
 /// whole turns built by recursion. Counts whole turns (a pass is one, a full board a leaf).
 mod plain {
     pub struct Verto {

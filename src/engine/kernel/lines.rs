@@ -141,8 +141,11 @@ impl<B: Board> CompiledLine<B> {
     #[inline(always)]
     pub(super) fn run_sources(&self, run: B, end: B) -> B {
         let mut out = B::EMPTY;
-        // Run cells whose next cell closes the line, then runs growing backwards; a fixed
-        // number of rounds (no test per round) is quicker than stopping early.
+        // Run cells whose next cell closes the line, then runs growing backwards. On boards
+        // of one or two words a fixed number of rounds (no test per round) is quicker than
+        // stopping early; on wider ones a round costs a shift per word and runs are short
+        // beside the board (26 x 26 Othello: twice the playouts, five times the perft).
+        let stop_early = B::CELLS > 128;
         for (group, back) in self.back.iter().enumerate() {
             let up = group == 0;
             // Run cells a step can land on: one mask per step instead of two.
@@ -150,6 +153,9 @@ impl<B: Board> CompiledLine<B> {
             let mut reach = back.shift([end; 4], up, within);
             let mut runs = reach;
             for _ in 1..self.longest_run {
+                if stop_early && reach.iter().all(|r| r.is_empty()) {
+                    break;
+                }
                 reach = back.shift(reach, up, within);
                 for (a, b) in runs.iter_mut().zip(reach) {
                     *a = *a | b;
