@@ -253,10 +253,10 @@ impl<B: Board> Kernel<B> {
     ) -> Result<bool, Fault> {
         let mut u = *t;
         Self::bind(&mut u, c, alt, value);
-        Ok(!matches!(
-            self.run(game, &mut u, c.alts[alt].body)?,
-            Flow::Refused(_)
-        ))
+        let flow = self
+            .run(game, &mut u, c.alts[alt].body)
+            .map_err(|e| located(game, e, &c.alts[alt].loc))?;
+        Ok(!matches!(flow, Flow::Refused(_)))
     }
 
     /// The legal values of option `alt` of the choice `c` at `pc`: its cells whose `where`
@@ -595,7 +595,9 @@ impl<B: Board> Kernel<B> {
         let before = self.read_by_step_ends(t);
         Self::bind(t, c, alt, value);
         t.steps += 1;
-        let flow = self.run(game, t, c.alts[alt].body)?;
+        let flow = self
+            .run(game, t, c.alts[alt].body)
+            .map_err(|e| located(game, e, &c.alts[alt].loc))?;
         if let Flow::Refused(_) = flow {
             return Ok(None);
         }
@@ -759,4 +761,14 @@ impl<B: Board> Kernel<B> {
         }
         t
     }
+}
+
+/// An error without a place in the rules (a loop that never ends) placed at the option whose
+/// body was running: the jumps that made the loop carry no place of their own.
+#[cold]
+fn located(game: &Game, mut e: Fault, loc: &crate::ir::Loc) -> Fault {
+    if e.at.is_none() {
+        e.at = RuleError::in_rules(game, String::new(), Some(loc)).at;
+    }
+    e
 }
