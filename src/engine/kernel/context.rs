@@ -162,7 +162,13 @@ impl<B: Board> Ctx<'_, B> {
     /// The part of `within` orthogonally connected to `start`; None once it touches `stop_at`.
     #[inline]
     pub(super) fn flood(&self, start: usize, within: B, stop_at: B) -> Option<B> {
-        flood(&self.kernel.orthogonal, B::single(start), within, stop_at)
+        flood_cell(
+            &self.kernel.orthogonal,
+            &self.kernel.orthogonal_around,
+            start,
+            within,
+            stop_at,
+        )
     }
 
     /// The stones of the group at `cell` (an empty cell: its empty region).

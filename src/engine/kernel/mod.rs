@@ -38,7 +38,7 @@ use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END};
 use crate::board::bits::WORDS;
 use crate::board::geometry::DirSet;
-use crate::board::sets::{flood, reached, Board, Wide};
+use crate::board::sets::{flood_cell, reached, Board, Wide};
 use crate::ir::{
     AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
     MAX_REGISTERS, MAX_TOKENS, NOBODY,
@@ -128,6 +128,8 @@ pub struct Kernel<B> {
     /// The orthogonal steps (the cells that can take each, and its offset): groups, their
     /// liberties and territory are flooded along them, a layer at a time.
     orthogonal: Vec<(B, i32)>,
+    /// Per cell, its orthogonal neighbours: the first layers of a flood from one cell.
+    orthogonal_around: Vec<B>,
     /// A step in all eight directions equals a step east or west, then north, south or not
     /// at all (true on boards without holes): four shifts instead of eight.
     eight_by_parts: bool,
@@ -272,7 +274,8 @@ impl<B: Board> Kernel<B> {
             .iter()
             .filter(|e| e.timing == Timing::AfterStep)
             .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?))
-            .filter(|_| !plain);
+            // Without after-step ends there is nothing to keep track of.
+            .filter(|_| !plain && ends_after_step);
         let mut kernel = Kernel {
             single_step,
             lines,
@@ -304,6 +307,7 @@ impl<B: Board> Kernel<B> {
                 .iter()
                 .map(|d| (B::from_bits(&g.step_from[d]), g.step_offset[d]))
                 .collect(),
+            orthogonal_around: g.around.iter().map(|a| B::from_bits(&a[1])).collect(),
             playable: B::from_bits(&g.playable),
             ends_use_blocked: game
                 .ends
