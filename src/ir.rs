@@ -12,6 +12,8 @@ use std::sync::Arc;
 /// Upper bounds that keep a game state fixed-size.
 pub const MAX_REGISTERS: usize = 16;
 pub const MAX_TOKENS: usize = 4;
+/// Options one choice may offer: the runner keeps which are open in one 64-bit word.
+pub const MAX_OPTIONS: usize = 64;
 
 /// A player reference; `NOBODY` stands for "no player" (an unheld token).
 pub const NOBODY: u8 = u8::MAX;

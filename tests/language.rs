@@ -206,3 +206,63 @@ fn territory_touching_no_stone_is_nobodys_and_equal_scores_draw() {
     assert_eq!(o.scores, [0.0, 0.0]);
     assert_eq!(o.winner, NOBODY);
 }
+
+/// Rules whose one choice offers a placement on the 4 x 4 board and `words` word options.
+fn many_options(words: usize) -> String {
+    let names: Vec<String> = (0..words)
+        .map(|i| {
+            format!(
+                "w{}{}",
+                (b'a' + (i / 26) as u8) as char,
+                (b'a' + (i % 26) as u8) as char
+            )
+        })
+        .collect();
+    let options: String = names
+        .iter()
+        .map(|n| format!("    \"{n}\" {{ }}\n"))
+        .collect();
+    format!(
+        "title \"many\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+         turn {{\n  choose {{\n    c in empty {{ place c }}\n{options}  }}\n}}\n\
+         end when count(empty) == 0\nscore p = count(p)\n"
+    )
+}
+
+#[test]
+fn a_choice_offers_every_one_of_its_options_up_to_the_limit() {
+    // 63 words and a placement: 64 options. After a placement, 15 cells and the words; after
+    // a word, the board is as it was.
+    let e = engine_from(&many_options(63));
+    let s = e.start().unwrap();
+    assert_eq!(e.perft(&s, 1).unwrap(), 16 + 63);
+    assert_eq!(e.perft(&s, 2).unwrap(), 16 * (15 + 63) + 63 * (16 + 63));
+    let last = at(&e, "wck");
+    assert_eq!(
+        e.perft(&last, 1).unwrap(),
+        16 + 63,
+        "the last word is offered"
+    );
+}
+
+#[test]
+fn a_choice_of_more_options_than_the_limit_is_an_error_at_the_first_too_many() {
+    let rules = many_options(64);
+    let err = outflank::check::check(
+        outflank::source::SourceFile::new("t.rules", &rules),
+        &outflank::source::NoFiles,
+        &[],
+    )
+    .err()
+    .expect("65 options are refused");
+    let outflank::check::CheckError::Rules(d) = err else {
+        panic!("a diagnostic of the rules")
+    };
+    let text = d.render(false, 100);
+    assert!(
+        text.contains("a choice may offer at most 64 options; this one has 65"),
+        "{text}"
+    );
+    // Pointed at the 65th option, the word "wcl".
+    assert!(text.contains("\"wcl\""), "{text}");
+}

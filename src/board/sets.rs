@@ -40,6 +40,8 @@ pub trait Board:
     fn count(self) -> u32;
     fn is_empty(self) -> bool;
     fn single(cell: usize) -> Self;
+    /// The cells below 64 given as the bits of one word.
+    fn low(word: u64) -> Self;
     fn contains(self, cell: usize) -> bool;
     /// The lowest cell (the set must not be empty).
     fn lowest(self) -> usize;
@@ -129,6 +131,10 @@ macro_rules! integer_board {
             #[inline(always)]
             fn single(cell: usize) -> Self {
                 1 << cell
+            }
+            #[inline(always)]
+            fn low(word: u64) -> Self {
+                word as $t
             }
             #[inline(always)]
             fn contains(self, cell: usize) -> bool {
@@ -403,6 +409,12 @@ impl<const N: usize> Board for Wide<N> {
     fn single(cell: usize) -> Self {
         let mut w = [0; N];
         w[cell >> 6] = 1 << (cell & 63);
+        Wide(w)
+    }
+    #[inline(always)]
+    fn low(word: u64) -> Self {
+        let mut w = [0; N];
+        w[0] = word;
         Wide(w)
     }
     #[inline(always)]

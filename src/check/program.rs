@@ -4,7 +4,8 @@
 use super::expr::{Scope, Type, Typed};
 use super::Checker;
 use crate::ir::{
-    Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, Num, RegValue, Set, MAX_REGISTERS,
+    Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, Num, RegValue, Set, MAX_OPTIONS,
+    MAX_REGISTERS,
 };
 use crate::syntax::ast::{Block, OptionKind, Span, Stmt, StmtKind};
 
@@ -78,6 +79,19 @@ impl Checker<'_> {
                 let mut alts = Vec::new();
                 let mut exits = Vec::new();
                 let mut words: Vec<String> = Vec::new();
+                if let Some(extra) = options.get(MAX_OPTIONS) {
+                    // The runner keeps which options are open in one word.
+                    self.error(
+                        extra.span,
+                        format!(
+                            "a choice may offer at most {MAX_OPTIONS} options; this one has {}",
+                            options.len()
+                        ),
+                    )
+                    .label("one option too many")
+                    .help("split the choice in two: a first choice of a group, then a choice within it")
+                    .emit();
+                }
                 for opt in options {
                     let depth = scope.locals.len();
                     let set_loc = match &opt.kind {

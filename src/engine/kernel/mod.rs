@@ -40,7 +40,7 @@ use crate::board::bits::WORDS;
 use crate::board::geometry::DirSet;
 use crate::board::sets::{flood_cell, reached, Board, Wide};
 use crate::ir::{
-    AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
+    Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
     MAX_REGISTERS, MAX_TOKENS, NOBODY,
 };
 use crate::syntax::ast::CellClass;
@@ -150,6 +150,8 @@ pub struct Kernel<B> {
     tried: Vec<bool>,
     /// Some choice is `tried`: games without one skip the lookup.
     any_tried: bool,
+    /// Per instruction, for choices: which candidates need no trial (see [`Untried`]).
+    untried: Vec<Untried<B>>,
     /// Per instruction: a choice of three or more options with a cell option after the
     /// first, whose `more` names options rather than values (see [`At::Choice`]).
     broad: Vec<bool>,
@@ -166,6 +168,37 @@ pub struct Kernel<B> {
     ends_need_blocked: bool,
     /// Set when the whole turn is one outflanking placement (see [`Direct`]).
     direct: Option<Direct<B>>,
+}
+
+/// The candidates of a choice that need no trial, so that one of them makes a step legal
+/// without trying anything: any of the first option's values when `first`, and the values in
+/// `later` of its `more` (see [`At::Choice`]).
+#[derive(Clone, Copy, Default)]
+struct Untried<B> {
+    first: bool,
+    later: B,
+}
+
+impl<B: Board> Untried<B> {
+    fn of(c: &Choose) -> Self {
+        let untried = |a: &Alt| !a.needs_trial;
+        let later = if c.alts.len() > 2 {
+            // Bit i stands for option i + 1.
+            c.alts[1..]
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| untried(a))
+                .fold(B::EMPTY, |m, (i, _)| m | B::single(i))
+        } else if c.alts.get(1).is_some_and(untried) {
+            !B::EMPTY
+        } else {
+            B::EMPTY
+        };
+        Untried {
+            first: c.alts.first().is_some_and(untried),
+            later,
+        }
+    }
 }
 
 /// Answers of after-step end checks that read only a few cells (a target on corners and a
@@ -288,6 +321,14 @@ impl<B: Board> Kernel<B> {
             ),
             forms,
             any_tried: tried.contains(&true),
+            untried: game
+                .program
+                .iter()
+                .map(|i| match i {
+                    Instr::Choose(c) => Untried::of(c),
+                    _ => Untried::default(),
+                })
+                .collect(),
             broad: game
                 .program
                 .iter()

@@ -57,20 +57,28 @@ impl<B: Board> Kernel<B> {
     /// See [`Kernel::later_options`]: three options or more, kept out of line.
     #[inline(never)]
     pub(super) fn word_options(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose) -> B {
-        (1..c.alts.len()).fold(B::EMPTY, |more, alt| {
-            if self.option(ctx, pc, c, alt).is_empty() {
-                more
-            } else {
-                more | B::single(alt - 1)
-            }
-        })
+        // Gathered in one word (a choice has far fewer than 64 options): a set of several
+        // words costs an operation per word for each option.
+        let mut more = 0u64;
+        for alt in 1..c.alts.len() {
+            let allowed = match &c.alts[alt] {
+                Alt {
+                    kind: AltKind::Word(_) | AltKind::Pass,
+                    condition,
+                    ..
+                } => condition.as_ref().is_none_or(|cond| ctx.cond(cond)),
+                _ => !self.option(ctx, pc, c, alt).is_empty(),
+            };
+            more |= u64::from(allowed) << (alt - 1);
+        }
+        B::low(more)
     }
 
-    /// Whether the choice `c` at `pc`, with candidates `moves` and `more`, has a legal step:
-    /// a candidate of an option without a trial settles it (a Go-like turn always has its
-    /// pass, whatever its placements would do); otherwise
-    /// each candidate is tried until one passes.
-    #[inline(never)]
+    /// Whether the choice at `pc`, with candidates `moves` and `more`, has a legal step: a
+    /// candidate of an option without a trial settles it (a Go-like turn always has its
+    /// pass, whatever its placements would do); otherwise each candidate is tried until one
+    /// passes.
+    #[inline(always)]
     pub(super) fn any_legal(
         &self,
         game: &Game,
@@ -79,13 +87,22 @@ impl<B: Board> Kernel<B> {
         moves: B,
         more: B,
     ) -> Result<bool, Fault> {
-        let Instr::Choose(c) = &game.program[pc as usize] else {
-            unreachable!("states are only suspended at choices")
-        };
-        let untried = |alt: usize| !c.alts[alt].needs_trial;
-        if (untried(0) && !moves.is_empty()) || more.cells().any(|v| untried(later(c, v).0)) {
+        let untried = &self.untried[pc as usize];
+        if (untried.first && !moves.is_empty()) || !(more & untried.later).is_empty() {
             return Ok(true);
         }
+        self.any_passes_trial(game, t, pc, moves, more)
+    }
+
+    #[inline(never)]
+    fn any_passes_trial(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        moves: B,
+        more: B,
+    ) -> Result<bool, Fault> {
         let mut found = false;
         self.each_legal(game, t, pc, moves, more, |_, _| {
             found = true;
