@@ -51,6 +51,12 @@ pub trait Board:
     fn cells(self) -> Cells<Self> {
         Cells(self)
     }
+    /// Calls `f` with each cell in increasing order: for sets of several words, a word at a
+    /// time, without [`Board::cells`]' search for the lowest word that holds a cell.
+    #[inline(always)]
+    fn each_cell(self, f: impl FnMut(usize)) {
+        self.cells().for_each(f);
+    }
     /// The k-th cell in increasing order (k < count).
     fn nth(self, k: usize) -> usize;
     /// The cells of a wide set (cells beyond `CELLS` must not be present).
@@ -258,11 +264,18 @@ fn flood_on<B: Board>(
     within: B,
     stop_at: B,
 ) -> Option<B> {
-    // Up to this many new cells, one look-up each beats a shift per step of the whole set.
-    const BY_TABLE: u32 = 3;
+    // Up to this many new cells, one look-up each beats a shift per step of the whole set:
+    // a shift costs a few operations per word, a look-up a load and an `or` per word.
+    let by_table = match B::CELLS {
+        0..=64 => 3,
+        65..=128 => 4,
+        _ => 10,
+    };
     loop {
-        let next = if fresh.count() <= BY_TABLE {
-            fresh.cells().fold(B::EMPTY, |out, c| out | around[c])
+        let next = if fresh.count() <= by_table {
+            let mut next = B::EMPTY;
+            fresh.each_cell(|c| next = next | around[c]);
+            next
         } else {
             steps.iter().fold(B::EMPTY, |out, &(from, offset)| {
                 out | (fresh & from).shifted(offset)
@@ -435,6 +448,16 @@ impl<const N: usize> Board for Wide<N> {
         Wide(out)
     }
     #[inline(always)]
+    fn each_cell(self, mut f: impl FnMut(usize)) {
+        for (i, &w) in self.0.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                f(i * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+    }
+    #[inline(always)]
     fn nth(self, mut k: usize) -> usize {
         for (i, &w) in self.0.iter().enumerate() {
             let n = w.count_ones() as usize;
@@ -519,6 +542,9 @@ mod tests {
         assert_eq!(b.count(), bits.count());
         let cells: Vec<usize> = bits.iter().collect();
         assert_eq!(b.cells().collect::<Vec<_>>(), cells);
+        let mut each = Vec::new();
+        b.each_cell(|c| each.push(c));
+        assert_eq!(each, cells);
         for (k, &c) in cells.iter().enumerate() {
             assert_eq!(b.nth(k), c);
             assert!(b.contains(c));
