@@ -665,6 +665,7 @@ mod tests {
         round_trip::<u64>();
         round_trip::<u128>();
         round_trip::<Wide<2>>();
+        round_trip::<Wide<3>>();
         round_trip::<Wide<6>>();
         round_trip::<Wide<{ WORDS }>>();
     }

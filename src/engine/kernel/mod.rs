@@ -406,12 +406,14 @@ impl<B: Board> Kernel<B> {
     }
 }
 
-/// The kernel sized for a game's board: one word, two, six (up to 19 x 19 and a little more)
-/// or the largest board the language allows.
+/// The kernel sized for a game's board: one word, two, three (up to 13 x 13 and a little more),
+/// six (up to 19 x 19 and a little more) or the largest board the language allows. Each width
+/// costs build time; the narrower a state, the less every step copies and masks.
 pub enum AnyKernel {
     Narrow(Kernel<u64>),
     Wide(Kernel<u128>),
     // Boxed: a kernel holds sets of its width, and these are wide.
+    Words3(Box<Kernel<Wide<3>>>),
     Words6(Box<Kernel<Wide<6>>>),
     Full(Box<Kernel<Wide<{ WORDS }>>>),
 }
@@ -422,6 +424,7 @@ macro_rules! each_width {
         match $any {
             $crate::engine::kernel::AnyKernel::Narrow($k) => $body,
             $crate::engine::kernel::AnyKernel::Wide($k) => $body,
+            $crate::engine::kernel::AnyKernel::Words3($k) => $body,
             $crate::engine::kernel::AnyKernel::Words6($k) => $body,
             $crate::engine::kernel::AnyKernel::Full($k) => $body,
         }
@@ -444,7 +447,8 @@ impl AnyKernel {
         match game.geometry.cells() {
             ..=64 => AnyKernel::Narrow(Kernel::new(game, plain)),
             65..=128 => AnyKernel::Wide(Kernel::new(game, plain)),
-            129..=384 => AnyKernel::Words6(Box::new(Kernel::new(game, plain))),
+            129..=192 => AnyKernel::Words3(Box::new(Kernel::new(game, plain))),
+            193..=384 => AnyKernel::Words6(Box::new(Kernel::new(game, plain))),
             _ => AnyKernel::Full(Box::new(Kernel::new(game, plain))),
         }
     }
@@ -518,7 +522,7 @@ impl AnyKernel {
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, table, window),
             AnyKernel::Wide(k) => run(k, game, s, table, window),
-            AnyKernel::Words6(_) | AnyKernel::Full(_) => None,
+            AnyKernel::Words3(_) | AnyKernel::Words6(_) | AnyKernel::Full(_) => None,
         }
     }
 
