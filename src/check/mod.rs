@@ -8,11 +8,11 @@ mod ranges;
 
 use crate::board::bits::Bits;
 use crate::board::geometry::{DirSet, Geometry};
+pub use crate::diagnostic::closest_names;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir::{self, Game, LinePattern, PlayerInfo, MAX_TOKENS};
 use crate::source::{Loader, SourceFile};
 use crate::syntax::ast::{self, AllowedPart, CellClass, Expr, ItemKind, Literal, SetupEntry, Span};
-pub use expr::closest_names;
 use expr::{Scope, Typed};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -295,7 +295,7 @@ impl<'a> Checker<'a> {
                 self.current_file = s.file;
                 let Some(p) = self.params.get(&name.node).cloned() else {
                     let names: Vec<String> = self.params.keys().cloned().collect();
-                    let help = match expr::closest(&name.node, &names) {
+                    let help = match crate::diagnostic::closest(&name.node, &names) {
                         Some(c) => format!("did you mean `{c}`?"),
                         None => "`set` changes a parameter that a base file declares with `param`"
                             .into(),
@@ -813,7 +813,7 @@ impl<'a> Checker<'a> {
 
     fn unknown_player(&mut self, name: &ast::Ident) {
         let names = self.player_names.clone();
-        let help = match expr::closest(&name.node, &names) {
+        let help = match crate::diagnostic::closest(&name.node, &names) {
             Some(c) => format!("did you mean `{c}`?"),
             None => format!("the players are {}", names.join(" and ")),
         };

@@ -146,6 +146,9 @@ fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>) -> Diagno
             "choose another name; the reserved words are listed in grammar/rules.pest (keyword)",
         );
     }
+    if let Some(d) = unknown_word(source, &e, start, &word) {
+        return d;
+    }
     let at_end = start >= source.text.len();
     Diagnostic::error(source, Span::new(start, end.max(start)), message)
         .with_label(if at_end { "the file ends here" } else { "here" })
@@ -153,6 +156,175 @@ fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>) -> Diagno
             "docs/LANGUAGE.md lists every item and statement with its syntax; \
              check for a missing brace, keyword or operand just before this point",
         )
+}
+
+/// The words that open an item, and those that open a statement.
+const ITEM_WORDS: &[&str] = &[
+    "extends",
+    "title",
+    "source",
+    "credit",
+    "param",
+    "set",
+    "board",
+    "removed",
+    "player",
+    "first",
+    "region",
+    "setup",
+    "line",
+    "def",
+    "token",
+    "turn",
+    "agreement",
+    "end",
+    "score",
+    "tiebreak",
+    "example",
+];
+const STATEMENT_WORDS: &[&str] = &[
+    "choose", "place", "flip", "move", "let", "if", "while", "repeat", "require", "stop", "take",
+];
+
+/// Words a designer reaches for that name something the language does not have, each with
+/// what it has instead.
+const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
+    (
+        &["wrap", "wraps", "wrapping", "torus", "cylinder", "hex", "hexagon", "hexagonal"],
+        "boards are rectangles whose edges do not wrap: `board W x H`, with `removed CELLS` to cut \
+         other shapes out of one",
+    ),
+    (
+        &["piece", "pieces", "kind", "kinds", "neutral", "joker", "disc", "stone"],
+        "every piece belongs to one of the players (`player NAME 'S'`); there are no other kinds \
+         of piece",
+    ),
+    (
+        &["counter", "counters", "var", "variable", "global", "supply", "state"],
+        "values that last across turns are not available: turn variables (`let`) last one turn, \
+         and a `token` is held by one player (or nobody) for the whole game",
+    ),
+    (
+        &["lowest", "highest", "wins", "win", "loses", "lose", "misere"],
+        "the higher `score` wins; to make the lower win, score its negation, e.g. \
+         `score p = -count(p)`",
+    ),
+    (
+        &["direction", "directions", "dirs", "neighbourhood"],
+        "directions are the sets `all`, `orthogonal` and `diagonal`, given to a line pattern with \
+         `along` and to `neighbours(c, DIRS)`",
+    ),
+    (
+        &["for", "foreach", "loop", "do"],
+        "loops are `while COND { ... }` and `repeat N { ... }`; `for each p` belongs to `end`",
+    ),
+    (
+        &["capture", "captures", "outflank", "flank", "convert"],
+        "captures are line patterns (`line NAME = opponent+ friend`) whose cells a turn flips: \
+         `flip captured(NAME, c)`",
+    ),
+    (
+        &["players", "order", "seat", "seats"],
+        "a game has two players, each declared with `player NAME 'S'`, and `first NAME` says who \
+         starts",
+    ),
+];
+
+/// A word where an item or a statement must start that is not one: said plainly, with the
+/// construct the language has instead or the word it is a likely typo of.
+fn unknown_word(
+    source: &Arc<SourceFile>,
+    e: &pest::error::Error<Rule>,
+    start: usize,
+    word: &str,
+) -> Option<Diagnostic> {
+    let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant else {
+        return None;
+    };
+    let starts_item = positives.iter().any(|r| {
+        matches!(
+            r,
+            Rule::item | Rule::title | Rule::param | Rule::board | Rule::player | Rule::turn
+        )
+    });
+    let starts_statement = positives.iter().any(|r| {
+        matches!(
+            r,
+            Rule::statement | Rule::choose_one | Rule::choose_many | Rule::place | Rule::flip
+        )
+    });
+    let (what, known) = match (starts_item, starts_statement) {
+        (true, _) => ("an item", ITEM_WORDS),
+        (_, true) => ("a statement", STATEMENT_WORDS),
+        _ => return None,
+    };
+    if word.is_empty() || !word.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    if known.contains(&word) {
+        return None;
+    }
+    let label = if starts_item {
+        "not an item"
+    } else {
+        "not a statement"
+    };
+    if starts_statement && ITEM_WORDS.contains(&word) {
+        // An item inside a turn's block: almost always a block left open above it.
+        return Some(
+            Diagnostic::error(
+                source,
+                Span::new(start, start + word.len()),
+                format!("`{word}` starts an item, but a block is still open here"),
+            )
+            .with_label("a statement or `}` was expected")
+            .with_help("close the blocks above with `}` before this item"),
+        );
+    }
+    if starts_item && STATEMENT_WORDS.contains(&word) {
+        return Some(
+            Diagnostic::error(
+                source,
+                Span::new(start, start + word.len()),
+                format!("`{word}` is a statement, and statements belong in a block"),
+            )
+            .with_label(label)
+            .with_help("write it inside `turn { ... }` (or `agreement { ... }`); a `}` above may close the turn early"),
+        );
+    }
+    let lower = word.to_ascii_lowercase();
+    let missing = NOT_IN_THE_LANGUAGE
+        .iter()
+        .find(|(words, _)| words.contains(&lower.as_str()))
+        .map(|(_, instead)| *instead);
+    let known: Vec<String> = known.iter().map(|w| w.to_string()).collect();
+    let typo = crate::diagnostic::closest(&lower, &known);
+    let (message, help) = match (typo, missing) {
+        (Some(t), _) if t == lower => (
+            format!("`{word}` is not {what}; keywords are lower case: `{t}`"),
+            format!("write `{t}`"),
+        ),
+        (Some(t), None) => (
+            format!("`{word}` is not {what}; did you mean `{t}`?"),
+            format!("{what} starts with one of: {}", known.join(", ")),
+        ),
+        (_, Some(instead)) => (
+            format!("`{word}` is not part of the rules language"),
+            instead.to_string(),
+        ),
+        (None, None) => (
+            format!("`{word}` is not {what} of the rules language"),
+            format!(
+                "{what} starts with one of: {}; docs/LANGUAGE.md describes each",
+                known.join(", ")
+            ),
+        ),
+    };
+    Some(
+        Diagnostic::error(source, Span::new(start, start + word.len()), message)
+            .with_label(label)
+            .with_help(help),
+    )
 }
 
 fn join_or(names: &[String]) -> String {
