@@ -90,6 +90,8 @@ pub enum Cond {
 pub enum Cell {
     Const(u16),
     Reg(u8),
+    /// `if C then A else B` over cells.
+    If(Box<Cond>, Box<Cell>, Box<Cell>),
 }
 
 #[derive(Clone, Debug)]
@@ -114,6 +116,8 @@ pub enum Set {
     Liberties(Box<Set>),
     Surrounded(Box<Set>),
     Territory(Box<Player>),
+    /// `if C then A else B` over sets.
+    If(Box<Cond>, Box<Set>, Box<Set>),
 }
 
 #[derive(Clone, Debug)]
@@ -125,6 +129,8 @@ pub enum Player {
     Bound,
     Opponent(Box<Player>),
     Holder(u8),
+    /// `if C then A else B` over players.
+    If(Box<Cond>, Box<Player>, Box<Player>),
 }
 
 /// A compiled line pattern: captured elements, then the end cell's class.

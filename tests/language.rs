@@ -266,3 +266,84 @@ fn a_choice_of_more_options_than_the_limit_is_an_error_at_the_first_too_many() {
     // Pointed at the 65th option, the word "wcl".
     assert!(text.contains("\"wcl\""), "{text}");
 }
+
+/// `if C then A else B` chooses a set, a player, a cell or a condition.
+const IF_OVER_EVERY_TYPE: &str = r#"
+title "if over every type"
+board 4 x 4
+player black 'B'
+player white 'W'
+first black
+region left = cols(1, 1)
+region right = cols(4, 4)
+turn {
+  // A set: Black places on the left column, White on the right.
+  choose c in (if mover == black then left else right) & empty {
+    place c
+    // A condition: on the first two turns anything goes; later the cell must touch a piece.
+    require if turn <= 2 then true else some(neighbours(c) & pieces)
+  }
+  // A cell: the third turn also places on b2, the others on nothing more.
+  if turn == 3 {
+    place if some(black & a1) then b2 else b3
+  }
+}
+end when count(pieces) >= 5
+// A player: whoever takes b2 loses outright, whatever the scores say.
+end when some(pieces & b2) winner if some(black & b2) then white else black
+score p = count(p)
+"#;
+
+#[test]
+fn if_chooses_sets_players_cells_and_conditions() {
+    let e = engine_from(IF_OVER_EVERY_TYPE);
+    // Black's first turn: the left column only; White's: the right column only.
+    let mut black = steps(&e, "");
+    black.sort();
+    assert_eq!(black, ["a1", "a2", "a3", "a4"]);
+    let mut white = steps(&e, "a1");
+    white.sort();
+    assert_eq!(white, ["d1", "d2", "d3", "d4"]);
+    // Turn 3 (Black, a1 held): only left cells next to a piece, a2 (next to a1); a3 and a4
+    // touch nothing. The cell `if` then adds b2, which ends the game: Black took b2, so White
+    // wins although Black has more pieces.
+    assert_eq!(steps(&e, "a1 d4"), ["a2"]);
+    let end = at(&e, "a1 d4 a2");
+    assert_eq!(
+        e.board_rows(&end),
+        ["B...", "BB..", "....", "...W"],
+        "a2 placed, then b2 (row 1 first)"
+    );
+    let outcome = end.outcome.expect("b2 is held: the game is over");
+    assert_eq!(outcome.winner, 1, "black took b2: white wins");
+    assert_eq!(outcome.scores, [3.0, 1.0]);
+    // Had Black not held a1, the cell `if` would have placed on b3 instead.
+    let e2 = engine_from(&IF_OVER_EVERY_TYPE.replace("some(black & a1)", "some(black & a3)"));
+    let end2 = at(&e2, "a1 d4 a2");
+    assert_eq!(e2.board_rows(&end2), ["B...", "B...", ".B..", "...W"]);
+    assert!(!end2.is_over());
+}
+
+#[test]
+fn if_branches_of_two_types_are_an_error() {
+    let rules = IF_OVER_EVERY_TYPE.replace("then b2 else b3", "then b2 else black");
+    let err = outflank::check::check(
+        outflank::source::SourceFile::new("t.rules", &rules),
+        &outflank::source::NoFiles,
+        &[],
+    )
+    .err()
+    .expect("a cell or a player is refused");
+    let outflank::check::CheckError::Rules(d) = err else {
+        panic!("a diagnostic of the rules")
+    };
+    let text = d.render(false, 100);
+    assert!(
+        text.contains("the branches of this if must be of one type"),
+        "{text}"
+    );
+    assert!(
+        text.contains("then gives a cell, else gives a player"),
+        "{text}"
+    );
+}

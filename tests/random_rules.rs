@@ -60,8 +60,9 @@ const TURNS: [&str; 7] = [
     }",
 ];
 
-const CONDS: [&str; 5] = [
+const CONDS: [&str; 6] = [
     "true",
+    "some(neighbours(c) & (if turn > 4 then friend else opponent))",
     "some(neighbours(c) & friend)",
     "count(neighbours(c) & empty) >= 2",
     "c in edges",
@@ -75,11 +76,12 @@ const REQUIRES: [&str; 4] = [
     "require some(liberties(group(c)))",
 ];
 
-const ENDS: [&str; 4] = [
+const ENDS: [&str; 5] = [
     "end when blocked",
     "end when passes >= 2",
     "end after step when count(black & corners) >= 2 winner black",
     "end after step for each p when count(p) >= 12 winner p",
+    "end after turn when count(pieces) >= 14 winner (if turn > 20 then black else white)",
 ];
 
 const SCORES: [&str; 3] = [

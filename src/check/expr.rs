@@ -127,20 +127,41 @@ impl Checker<'_> {
                 let a_t = self.expr(a, scope);
                 let b_t = self.expr(b, scope);
                 let (c, a_t, b_t) = (c?, a_t?, b_t?);
+                // A condition known when the rules are checked picks its branch there.
+                let pick = match c {
+                    Cond::Const(true) => Some(true),
+                    Cond::Const(false) => Some(false),
+                    _ => None,
+                };
                 match (a_t, b_t) {
-                    (Typed::Num(x), Typed::Num(y)) => Some(Typed::Num(match c {
-                        Cond::Const(true) => x,
-                        Cond::Const(false) => y,
-                        c => Num::If(boxed(c), boxed(x), boxed(y)),
-                    })),
+                    (x, y) if pick.is_some() && x.ty() == y.ty() => {
+                        Some(if pick == Some(true) { x } else { y })
+                    }
+                    (Typed::Num(x), Typed::Num(y)) => {
+                        Some(Typed::Num(Num::If(boxed(c), boxed(x), boxed(y))))
+                    }
+                    (Typed::Set(x), Typed::Set(y)) => {
+                        Some(Typed::Set(Set::If(boxed(c), boxed(x), boxed(y))))
+                    }
+                    (Typed::Player(x), Typed::Player(y)) => {
+                        Some(Typed::Player(Player::If(boxed(c), boxed(x), boxed(y))))
+                    }
+                    (Typed::Cell(x), Typed::Cell(y)) => {
+                        Some(Typed::Cell(Cell::If(boxed(c), boxed(x), boxed(y))))
+                    }
+                    // A condition chosen by a condition: true when the chosen one holds.
+                    (Typed::Bool(x), Typed::Bool(y)) => Some(Typed::Bool(Cond::Or(
+                        boxed(Cond::And(boxed(c.clone()), boxed(x))),
+                        boxed(Cond::And(boxed(Cond::Not(boxed(c))), boxed(y))),
+                    ))),
                     (x, y) => {
-                        self.error(e.span, "the branches of this if must both be numbers")
+                        self.error(e.span, "the branches of this if must be of one type")
                             .label(format!(
                                 "then gives {}, else gives {}",
                                 x.ty().describe(),
                                 y.ty().describe()
                             ))
-                            .help("write the choice as a number, e.g. if C then 1 else 0")
+                            .help("both branches must give numbers, or both sets, players, cells or conditions")
                             .emit();
                         None
                     }

@@ -450,7 +450,9 @@ fn cell_free(s: &Set) -> bool {
         | Set::Ends(..)
         | Set::Neighbours(..)
         | Set::Between(..)
-        | Set::Group(_) => false,
+        | Set::Group(_)
+        // Its condition may ask about the chosen cell.
+        | Set::If(..) => false,
     }
 }
 

@@ -21,8 +21,9 @@ impl Ranges<'_> {
             Set::Const(b) => *b,
             Set::Single(c) => match **c {
                 Cell::Const(c) => Bits::single(c as usize),
-                Cell::Reg(_) => self.playable,
+                Cell::Reg(_) | Cell::If(..) => self.playable,
             },
+            Set::If(_, a, b) => self.set_bound(a).union(&self.set_bound(b)),
             Set::Union(a, b) => self.set_bound(a).union(&self.set_bound(b)),
             Set::Inter(a, b) => self.set_bound(a).inter(&self.set_bound(b)),
             Set::Minus(a, _) => self.set_bound(a),

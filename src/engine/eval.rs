@@ -38,6 +38,7 @@ pub fn player<E: Evaluate>(e: &E, p: &Player) -> u8 {
             x => 1 - x,
         },
         Player::Holder(t) => e.holder(*t),
+        Player::If(c, a, b) => player(e, if cond(e, c) { a } else { b }),
     }
 }
 

@@ -57,7 +57,14 @@ impl<B: Board> Ctx<'_, B> {
                 Some((p, cell)) if p == *r => cell,
                 _ => self.state.regs[*r as usize] as usize,
             },
+            Cell::If(c, a, b) => self.chosen_cell(c, a, b),
         }
+    }
+
+    /// `if C then A else B` over cells, kept out of [`Ctx::cell`]'s common path.
+    #[inline(never)]
+    fn chosen_cell(&self, c: &Cond, a: &Cell, b: &Cell) -> usize {
+        self.cell(if self.cond(c) { a } else { b })
     }
 
     #[inline]
@@ -100,7 +107,14 @@ impl<B: Board> Ctx<'_, B> {
             Set::Group(_) | Set::Liberties(_) | Set::Surrounded(_) | Set::Territory(_) => {
                 self.flooded(s)
             }
+            Set::If(c, a, b) => self.chosen_set(c, a, b),
         }
+    }
+
+    /// `if C then A else B` over sets, kept out of [`Ctx::set`] as the group expressions are.
+    #[inline(never)]
+    fn chosen_set(&self, c: &Cond, a: &Set, b: &Set) -> B {
+        self.set(if self.cond(c) { a } else { b })
     }
 
     /// The group expressions, apart: kept out of [`Ctx::set`], whose size decides how well

@@ -292,9 +292,17 @@ impl Shape<'_> {
     }
 
     pub(super) fn cell(&mut self, c: &Cell, reg: Option<u8>) {
-        if let Cell::Reg(r) = c {
-            if Some(*r) != reg {
-                self.no("a turn variable");
+        match c {
+            Cell::Const(_) => {}
+            Cell::Reg(r) => {
+                if Some(*r) != reg {
+                    self.no("a turn variable");
+                }
+            }
+            Cell::If(c, a, b) => {
+                self.cond_with(c, reg);
+                self.cell(a, reg);
+                self.cell(b, reg);
             }
         }
     }
@@ -303,6 +311,11 @@ impl Shape<'_> {
         match p {
             Player::Holder(_) => self.no("a token holder"),
             Player::Opponent(p) => self.player(p),
+            Player::If(c, a, b) => {
+                self.cond(c);
+                self.player(a);
+                self.player(b);
+            }
             _ => {}
         }
     }
@@ -380,6 +393,11 @@ impl Shape<'_> {
                 self.set(b, reg);
             }
             Set::Adjacent(a, _) => self.set(a, reg),
+            Set::If(c, a, b) => {
+                self.cond_with(c, reg);
+                self.set(a, reg);
+                self.set(b, reg);
+            }
             Set::Between(..)
             | Set::Group(_)
             | Set::Liberties(_)
