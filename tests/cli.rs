@@ -154,10 +154,35 @@ fn steps_and_limit_for_multi_step_turns() {
         .map(|m| m["move"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["c3xb4-a1", "c3xb4-e1", "c3xb4-e5"]);
-    // More whole turns than the limit: a clear message pointing at --steps.
+    // More whole turns than the limit: the first ones, in listing order, and a note that
+    // more exist (the full list has 22: three chains and 19 plain entries).
+    let all = json(&outflank(&["moves", file, "--json"]));
+    let all: Vec<&str> = all["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(all.len(), 22);
     let o = outflank(&["moves", file, "--limit", "5"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("--steps"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line = text.lines().last().unwrap();
+    assert_eq!(
+        line,
+        format!(
+            "the first 5 legal moves (more beyond --limit 5; --steps lists the next step's \
+             choices): {}",
+            all[..5].join(" ")
+        )
+    );
+    let v = json(&outflank(&["moves", file, "--json", "--limit", "5"]));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 5);
+    assert_eq!(v["more"], true);
+    // Exactly as many as the limit: nothing is left out, and nothing says so.
+    let v = json(&outflank(&["moves", file, "--json", "--limit", "22"]));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 22);
+    assert!(v.get("more").is_none());
 }
 
 #[test]

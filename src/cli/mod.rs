@@ -75,7 +75,7 @@ enum Command {
         /// List only the next step's choices instead of whole turns.
         #[arg(long)]
         steps: bool,
-        /// Stop listing whole turns beyond this many.
+        /// List at most this many whole turns (the output says when more exist).
         #[arg(long, default_value_t = 100_000)]
         limit: usize,
         #[arg(long)]
@@ -528,6 +528,8 @@ fn cmd_moves(
     let mut out = String::new();
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
+    // Whole turns beyond the limit are left out, and the output says so.
+    let mut more = false;
     let entries: Vec<MoveEntry> = if steps {
         let mut buf = Vec::new();
         engine.steps(&s, &mut buf)?;
@@ -549,21 +551,16 @@ fn cmd_moves(
         } else {
             ""
         };
-        match engine.whole_turns(&s, limit) {
-            Ok(turns) => turns
-                .into_iter()
-                .map(|t| MoveEntry::new(&engine, format!("{begun}{}", t.notation), &t.after))
-                .collect(),
-            Err(ListError::Rule(e)) => return Err(e.into()),
-            Err(ListError::TooMany(n)) => {
-                return Err(Failure::Message(format!(
-                    "this position has more than {n} whole turns; list the next step's choices with --steps, or raise --limit"
-                )))
-            }
-        }
+        let (turns, beyond) = engine.first_turns(&s, limit)?;
+        more = beyond;
+        turns
+            .into_iter()
+            .map(|t| MoveEntry::new(&engine, format!("{begun}{}", t.notation), &t.after))
+            .collect()
     };
     if json {
-        let report = PositionReport::new(&engine, &s, entries);
+        let mut report = PositionReport::new(&engine, &s, entries);
+        report.more = more;
         outln!(
             out,
             "{}",
@@ -574,7 +571,16 @@ fn cmd_moves(
         let names: Vec<String> = entries.iter().map(|e| e.notation.clone()).collect();
         if !s.is_over() {
             let what = if steps { "choices" } else { "moves" };
-            outln!(out, "{} legal {what}: {}", names.len(), names.join(" "));
+            if more {
+                outln!(
+                    out,
+                    "the first {} legal {what} (more beyond --limit {limit}; --steps lists the next step's choices): {}",
+                    names.len(),
+                    names.join(" ")
+                );
+            } else {
+                outln!(out, "{} legal {what}: {}", names.len(), names.join(" "));
+            }
         }
     }
     Ok(out)

@@ -66,6 +66,9 @@ pub struct PositionReport {
     pub over: bool,
     pub result: Option<ResultReport>,
     pub moves: Vec<MoveEntry>,
+    /// More whole turns exist than `moves` lists (`moves --limit`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub more: bool,
 }
 
 impl PositionReport {
@@ -87,6 +90,7 @@ impl PositionReport {
                     .collect(),
             }),
             moves,
+            more: false,
         }
     }
 }

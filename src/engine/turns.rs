@@ -63,6 +63,17 @@ impl Engine {
         Ok(out)
     }
 
+    /// The first `limit` whole turns from `s` in listing order, and whether more exist.
+    pub fn first_turns(&self, s: &State, limit: usize) -> Result<(Vec<Turn>, bool), RuleError> {
+        let mut out = Vec::new();
+        let mut prefix = String::new();
+        match self.collect_turns(s, s, &mut prefix, &mut out, limit) {
+            Ok(()) => Ok((out, false)),
+            Err(ListError::TooMany(_)) => Ok((out, true)),
+            Err(ListError::Rule(e)) => Err(e),
+        }
+    }
+
     fn collect_turns(
         &self,
         root: &State,
