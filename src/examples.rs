@@ -60,6 +60,45 @@ fn whole_turns(engine: &Engine, s: &State, span: Span) -> Result<Vec<String>, Ex
         .map_err(|e| fail(span, format!("cannot list the moves: {e:?}")))
 }
 
+/// Why `text` cannot be a move of this game because a cell it names is not a playable cell
+/// (cell names are a letter and a row number; a letter before one, as in `c3xb4`, is a mark).
+fn off_board(engine: &Engine, text: &str) -> Option<String> {
+    let g = &engine.game.geometry;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts_cell =
+            bytes[i].is_ascii_lowercase() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if !starts_cell {
+            i += 1;
+            continue;
+        }
+        let end = i
+            + 1
+            + bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+        let name = &text[i..end];
+        let last = g.name(g.cells() - 1);
+        match g.parse(name) {
+            None => {
+                return Some(format!(
+                    "`{name}` in `{text}` is not a cell of this board (a1 to {last}), so the move could never be legal"
+                ))
+            }
+            Some(cell) if !g.playable.contains(cell) => {
+                return Some(format!(
+                    "`{name}` in `{text}` is removed from play, so the move could never be legal"
+                ))
+            }
+            Some(_) => {}
+        }
+        i = end;
+    }
+    None
+}
+
 fn check(engine: &Engine, s: &State, e: &Expectation, span: Span) -> Result<(), ExampleFailure> {
     match e {
         Expectation::Legal(want) => {
@@ -81,6 +120,11 @@ fn check(engine: &Engine, s: &State, e: &Expectation, span: Span) -> Result<(), 
             }
         }
         Expectation::LegalExcludes(unwanted) => {
+            // A move that names no cell of the board could never be legal: a typo, and the
+            // expectation would pass without testing anything.
+            if let Some(why) = unwanted.iter().find_map(|m| off_board(engine, m)) {
+                return Err(fail(span, why));
+            }
             let have = whole_turns(engine, s, span)?;
             let present: Vec<&String> = unwanted.iter().filter(|m| have.contains(m)).collect();
             if !present.is_empty() {

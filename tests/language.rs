@@ -347,3 +347,33 @@ fn if_branches_of_two_types_are_an_error() {
         "{text}"
     );
 }
+
+#[test]
+fn an_example_that_excludes_a_cell_off_the_board_fails_instead_of_passing() {
+    let rules = |excluded: &str| {
+        format!(
+            "title \"t\"\nboard 4 x 4\nremoved b2\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+             turn {{ choose c in empty {{ place c }} }}\nend when none(empty)\nscore p = count(p)\n\
+             example \"x\" {{\n  play \"a1\"\n  expect legal excludes \"{excluded}\"\n}}\n"
+        )
+    };
+    let outcome = |excluded: &str| {
+        let e = engine_from(&rules(excluded));
+        let example = &e.game.examples[0];
+        outflank::examples::run_example(&e, example).map_err(|f| f.message)
+    };
+    // a1 is taken: truly not legal, so the expectation holds.
+    assert_eq!(outcome("a1"), Ok(()));
+    // e1 and a5 are off the 4 x 4 board, b2 is removed: none could ever be legal.
+    let off = outcome("a1 e1").unwrap_err();
+    assert!(
+        off.contains("`e1` in `e1` is not a cell of this board (a1 to d4)"),
+        "{off}"
+    );
+    assert!(outcome("a5").unwrap_err().contains("`a5`"));
+    let removed = outcome("b2").unwrap_err();
+    assert!(
+        removed.contains("`b2` in `b2` is removed from play"),
+        "{removed}"
+    );
+}
