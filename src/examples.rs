@@ -29,7 +29,20 @@ fn sorted(v: &[String]) -> Vec<String> {
     v
 }
 
-/// Runs one example of `engine`'s rules.
+/// The parameter values an example sets, as `--set` takes them: the engine that runs the
+/// example must be made with these.
+pub fn settings(example: &Example) -> Vec<(String, String)> {
+    example
+        .steps
+        .iter()
+        .filter_map(|step| match &step.node {
+            ExampleStep::Set { name, value } => Some((name.node.clone(), value.node.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Runs one example of `engine`'s rules (made with the example's [`settings`]).
 pub fn run_example(engine: &Engine, example: &Example) -> Result<(), ExampleFailure> {
     let mut s: State = engine
         .start()
@@ -48,6 +61,8 @@ pub fn run_example(engine: &Engine, example: &Example) -> Result<(), ExampleFail
                     .map_err(|e| fail(span, e.to_string()))?;
             }
             ExampleStep::Expect(e) => check(engine, &s, e, span)?,
+            // Applied when the engine was made (see `settings`).
+            ExampleStep::Set { .. } => {}
         }
     }
     Ok(())

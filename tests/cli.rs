@@ -768,6 +768,23 @@ fn every_bundled_game_passes_its_own_examples() {
 }
 
 #[test]
+fn examples_run_with_the_parameters_they_set() {
+    // The 6 x 6 example plays f6, which the default 4 x 4 board does not have; the 8 x 8 one
+    // offers only corners, which a parameter of its own asks for.
+    let o = outflank(&["test", "tests/fixtures/valid/example-settings.rules"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
+    for name in [
+        "the default board is 4 x 4",
+        "a 6 x 6 board",
+        "corners first on 8 x 8",
+    ] {
+        assert!(text.contains(&format!("ok    {name}")), "{text}");
+    }
+    assert!(text.trim_end().ends_with("3 passed, 0 failed"), "{text}");
+}
+
+#[test]
 fn a_failing_example_is_reported_with_a_board_diff() {
     let o = outflank(&["test", "tests/fixtures/valid/failing-example.rules"]);
     assert_eq!(o.status.code(), Some(1));

@@ -319,7 +319,12 @@ impl<'a> Checker<'a> {
                         ),
                     )
                     .label("not allowed")
-                    .help("pick a value the base file's `param` allows")
+                    .help(format!(
+                        "pick a value the base file's `param` allows, or widen its range by \
+                         declaring the parameter again here: `param {} = {} in ...`",
+                        name.node,
+                        literal_text(&value.node)
+                    ))
                     .emit();
                     continue;
                 }
@@ -673,6 +678,7 @@ impl<'a> Checker<'a> {
                 continue;
             };
             self.current_file = s.file;
+            self.example_settings(example);
             for step in &example.steps {
                 let names: Vec<&ast::Ident> = match &step.node {
                     ast::ExampleStep::Position {
@@ -695,6 +701,67 @@ impl<'a> Checker<'a> {
             out.push(example.clone());
         }
         out
+    }
+
+    /// Checks an example's `set` steps: parameters that exist, values they allow, and all of
+    /// them before the example's first other step (they apply to the whole example).
+    fn example_settings(&mut self, example: &ast::Example) {
+        let mut begun = false;
+        let mut seen: Vec<&str> = Vec::new();
+        for step in &example.steps {
+            let ast::ExampleStep::Set { name, value } = &step.node else {
+                begun = true;
+                continue;
+            };
+            if begun {
+                self.error(
+                    step.span,
+                    "an example sets its parameters before its other steps",
+                )
+                .label("after a step")
+                .help("move this `set` to the start of the example; it applies to all of it")
+                .emit();
+            }
+            if seen.contains(&name.node.as_str()) {
+                self.error(
+                    name.span,
+                    format!("`{}` is set twice in this example", name.node),
+                )
+                .label("set again")
+                .help("keep one `set` per parameter")
+                .emit();
+            }
+            seen.push(&name.node);
+            let Some(p) = self.params.get(&name.node).cloned() else {
+                let names: Vec<String> = self.params.keys().cloned().collect();
+                let help = match crate::diagnostic::closest(&name.node, &names) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None if names.is_empty() => "this game declares no `param`".into(),
+                    None => format!("the parameters are {}", names.join(", ")),
+                };
+                self.error(
+                    name.span,
+                    format!("no parameter named `{}` to set", name.node),
+                )
+                .label("unknown parameter")
+                .help(help)
+                .emit();
+                continue;
+            };
+            if let Err(msg) = self.fits(&p, &value.node) {
+                self.error(
+                    value.span,
+                    format!(
+                        "`{}` cannot be {}: {msg}",
+                        name.node,
+                        literal_text(&value.node)
+                    ),
+                )
+                .label("not allowed")
+                .help("pick a value the `param` allows")
+                .emit();
+            }
+        }
     }
 
     /// A superset of the cells a set can ever hold (see `ranges`).

@@ -852,8 +852,20 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
             .last()
             .expect("a checked game has its file")
             .clone();
-        for example in &engine.game.examples {
-            match crate::examples::run_example(&engine, example) {
+        for (i, example) in engine.game.examples.iter().enumerate() {
+            let settings = crate::examples::settings(example);
+            // An example that sets parameters runs on the rules checked with them (the same
+            // file, so its examples come in the same order).
+            let with_settings;
+            let (runner, example) = if settings.is_empty() {
+                (&engine, example)
+            } else {
+                let mut args = GameArgs::plain(file);
+                args.set = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                with_settings = load_game(&args)?;
+                (&with_settings, &with_settings.game.examples[i])
+            };
+            match crate::examples::run_example(runner, example) {
                 Ok(()) => {
                     passed += 1;
                     outln!(out, "  ok    {}", example.name.node);

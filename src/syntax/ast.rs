@@ -43,6 +43,15 @@ pub enum Literal {
     Bool(bool),
 }
 
+impl std::fmt::Display for Literal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Literal::Int(i) => write!(f, "{i}"),
+            Literal::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
 /// One piece of a parameter's allowed values: `lo`, or `lo to hi [step s]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AllowedPart {
@@ -281,6 +290,11 @@ pub struct Example {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExampleStep {
+    /// `set NAME = VALUE`: the example runs with this parameter value.
+    Set {
+        name: Ident,
+        value: Spanned<Literal>,
+    },
     Position {
         rows: String,
         to_move: Option<Ident>,

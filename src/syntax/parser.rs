@@ -656,6 +656,10 @@ fn example(mut inner: pest::iterators::Pairs<Rule>) -> Example {
                     to_move: parts.next().map(ident),
                 },
                 Rule::ex_play => ExampleStep::Play(string(parts.next().unwrap()).node),
+                Rule::ex_set => ExampleStep::Set {
+                    name: ident(parts.next().unwrap()),
+                    value: literal(parts.next().unwrap()),
+                },
                 _ => {
                     let e = parts.next().unwrap();
                     let erule = e.as_rule();
