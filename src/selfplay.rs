@@ -7,6 +7,10 @@ use crate::engine::{Engine, RuleError};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+/// Stack for each worker: a turn is followed step by step (see
+/// [`crate::engine::MAX_TURN_STEPS`]), which the default 2 MB of a thread does not cover.
+const WORKER_STACK: usize = 64 << 20;
+
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameResult {
@@ -161,7 +165,9 @@ pub fn play_games(
     let failure: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
-            scope.spawn(|| loop {
+            // The players' search follows a turn step by step, up to MAX_TURN_STEPS deep.
+            let worker = std::thread::Builder::new().stack_size(WORKER_STACK);
+            let spawned = worker.spawn_scoped(scope, || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
                     break;
@@ -180,6 +186,12 @@ pub fn play_games(
                     }
                 }
             });
+            if let Err(e) = spawned {
+                if let Ok(mut f) = failure.lock() {
+                    f.get_or_insert(format!("cannot start a worker thread: {e}"));
+                }
+                break;
+            }
         }
     });
     if let Some(e) = failure.into_inner().unwrap_or(None) {

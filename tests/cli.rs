@@ -1001,3 +1001,61 @@ fn render_also_writes_png() {
     assert_eq!(width.to_string(), root.attribute("width").unwrap());
     assert_eq!(height.to_string(), root.attribute("height").unwrap());
 }
+
+/// Games that need not end: every command reports it on one line or as a rule error, none
+/// overflows its stack or runs forever.
+#[test]
+fn games_and_turns_that_never_end_are_errors_not_crashes() {
+    let rules = |turn: &str| {
+        format!(
+            "title \"endless\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+             turn {{ {turn} }}\nend when none(empty)\nscore p = count(p)\n"
+        )
+    };
+    let cases = [
+        // A turn that never ends: its choice changes nothing and the loop asks again.
+        (
+            "endless-turn.rules",
+            rules("while true { choose c in all { } }"),
+            vec![
+                vec!["moves"],
+                vec!["perft", "--depth", "2"],
+                vec!["solve"],
+                vec![
+                    "run",
+                    "--games",
+                    "2",
+                    "--agents",
+                    "alphabeta:2,random",
+                    "--jobs",
+                    "2",
+                ],
+            ],
+            "more than 1024 steps",
+        ),
+        // Turns that end but change nothing: the game goes on for ever.
+        (
+            "endless-game.rules",
+            rules("choose c in all { }"),
+            vec![vec!["solve"]],
+            "10000 turns without the game ending",
+        ),
+        (
+            "endless-game-of-two-steps.rules",
+            rules("choose c in all { } choose d in all { }"),
+            vec![vec!["solve"]],
+            "20000 steps without the game ending",
+        ),
+    ];
+    for (name, text, commands, message) in cases {
+        let path = temp(name);
+        std::fs::write(&path, text).unwrap();
+        for command in commands {
+            let mut args = vec![command[0], path.as_str()];
+            args.extend(&command[1..]);
+            let o = outflank(&args);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        }
+    }
+}

@@ -590,3 +590,55 @@ fn a_table_that_forgets_gives_the_same_values() {
         assert_eq!(big, small, "game {game}");
     }
 }
+
+/// A turn whose steps change nothing goes on forever: listing its whole turns, perft and
+/// playouts stop at the bound on a turn's steps with an error at the choice, instead of
+/// recursing until the stack overflows. A long turn that does end, one step short of the bound,
+/// is listed and counted.
+#[test]
+fn a_turn_that_never_ends_is_an_error_and_a_long_one_still_runs() {
+    // Perft follows a turn a step per call, so a turn at the bound needs more stack than a
+    // test thread's 2 MB (see MAX_TURN_STEPS); the command line's threads have it.
+    std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(endless_and_long_turns)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn endless_and_long_turns() {
+    let game = |turn: &str| {
+        engine_from(&format!(
+            "board 4 x 4
+            player black 'B'
+            player white 'W'
+            turn {{ {turn} }}
+            end when none(empty)
+            score p = count(p)"
+        ))
+    };
+    let endless = game("while true { choose c in all { } }");
+    let start = endless.start().unwrap();
+    for runner in [&endless, &oracle(&endless)] {
+        let turns = runner.whole_turns(&start, usize::MAX);
+        let Err(outflank::engine::turns::ListError::Rule(error)) = turns else {
+            panic!("listing an endless turn must fail")
+        };
+        assert!(error.message.contains("more than 1024 steps"), "{error}");
+        let (file, span) = error.at.expect("the choice's option");
+        assert_eq!(&file.text[span.start..span.end], "c in all { }");
+        assert!(runner.perft(&start, 1).is_err());
+        let error = runner
+            .random_playout(&start, &mut Rng::new(1), u64::MAX)
+            .unwrap_err();
+        assert!(error.message.contains("more than 1024 steps"), "{error}");
+    }
+    // 1023 steps of one candidate each, then a placement: one whole turn per empty cell.
+    let long = game("repeat 1023 { choose c in a1 { } } choose d in empty { place d }");
+    let start = long.start().unwrap();
+    let turns = long.whole_turns(&start, usize::MAX).unwrap();
+    assert_eq!(turns.len(), 16);
+    assert_eq!(long.perft(&start, 1).unwrap(), 16);
+    assert_eq!(long.perft(&start, 2).unwrap(), 16 * 15);
+}

@@ -25,6 +25,7 @@ pub fn random_game(
         return Err(RuleError {
             message: format!("the game did not end within {MAX_GAME_STEPS} steps; do the end conditions ever hold?"),
             at: None,
+            help: None,
         });
     }
     Ok((s, plies))

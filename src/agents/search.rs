@@ -7,6 +7,9 @@ use crate::engine::hash::PositionMap;
 use crate::engine::state::{State, StateKey};
 use crate::engine::{Engine, RuleError, Step};
 
+/// Steps one line of the search may take below its root (see [`Search::node`]).
+const MAX_SEARCH_STEPS: usize = 20_000;
+
 /// A position's value for its mover at the search horizon.
 pub type Evaluate = fn(&Engine, &State) -> Result<f64, RuleError>;
 
@@ -113,6 +116,17 @@ impl Search {
         self.nodes += 1;
         if s.is_over() {
             return Ok(terminal_value(s, s.mover));
+        }
+        // Positions count their turn, so a line never repeats one: a game that need not end
+        // would recurse until the stack ran out.
+        if ply > MAX_SEARCH_STEPS {
+            return Err(RuleError {
+                message: format!(
+                    "a line of play went {MAX_SEARCH_STEPS} steps without the game ending; the search needs a game that always ends (do the end conditions hold once the board fills?)"
+                ),
+                at: None,
+                help: None,
+            });
         }
         let depth_key = depth.unwrap_or(u32::MAX);
         let key = s.key();

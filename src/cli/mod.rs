@@ -277,7 +277,7 @@ impl From<RuleError> for Failure {
                 all.push(
                     crate::diagnostic::Diagnostic::error(&file, span, format!("rule error: {}", e.message))
                         .with_label("while running this rule")
-                        .with_help("the rules allowed a step that this statement cannot carry out; guard it with a condition"),
+                        .with_help(e.help.unwrap_or("the rules allowed a step that this statement cannot carry out; guard it with a condition")),
                 );
                 eprint!("{}", all.render(color(), render_width()));
                 Failure::Printed

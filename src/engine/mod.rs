@@ -52,7 +52,13 @@ pub struct RuleError {
         std::sync::Arc<crate::source::SourceFile>,
         crate::syntax::ast::Span,
     )>,
+    /// How to fix the rules, when the error says more than "this statement failed".
+    pub help: Option<&'static str>,
 }
+
+/// The help for a run that never ends.
+pub(crate) const ENDLESS_HELP: &str =
+    "each round of a loop must change what its condition asks, or end the turn with `stop`";
 
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -67,6 +73,25 @@ impl std::error::Error for RuleError {}
 pub(crate) const LOOP_WITHOUT_END: &str =
     "the turn program took a million jumps without a choice; a while loop probably never ends";
 
+/// Steps one turn may take. A longer turn is almost surely one that never ends (a loop
+/// around a choice whose options change nothing); listing whole turns, perft and the search
+/// follow a turn step by step, so a bound keeps them from running (and recursing) forever.
+/// A board has at most 704 cells, so a turn that places or flips one piece a step fits.
+/// Perft and the search recurse once per step of a turn: at this bound they need about 4 MB of
+/// stack (the command line's threads have far more).
+pub const MAX_TURN_STEPS: u32 = 1024;
+
+fn message_is_endless(message: &str) -> bool {
+    message == LOOP_WITHOUT_END || message == turn_without_end()
+}
+
+pub(crate) fn turn_without_end() -> String {
+    format!(
+        "a turn took more than {MAX_TURN_STEPS} steps; a loop around this choice probably never \
+         ends (its options must change something that ends the loop)"
+    )
+}
+
 /// A step that is not legal was played (the caller's mistake: steps come from the legal list).
 pub(crate) const ILLEGAL_STEP: &str = "an illegal step was played";
 
@@ -74,6 +99,7 @@ impl RuleError {
     /// An error at a place in the rules (none when `loc` is).
     pub(crate) fn in_rules(game: &Game, message: String, loc: Option<&crate::ir::Loc>) -> Self {
         RuleError {
+            help: message_is_endless(&message).then_some(ENDLESS_HELP),
             message,
             at: loc.and_then(|l| game.files.get(l.file as usize).map(|f| (f.clone(), l.span))),
         }

@@ -74,6 +74,8 @@ impl Engine {
         }
     }
 
+    /// Lists the whole turns from `s` depth first, in the order of each step's list, with an
+    /// explicit stack rather than recursion: a turn may take up to `MAX_TURN_STEPS` steps.
     fn collect_turns(
         &self,
         root: &State,
@@ -82,14 +84,35 @@ impl Engine {
         out: &mut Vec<Turn>,
         limit: usize,
     ) -> Result<(), ListError> {
-        let mut steps = Vec::new();
-        self.steps(s, &mut steps)?;
-        for step in steps {
-            let len = prefix.len();
-            prefix.push_str(&self.step_notation(s, step));
-            let t = self.apply(s, step)?;
+        /// A sub-state of the turn, its steps not yet followed, and the notation's length
+        /// before it.
+        struct Open {
+            at: State,
+            steps: std::vec::IntoIter<Step>,
+            len: usize,
+        }
+        let open = |at: &State, len: usize| -> Result<Open, ListError> {
+            let mut steps = Vec::new();
+            self.steps(at, &mut steps)?;
+            Ok(Open {
+                at: *at,
+                steps: steps.into_iter(),
+                len,
+            })
+        };
+        let mut stack = vec![open(s, prefix.len())?];
+        while let Some(top) = stack.last_mut() {
+            let Some(step) = top.steps.next() else {
+                prefix.truncate(top.len);
+                stack.pop();
+                continue;
+            };
+            let from = top.at;
+            prefix.truncate(top.len);
+            prefix.push_str(&self.step_notation(&from, step));
+            let t = self.apply(&from, step)?;
             if same_turn(root, &t) {
-                self.collect_turns(root, &t, prefix, out, limit)?;
+                stack.push(open(&t, prefix.len())?);
             } else {
                 if out.len() == limit {
                     return Err(ListError::TooMany(limit));
@@ -99,7 +122,6 @@ impl Engine {
                     after: t,
                 });
             }
-            prefix.truncate(len);
         }
         Ok(())
     }

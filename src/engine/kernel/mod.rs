@@ -514,6 +514,7 @@ impl AnyKernel {
                 return None;
             }
             let (ks, at) = k.import(game, s);
+            table.last_turn = ks.turn.saturating_add(search::MAX_SEARCH_TURNS);
             Some(match window {
                 None => k.exact_value(game, table, &ks, &at).map_err(|e| *e),
                 Some((alpha, beta)) => k.value(game, table, &ks, &at, alpha, beta).map_err(|e| *e),

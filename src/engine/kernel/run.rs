@@ -612,6 +612,13 @@ impl<B: Board> Kernel<B> {
         let before = self.read_by_step_ends(t);
         Self::bind(t, c, alt, value);
         t.steps += 1;
+        if t.steps > super::super::MAX_TURN_STEPS {
+            return Err(fault(
+                game,
+                &super::super::turn_without_end(),
+                Some(&c.alts[alt].loc),
+            ));
+        }
         let flow = self
             .run(game, t, c.alts[alt].body)
             .map_err(|e| located(game, e, &c.alts[alt].loc))?;

@@ -63,7 +63,14 @@ pub struct Table {
     used: usize,
     max_slots: usize,
     pub nodes: u64,
+    /// The last turn a line of the search may reach (see [`MAX_SEARCH_TURNS`]).
+    pub(crate) last_turn: u32,
 }
+
+/// Turns one line of the search may take from where it starts. Positions count their turn, so
+/// none repeats and the search has no cycle to notice: a game whose turns need not end it (each
+/// turn changes nothing, say) would otherwise recurse until the stack runs out.
+pub const MAX_SEARCH_TURNS: u32 = 10_000;
 
 // One cache line per slot.
 const _: () = assert!(std::mem::size_of::<Slot>() == 64);
@@ -97,6 +104,7 @@ impl Table {
             used: 0,
             max_slots,
             nodes: 0,
+            last_turn: u32::MAX,
         }
     }
 
@@ -191,6 +199,12 @@ impl<B: Board> Kernel<B> {
         mut beta: f64,
     ) -> Result<f64, Fault> {
         table.nodes += 1;
+        if s.turn > table.last_turn {
+            let message = format!(
+                "a line of play went {MAX_SEARCH_TURNS} turns without the game ending; the search needs a game that always ends (do the end conditions hold once the board fills?)"
+            );
+            return Err(super::fault(game, &message, None));
+        }
         let (pc, moves) = match *at {
             At::Over(winner) => return Ok(self.terminal_value(game, s, winner, s.mover)),
             At::Pass => {
