@@ -1059,3 +1059,79 @@ fn games_and_turns_that_never_end_are_errors_not_crashes() {
         }
     }
 }
+
+/// Inputs that used to hang or lose output: each is refused at once with one line and a
+/// non-zero exit.
+#[test]
+fn endless_inputs_and_lost_output_are_refused() {
+    // An endless time, an endless file, a thread per game times fifty thousand.
+    let o = outflank(&["bench", "games/othello.rules", "--seconds", "inf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("give a time above 0 and at most 3600"),
+        "{}",
+        stderr(&o)
+    );
+    let o = outflank(&["check", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: /dev/zero is larger than 4 MB; a rules file is text of a few kilobytes"
+    );
+    let o = outflank(&[
+        "run",
+        "games/othello.rules",
+        "--games",
+        "2",
+        "--jobs",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: --jobs 100000: at most 1024 threads"),
+        "{}",
+        stderr(&o)
+    );
+    // More jobs than games: only as many threads as games.
+    let o = outflank(&[
+        "run",
+        "games/reversi-6x6.rules",
+        "--games",
+        "2",
+        "--jobs",
+        "1000",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("2 games, seed 1, 2 job(s)"),
+        "{}",
+        stdout(&o)
+    );
+    // Not UTF-8: said with the byte, not a parse error at 1:1.
+    let path = temp("latin1.rules");
+    std::fs::write(&path, b"title \"caf\xe9\"\n").unwrap();
+    let o = outflank(&["check", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("not UTF-8 text (byte 11 is not valid)"),
+        "{}",
+        stderr(&o)
+    );
+    // Output that cannot be written is an error, not a silent success.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["moves", "games/othello.rules"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write the output"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -187,8 +187,8 @@ enum Command {
     Bench {
         /// Rules files (default: every file in games/).
         files: Vec<String>,
-        /// Seconds to spend on each measurement.
-        #[arg(long, default_value_t = 1.0)]
+        /// Seconds to spend on each measurement (at most an hour).
+        #[arg(long, default_value_t = 1.0, value_parser = bench_seconds)]
         seconds: f64,
         #[arg(long)]
         json: bool,
@@ -228,10 +228,30 @@ impl Loader for FsLoader {
 }
 
 pub fn read_source(name: &str) -> Result<Arc<SourceFile>, String> {
-    std::fs::read_to_string(name)
-        .map(|text| SourceFile::new(name, text))
-        .map_err(|e| format!("cannot read {name}: {e}"))
+    use std::io::Read;
+    let file = std::fs::File::open(name).map_err(|e| format!("cannot read {name}: {e}"))?;
+    // Read one byte past the limit, so that an endless source (a device, a pipe) stops there.
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(format!(
+            "{name} is larger than {} MB; a rules file is text of a few kilobytes",
+            MAX_SOURCE_BYTES >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "cannot read {name}: not UTF-8 text (byte {} is not valid)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })?;
+    Ok(SourceFile::new(name, text))
 }
+
+/// The largest rules file read (far beyond any real one: Othello's is 2 KB).
+const MAX_SOURCE_BYTES: u64 = 4 << 20;
 
 macro_rules! outln {
     ($out:expr, $($arg:tt)*) => {{
@@ -245,6 +265,20 @@ macro_rules! outp {
         use std::fmt::Write as _;
         let _ = write!($out, $($arg)*);
     }};
+}
+
+/// `bench --seconds`: a positive, finite time of at most an hour.
+fn bench_seconds(text: &str) -> Result<f64, String> {
+    let s: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if s.is_finite() && s > 0.0 && s <= 3600.0 {
+        Ok(s)
+    } else {
+        Err(format!(
+            "{text} seconds: give a time above 0 and at most 3600"
+        ))
+    }
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -362,10 +396,17 @@ pub(crate) fn start(engine: &Engine, args: &GameArgs) -> Result<State, Failure> 
     }
 }
 
-/// Writes everything at once; a reader that stops early (`| head`) is not worth a message.
-pub(crate) fn write_stdout(text: &str) {
+/// Writes everything at once. A reader that stops early (`| head`) is not worth a message; any
+/// other failure (a full disk) is, since the output is lost: it is returned.
+pub(crate) fn write_stdout(text: &str) -> Result<(), String> {
     use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the output: {e}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Runs the command line; returns the process exit code. The work runs on a thread with a
@@ -456,10 +497,13 @@ fn run(cli: Cli) -> i32 {
         Command::Trace { game, seed, moves } => cmd_trace(&game, seed, moves.as_deref()),
     };
     match result {
-        Ok(text) => {
-            write_stdout(&text);
-            0
-        }
+        Ok(text) => match write_stdout(&text) {
+            Ok(()) => 0,
+            Err(m) => {
+                eprintln!("error: {m}");
+                1
+            }
+        },
         Err(Failure::Printed) => 1,
         Err(Failure::Message(m)) => {
             eprintln!("error: {m}");
@@ -511,7 +555,7 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
         }
     }
     if failed {
-        write_stdout(&out);
+        write_stdout(&out)?;
         Err(Failure::Printed)
     } else {
         Ok(out)
@@ -668,7 +712,7 @@ fn cmd_fmt(files: &[String], check: bool) -> Result<String, Failure> {
         for f in &unformatted {
             outln!(out, "{f} is not formatted");
         }
-        write_stdout(&out);
+        write_stdout(&out)?;
         return Err(Failure::Printed);
     }
     Ok(out)
@@ -751,7 +795,7 @@ fn cmd_explain(args: &GameArgs, history: &str, the_move: &str) -> Result<String,
     if ex.legal {
         Ok(out)
     } else {
-        write_stdout(&out);
+        write_stdout(&out)?;
         Err(Failure::Printed)
     }
 }
@@ -910,7 +954,7 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
     }
     outln!(out, "{passed} passed, {failed} failed");
     if failed > 0 {
-        write_stdout(&out);
+        write_stdout(&out)?;
         return Err(Failure::Printed);
     }
     Ok(out)

@@ -9,6 +9,9 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
+/// The most threads `run --jobs` starts: far more than cores anywhere, few enough to start.
+const MAX_JOBS: usize = 1024;
+
 pub struct RunOptions {
     pub games: u64,
     pub seed: u64,
@@ -97,6 +100,16 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
             "--jobs 0: at least one thread is needed".into(),
         ));
     }
+    if jobs > MAX_JOBS {
+        return Err(Failure::Message(format!(
+            "--jobs {jobs}: at most {MAX_JOBS} threads (this machine has {} cores)",
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        )));
+    }
+    // No more threads than games: the others would have nothing to do.
+    let jobs = jobs
+        .min(usize::try_from(o.games).unwrap_or(usize::MAX))
+        .max(1);
     // A progress bar only for a person watching.
     let show = std::io::stderr().is_terminal() && !o.json;
     let total = o.games;
@@ -319,7 +332,7 @@ pub fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Fa
         };
         match replay(&engine, &begin, record) {
             Err(m) => {
-                write_stdout(&out);
+                write_stdout(&out)?;
                 return Err(Failure::Message(format!("{where_}: {m}")));
             }
             Ok(states) => {
