@@ -414,6 +414,17 @@ impl<'a> Checker<'a> {
                 let sym = symbol.as_ref().map(|s| s.node).unwrap_or_else(|| {
                     name.node.chars().next().unwrap_or('?').to_ascii_uppercase()
                 });
+                // Positions are written with these symbols, `.` and `#` for empty and removed
+                // cells, `/` between rows; a symbol must stand apart from them.
+                if matches!(sym, '.' | '#' | '/') || sym.is_whitespace() || sym.is_control() {
+                    self.error(
+                        symbol.as_ref().map(|s| s.span).unwrap_or(name.span),
+                        format!("'{}' cannot be a player's symbol", sym.escape_default()),
+                    )
+                    .label("reserved in positions")
+                    .help("positions write . for empty, # for removed cells and / between rows; pick a letter or another mark")
+                    .emit();
+                }
                 if let Some((other, _, _)) = players.iter().find(|(p, _, _)| p.symbol == sym) {
                     let other = other.name.clone();
                     self.error(
@@ -1057,8 +1068,22 @@ impl<'a> Checker<'a> {
                     for (y, row) in text.iter().enumerate() {
                         for (x, ch) in row.chars().enumerate() {
                             let cell = y * geometry.width + x;
+                            let removed = !geometry.playable.contains(cell);
                             match ch {
                                 '.' | '#' => {}
+                                // The piece would vanish: a removed cell holds nothing.
+                                _ if removed && self.symbol_owner(ch).is_some() => {
+                                    self.error(
+                                        rows.span,
+                                        format!(
+                                            "these rows put '{ch}' on {}, which is removed from play",
+                                            geometry.name(cell)
+                                        ),
+                                    )
+                                    .label("a piece on a removed cell")
+                                    .help("write # (or .) there, or stop removing that cell")
+                                    .emit();
+                                }
                                 _ => match self.symbol_owner(ch) {
                                     Some(p) => setup[p].insert(cell),
                                     None => {

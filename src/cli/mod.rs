@@ -720,6 +720,11 @@ fn cmd_fmt(files: &[String], check: bool) -> Result<String, Failure> {
 
 fn cmd_explain(args: &GameArgs, history: &str, the_move: &str) -> Result<String, Failure> {
     use crate::diagnostic::{Diagnostic, Diagnostics};
+    if the_move.trim().is_empty() {
+        return Err(Failure::Message(
+            "no move to explain: give one, e.g. `outflank explain FILE d3`".into(),
+        ));
+    }
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
     let ex = engine.explain(&s, the_move.trim())?;

@@ -1,0 +1,174 @@
+//! Hostile input, one class at a time: what would crash, hang, eat memory, lose data or explain
+//! itself wrongly gets a precise outcome instead (a diagnostic with a location, a one-line error
+//! with a non-zero exit, a bounded run). docs/RELIABILITY.md lists the limits these tests hold.
+
+use std::process::{Command, Output};
+
+fn outflank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("reliability");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+/// Games that need not end: every command reports it on one line or as a rule error, none
+/// overflows its stack or runs forever.
+#[test]
+fn games_and_turns_that_never_end_are_errors_not_crashes() {
+    let rules = |turn: &str| {
+        format!(
+            "title \"endless\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+             turn {{ {turn} }}\nend when none(empty)\nscore p = count(p)\n"
+        )
+    };
+    let cases = [
+        // A turn that never ends: its choice changes nothing and the loop asks again.
+        (
+            "endless-turn.rules",
+            rules("while true { choose c in all { } }"),
+            vec![
+                vec!["moves"],
+                vec!["perft", "--depth", "2"],
+                vec!["solve"],
+                vec![
+                    "run",
+                    "--games",
+                    "2",
+                    "--agents",
+                    "alphabeta:2,random",
+                    "--jobs",
+                    "2",
+                ],
+            ],
+            "more than 1024 steps",
+        ),
+        // Turns that end but change nothing: the game goes on for ever.
+        (
+            "endless-game.rules",
+            rules("choose c in all { }"),
+            vec![vec!["solve"]],
+            "10000 turns without the game ending",
+        ),
+        (
+            "endless-game-of-two-steps.rules",
+            rules("choose c in all { } choose d in all { }"),
+            vec![vec!["solve"]],
+            "20000 steps without the game ending",
+        ),
+    ];
+    for (name, text, commands, message) in cases {
+        let path = temp(name);
+        std::fs::write(&path, text).unwrap();
+        for command in commands {
+            let mut args = vec![command[0], path.as_str()];
+            args.extend(&command[1..]);
+            let o = outflank(&args);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        }
+    }
+}
+
+/// Inputs that used to hang or lose output: each is refused at once with one line and a
+/// non-zero exit.
+#[test]
+fn endless_inputs_and_lost_output_are_refused() {
+    // An endless time, an endless file, a thread per game times fifty thousand.
+    let o = outflank(&["bench", "games/othello.rules", "--seconds", "inf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("give a time above 0 and at most 3600"),
+        "{}",
+        stderr(&o)
+    );
+    let o = outflank(&["check", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: /dev/zero is larger than 4 MB; a rules file is text of a few kilobytes"
+    );
+    let o = outflank(&[
+        "run",
+        "games/othello.rules",
+        "--games",
+        "2",
+        "--jobs",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: --jobs 100000: at most 1024 threads"),
+        "{}",
+        stderr(&o)
+    );
+    // More jobs than games: only as many threads as games.
+    let o = outflank(&[
+        "run",
+        "games/reversi-6x6.rules",
+        "--games",
+        "2",
+        "--jobs",
+        "1000",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("2 games, seed 1, 2 job(s)"),
+        "{}",
+        stdout(&o)
+    );
+    // Not UTF-8: said with the byte, not a parse error at 1:1.
+    let path = temp("latin1.rules");
+    std::fs::write(&path, b"title \"caf\xe9\"\n").unwrap();
+    let o = outflank(&["check", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("not UTF-8 text (byte 11 is not valid)"),
+        "{}",
+        stderr(&o)
+    );
+    // Output that cannot be written is an error, not a silent success.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["moves", "games/othello.rules"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write the output"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn an_empty_move_is_not_explained_as_legal() {
+    for blank in ["", "  "] {
+        let o = outflank(&["explain", "games/othello.rules", blank]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            stderr(&o).trim(),
+            "error: no move to explain: give one, e.g. `outflank explain FILE d3`"
+        );
+    }
+}
