@@ -168,6 +168,15 @@ pub enum Instr {
     MarkPass,
 }
 
+/// A `while` or `repeat` loop: its instructions `start..end` and where it is written, so a loop
+/// that never reaches a choice can be pointed at.
+#[derive(Clone, Debug)]
+pub struct LoopSpan {
+    pub start: u32,
+    pub end: u32,
+    pub loc: Loc,
+}
+
 #[derive(Clone, Debug)]
 pub struct Choose {
     pub alts: Vec<Alt>,
@@ -211,6 +220,8 @@ pub struct EndCondition {
     pub for_each: bool,
     pub condition: Cond,
     pub winner: Option<Player>,
+    /// The `end` item, for errors about the game's end.
+    pub loc: Loc,
 }
 
 #[derive(Clone, Debug)]
@@ -233,6 +244,8 @@ pub struct Game {
     pub tokens: Vec<String>,
     pub attributes: Vec<(String, [f64; 2])>,
     pub program: Vec<Instr>,
+    /// Every loop of `program`, outer loops before the loops they hold.
+    pub loops: Vec<LoopSpan>,
     /// Where the agreement program starts in `program`, if the rules have one.
     pub agreement: Option<u32>,
     pub registers: usize,

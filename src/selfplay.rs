@@ -4,8 +4,9 @@
 use crate::agents::{agent, game_seed, Agent, Rng, MAX_GAME_STEPS};
 use crate::engine::state::{Outcome, State};
 use crate::engine::{Engine, RuleError};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Mutex};
 
 /// Stack for each worker: a turn is followed step by step (see
 /// [`crate::engine::MAX_TURN_STEPS`]), which the default 2 MB of a thread does not cover.
@@ -28,6 +29,47 @@ pub struct GameResult {
     /// Decisions with more than one option, and the options they had in all.
     pub decisions: u64,
     pub options: u64,
+}
+
+/// Why a series of games stopped short.
+#[derive(Debug)]
+pub enum SeriesError {
+    /// A rule failed while a game was played, or a game did not end; the message names the
+    /// game (counted from 1).
+    Rule(RuleError),
+    /// Anything else: a player that cannot be made, a thread that cannot be started.
+    Other(String),
+}
+
+impl std::fmt::Display for SeriesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SeriesError::Rule(e) => write!(f, "rule error: {e}"),
+            SeriesError::Other(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<String> for SeriesError {
+    fn from(m: String) -> Self {
+        SeriesError::Other(m)
+    }
+}
+
+/// A rule error in game `index` (counted from 0), named as the user counts games.
+fn in_game(index: u64, mut e: RuleError) -> SeriesError {
+    e.message = format!("game {}: {}", index + 1, e.message);
+    SeriesError::Rule(e)
+}
+
+fn too_long(engine: &Engine, index: u64) -> SeriesError {
+    SeriesError::Rule(RuleError::endless_game(
+        &engine.game,
+        format!(
+            "game {} did not end within {MAX_GAME_STEPS} steps",
+            index + 1
+        ),
+    ))
 }
 
 /// What to play: the agents by seat, whether they swap seats every other game, and whether
@@ -57,7 +99,8 @@ pub fn play_game(
     m: &Match,
     seed: u64,
     index: u64,
-) -> Result<GameResult, String> {
+    stop: &AtomicBool,
+) -> Result<GameResult, SeriesError> {
     let game = game_seed(seed, index);
     let seating = m.seating(index);
     if !m.notation && seating.iter().all(|a| a == "random") {
@@ -67,7 +110,7 @@ pub fn play_game(
     for (seat, spec) in seating.iter().enumerate() {
         agents.push(agent(spec, game_seed(game, seat as u64 + 1))?);
     }
-    let rule = |e: RuleError| format!("rule error: {e}");
+    let rule = |e: RuleError| in_game(index, e);
     let mut s = *start;
     let mut moves: Vec<String> = Vec::new();
     let (mut steps, mut turns, mut decisions, mut options) = (0, 0, 0, 0);
@@ -97,7 +140,10 @@ pub fn play_game(
         s = engine.apply(&s, step).map_err(rule)?;
         steps += 1;
         if steps == MAX_GAME_STEPS {
-            return Err(too_long(index));
+            return Err(too_long(engine, index));
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Err(SeriesError::Other("interrupted".into()));
         }
     }
     Ok(GameResult {
@@ -114,10 +160,6 @@ pub fn play_game(
     })
 }
 
-fn too_long(index: u64) -> String {
-    format!("game {index} did not end within {MAX_GAME_STEPS} steps")
-}
-
 /// A game between two random players without its notation, played on the runner's own
 /// state: the same draws as the agents', so the same game as [`play_game`] would play.
 fn random_game(
@@ -126,13 +168,13 @@ fn random_game(
     game: u64,
     seating: [String; 2],
     index: u64,
-) -> Result<GameResult, String> {
+) -> Result<GameResult, SeriesError> {
     let mut rngs = [1, 2].map(|seat| Rng::new(game_seed(game, seat)));
     let (s, tally) = engine
         .random_game(start, &mut rngs, MAX_GAME_STEPS)
-        .map_err(|e| format!("rule error: {e}"))?;
+        .map_err(|e| in_game(index, e))?;
     if tally.steps == MAX_GAME_STEPS {
-        return Err(too_long(index));
+        return Err(too_long(engine, index));
     }
     Ok(GameResult {
         index,
@@ -148,6 +190,128 @@ fn random_game(
     })
 }
 
+/// How a series of games ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesEnd {
+    /// Every game was played.
+    Complete,
+    /// `stop` was raised: the games finished by then were handed over, the others dropped.
+    Interrupted,
+}
+
+/// How far workers may run ahead of the oldest unfinished game: finished games wait to be
+/// handed over in order, and this bounds how many wait (and so the memory they hold).
+const AHEAD: u64 = 4096;
+
+/// Plays `games` games on `jobs` threads and hands each finished game to `each`, in game order,
+/// on the calling thread, as soon as the games before it are done: nothing accumulates, so a
+/// series of any length runs in bounded memory. Raising `stop` (a signal handler does) ends
+/// the series early: games in play are dropped, finished ones are still handed over. An error
+/// from a game or from `each` ends the series too, after handing over what was finished.
+#[allow(clippy::too_many_arguments)]
+pub fn play_series(
+    engine: &Engine,
+    start: &State,
+    m: &Match,
+    seed: u64,
+    games: u64,
+    jobs: usize,
+    stop: &AtomicBool,
+    each: &mut dyn FnMut(GameResult) -> Result<(), String>,
+) -> Result<SeriesEnd, SeriesError> {
+    let next = AtomicU64::new(0);
+    let handed = AtomicU64::new(0);
+    let quit = AtomicBool::new(false);
+    // The failure of the earliest game is reported, whatever the threads' timing; games in
+    // play when one fails still end (they are bounded), so an earlier one can still fail.
+    let failure: Mutex<Option<(u64, SeriesError)>> = Mutex::new(None);
+    let fail = |index: u64, e: SeriesError| {
+        if let Ok(mut f) = failure.lock() {
+            if f.as_ref().is_none_or(|(first, _)| index < *first) {
+                *f = Some((index, e));
+            }
+        }
+        quit.store(true, Ordering::Relaxed);
+    };
+    let halted = || quit.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed);
+    std::thread::scope(|scope| {
+        let (send, receive) = mpsc::channel::<GameResult>();
+        for _ in 0..jobs.max(1) {
+            let send = send.clone();
+            let (next, handed) = (&next, &handed);
+            // The players' search follows a turn step by step, up to MAX_TURN_STEPS deep.
+            let worker = std::thread::Builder::new().stack_size(WORKER_STACK);
+            let spawned = worker.spawn_scoped(scope, move || loop {
+                if halted() {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= games {
+                    break;
+                }
+                while i >= handed.load(Ordering::Relaxed) + AHEAD {
+                    if halted() {
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                match play_game(engine, start, m, seed, i, stop) {
+                    Ok(r) => {
+                        if send.send(r).is_err() {
+                            break;
+                        }
+                    }
+                    // A game cut short by `stop` is no failure.
+                    Err(_) if stop.load(Ordering::Relaxed) => break,
+                    Err(e) => {
+                        fail(i, e);
+                        break;
+                    }
+                }
+            });
+            if let Err(e) = spawned {
+                fail(
+                    0,
+                    SeriesError::Other(format!("cannot start a worker thread: {e}")),
+                );
+                break;
+            }
+        }
+        drop(send);
+        let mut waiting: BTreeMap<u64, GameResult> = BTreeMap::new();
+        let mut hand = |r: GameResult| {
+            if !quit.load(Ordering::Relaxed) {
+                let index = r.index;
+                if let Err(e) = each(r) {
+                    fail(index, SeriesError::Other(e));
+                }
+            }
+        };
+        // Ends once every worker has stopped and dropped its sender.
+        for r in receive {
+            waiting.insert(r.index, r);
+            let mut want = handed.load(Ordering::Relaxed);
+            while let Some(r) = waiting.remove(&want) {
+                want += 1;
+                handed.store(want, Ordering::Relaxed);
+                hand(r);
+            }
+        }
+        // Games left unfinished before these: hand over the finished ones all the same.
+        for (_, r) in waiting {
+            hand(r);
+        }
+    });
+    if let Some((_, e)) = failure.into_inner().unwrap_or(None) {
+        return Err(e);
+    }
+    Ok(if handed.load(Ordering::Relaxed) == games {
+        SeriesEnd::Complete
+    } else {
+        SeriesEnd::Interrupted
+    })
+}
+
 /// Plays `games` games on `jobs` threads; `progress` is called after each finished game with
 /// the number done. Results come back in game order.
 pub fn play_games(
@@ -157,48 +321,15 @@ pub fn play_games(
     seed: u64,
     games: u64,
     jobs: usize,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<GameResult>, String> {
-    let next = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
-    let results: Mutex<Vec<GameResult>> = Mutex::new(Vec::new());
-    let failure: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            // The players' search follows a turn step by step, up to MAX_TURN_STEPS deep.
-            let worker = std::thread::Builder::new().stack_size(WORKER_STACK);
-            let spawned = worker.spawn_scoped(scope, || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games || failure.lock().map(|f| f.is_some()).unwrap_or(true) {
-                    break;
-                }
-                match play_game(engine, start, m, seed, i) {
-                    Ok(r) => {
-                        if let Ok(mut all) = results.lock() {
-                            all.push(r);
-                        }
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    }
-                    Err(e) => {
-                        if let Ok(mut f) = failure.lock() {
-                            f.get_or_insert(e);
-                        }
-                    }
-                }
-            });
-            if let Err(e) = spawned {
-                if let Ok(mut f) = failure.lock() {
-                    f.get_or_insert(format!("cannot start a worker thread: {e}"));
-                }
-                break;
-            }
-        }
-    });
-    if let Some(e) = failure.into_inner().unwrap_or(None) {
-        return Err(e);
-    }
-    let mut all = results.into_inner().unwrap_or_default();
-    all.sort_by_key(|r| r.index);
+    progress: &dyn Fn(u64),
+) -> Result<Vec<GameResult>, SeriesError> {
+    let mut all = Vec::new();
+    let never = AtomicBool::new(false);
+    play_series(engine, start, m, seed, games, jobs, &never, &mut |r| {
+        all.push(r);
+        progress(all.len() as u64);
+        Ok(())
+    })?;
     Ok(all)
 }
 

@@ -172,3 +172,160 @@ fn an_empty_move_is_not_explained_as_legal() {
         );
     }
 }
+
+/// A 4x4 game whose turns may change nothing: it need not end.
+const ENDLESS_GAME: &str = "title \"endless\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\n\
+    first black\nturn { choose c in all { } }\nend when none(empty)\nscore p = count(p)\n";
+
+/// The commands that play a game out stop one that never ends at their step limit, and point
+/// at the end condition that never came to hold.
+#[test]
+fn every_command_that_plays_a_game_out_stops_an_endless_one() {
+    let path = temp("endless-game.rules");
+    std::fs::write(&path, ENDLESS_GAME).unwrap();
+    let cases: [(Vec<&str>, &str); 3] = [
+        (
+            vec!["trace", &path, "--max-steps", "40"],
+            "the game did not end within 40 steps",
+        ),
+        (
+            vec![
+                "play",
+                &path,
+                "--max-steps",
+                "40",
+                "--black",
+                "random",
+                "--white",
+                "greedy",
+            ],
+            "the game did not end within 40 steps",
+        ),
+        // The default limit; game 1 is named whatever the threads' timing.
+        (
+            vec!["run", &path, "--games", "4", "--jobs", "2"],
+            "game 1 did not end within 1000000 steps",
+        ),
+    ];
+    for (args, message) in cases {
+        let o = outflank(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(err.contains("endless-game.rules:7:1"), "{args:?}: {err}");
+        assert!(err.contains("this never came to hold"), "{args:?}: {err}");
+    }
+    // The trace shows the steps it played (40 of them) before the error.
+    let o = outflank(&["trace", &path, "--max-steps", "40"]);
+    assert_eq!(stdout(&o).matches(" plays ").count(), 40);
+    let o = outflank(&["trace", &path, "--max-steps", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// A loop that never reaches a choice is reported at the loop, by every command.
+#[test]
+fn a_loop_without_end_is_pointed_at() {
+    let path = temp("loop.rules");
+    std::fs::write(
+        &path,
+        "title \"loop\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+         turn {\n  let n = 0\n  while n < 1 { let n = n * 1 }\n  choose c in empty { place c }\n}\n\
+         end when none(empty)\nscore p = count(p)\n",
+    )
+    .unwrap();
+    for command in [
+        vec!["moves"],
+        vec!["perft", "--depth", "1"],
+        vec!["trace"],
+        vec!["run", "--games", "1"],
+    ] {
+        let mut args = vec![command[0], path.as_str()];
+        args.extend(&command[1..]);
+        let o = outflank(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("a million jumps without a choice"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("loop.rules:8:3"), "{args:?}: {err}");
+        assert!(err.contains("while n < 1"), "{args:?}: {err}");
+    }
+}
+
+/// `run` keeps counts, not games: a million games fit in a gigabyte of address space, most of
+/// it the threads' stacks and allocator arenas (keeping every game's result took 1.5 GB).
+#[test]
+fn a_long_run_holds_its_statistics_not_its_games() {
+    let o = Command::new("prlimit")
+        .arg(format!("--as={}", 1u64 << 30))
+        .arg(env!("CARGO_BIN_EXE_outflank"))
+        .args([
+            "run",
+            "games/othello.rules",
+            "--games",
+            "1000000",
+            "--jobs",
+            "2",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("1000000 games, seed 1"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Ctrl-C or SIGTERM ends a run with what it played: a summary of the games that ended, a
+/// record file of exactly those games that replays, and exit code 130.
+#[test]
+fn an_interrupted_run_keeps_its_games() {
+    for signal in ["-INT", "-TERM"] {
+        let record = temp(&format!("interrupted{signal}.jsonl"));
+        let _ = std::fs::remove_file(&record);
+        let child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+            .args([
+                "run",
+                "games/othello.rules",
+                "--games",
+                "100000000",
+                "--agents",
+                "greedy,random",
+                "--record",
+                &record,
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Some games must have been written before the signal.
+        let began = std::time::Instant::now();
+        while std::fs::read_to_string(&record).map_or(0, |t| t.lines().count()) < 20 {
+            assert!(began.elapsed().as_secs() < 60, "no games recorded");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+        let out = stdout(&o);
+        let played: u64 = out
+            .strip_prefix("interrupted: ")
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(out.contains(&format!("{played} games, seed 1")), "{out}");
+        let text = std::fs::read_to_string(&record).unwrap();
+        assert_eq!(text.lines().count() as u64, played);
+        assert!(text.ends_with('\n'));
+        let o = outflank(&["replay", "games/othello.rules", &record, "--quiet"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+}

@@ -26,6 +26,7 @@ pub fn random_game(
             message: format!("the game did not end within {MAX_GAME_STEPS} steps; do the end conditions ever hold?"),
             at: None,
             help: None,
+            label: None,
         });
     }
     Ok((s, plies))

@@ -120,13 +120,12 @@ impl Search {
         // Positions count their turn, so a line never repeats one: a game that need not end
         // would recurse until the stack ran out.
         if ply > MAX_SEARCH_STEPS {
-            return Err(RuleError {
-                message: format!(
-                    "a line of play went {MAX_SEARCH_STEPS} steps without the game ending; the search needs a game that always ends (do the end conditions hold once the board fills?)"
+            return Err(RuleError::endless_game(
+                &engine.game,
+                format!(
+                    "a line of play went {MAX_SEARCH_STEPS} steps without the game ending; the search needs a game that always ends"
                 ),
-                at: None,
-                help: None,
-            });
+            ));
         }
         let depth_key = depth.unwrap_or(u32::MAX);
         let key = s.key();

@@ -58,6 +58,7 @@ pub fn check(
         tokens: Vec::new(),
         attributes: Vec::new(),
         registers: 0,
+        loops: Vec::new(),
         used: Default::default(),
     };
     let game = checker.run(&items, overrides)?;
@@ -99,6 +100,7 @@ pub(crate) struct Checker<'a> {
     tokens: Vec<String>,
     attributes: Vec<(String, [f64; 2])>,
     registers: usize,
+    loops: Vec<crate::ir::LoopSpan>,
     /// (kind, name) of every parameter, region, def, line and token that is referred to.
     used: std::collections::BTreeSet<(&'static str, String)>,
 }
@@ -611,7 +613,7 @@ impl<'a> Checker<'a> {
             self.current_file = s.file;
             match &s.item.kind {
                 ItemKind::End(rule) => {
-                    if let Some(e) = self.end_rule(rule) {
+                    if let Some(e) = self.end_rule(rule, s.item.span) {
                         ends.push(e);
                     }
                 }
@@ -669,6 +671,7 @@ impl<'a> Checker<'a> {
             tokens: std::mem::take(&mut self.tokens),
             attributes: std::mem::take(&mut self.attributes),
             program,
+            loops: std::mem::take(&mut self.loops),
             agreement,
             registers: self.registers,
             ends,
@@ -1111,7 +1114,7 @@ impl<'a> Checker<'a> {
         self.player_symbols.iter().position(|&s| s == ch)
     }
 
-    fn end_rule(&mut self, rule: &ast::EndRule) -> Option<ir::EndCondition> {
+    fn end_rule(&mut self, rule: &ast::EndRule, span: Span) -> Option<ir::EndCondition> {
         let scope = Scope {
             bound_player: rule.for_each.as_ref().map(|p| p.node.clone()),
             ..Scope::default()
@@ -1128,6 +1131,10 @@ impl<'a> Checker<'a> {
             for_each: rule.for_each.is_some(),
             condition,
             winner,
+            loc: ir::Loc {
+                file: self.current_file,
+                span,
+            },
         })
     }
 

@@ -4,7 +4,7 @@
 use super::expr::{Scope, Type, Typed};
 use super::Checker;
 use crate::ir::{
-    Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, Num, RegValue, Set, MAX_OPTIONS,
+    Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, LoopSpan, Num, RegValue, Set, MAX_OPTIONS,
     MAX_REGISTERS,
 };
 use crate::syntax::ast::{Block, OptionKind, Span, Stmt, StmtKind};
@@ -29,7 +29,7 @@ impl Checker<'_> {
             self.block(block, &mut Scope::default(), &mut code);
         }
         thread_jumps(&mut code);
-        compact(&mut code, &mut entry);
+        compact(&mut code, &mut entry, &mut self.loops);
         analyse(&mut code);
         (code, entry)
     }
@@ -39,6 +39,20 @@ impl Checker<'_> {
             file: self.current_file,
             span,
         }
+    }
+
+    /// Files a loop starting at `top`, written from `keyword` to the end of its `head` (the
+    /// condition or count); the caller sets its end once the body is compiled.
+    fn open_loop(&mut self, top: usize, keyword: Span, head: Span) -> usize {
+        self.loops.push(LoopSpan {
+            start: top as u32,
+            end: top as u32,
+            loc: self.loc(Span {
+                start: keyword.start,
+                end: head.end,
+            }),
+        });
+        self.loops.len() - 1
     }
 
     fn block(&mut self, block: &Block, scope: &mut Scope, code: &mut Vec<Instr>) {
@@ -313,10 +327,12 @@ impl Checker<'_> {
                     .expect_bool(condition, scope)
                     .unwrap_or(Cond::Const(false));
                 let top = code.len();
+                let id = self.open_loop(top, stmt.span, condition.span);
                 code.push(Instr::Jump(0));
                 self.block(body, scope, code);
                 code.push(Instr::Jump(top as u32));
                 code[top] = Instr::JumpUnless(c, code.len() as u32);
+                self.loops[id].end = code.len() as u32;
             }
             StmtKind::Repeat { times, body } => {
                 let n = self.expect_num(times, scope).unwrap_or(Num::Const(0.0));
@@ -324,6 +340,7 @@ impl Checker<'_> {
                 let reg = self.bind("", false, stmt.span, scope);
                 code.push(Instr::Let(reg, RegValue::Num(n)));
                 let top = code.len();
+                let id = self.open_loop(top, stmt.span, times.span);
                 code.push(Instr::Jump(0));
                 self.block(body, scope, code);
                 code.push(Instr::Let(
@@ -335,6 +352,7 @@ impl Checker<'_> {
                     Cond::Num(Cmp::Gt, Box::new(Num::Reg(reg)), Box::new(Num::Const(0.0))),
                     code.len() as u32,
                 );
+                self.loops[id].end = code.len() as u32;
                 scope.locals.truncate(depth);
             }
             StmtKind::Require(e) => {
@@ -538,7 +556,7 @@ fn constant(c: &Cond) -> Option<bool> {
 /// Drops the instructions no run reaches (threading leaves many) and the jumps to where
 /// control would go anyway, then renumbers: a step then runs no instruction that does
 /// nothing. `entry` (the agreement's start) is renumbered with the rest.
-fn compact(code: &mut Vec<Instr>, entry: &mut Option<u32>) {
+fn compact(code: &mut Vec<Instr>, entry: &mut Option<u32>, loops: &mut [LoopSpan]) {
     let n = code.len();
     let mut keep = vec![false; n];
     let mut stack: Vec<usize> = std::iter::once(0)
@@ -597,6 +615,10 @@ fn compact(code: &mut Vec<Instr>, entry: &mut Option<u32>) {
     }
     if let Some(e) = entry {
         *e = at[*e as usize];
+    }
+    // Kept instructions keep their order, so a loop's range stays one range.
+    for l in loops {
+        (l.start, l.end) = (at[l.start as usize], at[l.end as usize]);
     }
 }
 

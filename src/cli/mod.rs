@@ -46,6 +46,15 @@ pub(crate) struct GameArgs {
     to_move: Option<String>,
 }
 
+/// How long a game may go on before it is taken to be one that never ends.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub(crate) struct StepLimit {
+    /// Steps a game may take before it is reported as endless (at most 1000000).
+    #[arg(long, value_name = "N", default_value_t = crate::agents::MAX_GAME_STEPS,
+          value_parser = clap::value_parser!(u64).range(1..=crate::agents::MAX_GAME_STEPS))]
+    pub(crate) max_steps: u64,
+}
+
 impl GameArgs {
     /// A rules file as written, without parameters or a position.
     pub(crate) fn plain(file: &str) -> GameArgs {
@@ -125,6 +134,8 @@ enum Command {
         game: GameArgs,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        #[command(flatten)]
+        limit: StepLimit,
         /// --NAME PLAYER pairs, e.g. --black human --white alphabeta:4.
         #[arg(
             trailing_var_arg = true,
@@ -207,6 +218,8 @@ enum Command {
     Trace {
         #[command(flatten)]
         game: GameArgs,
+        #[command(flatten)]
+        limit: StepLimit,
         /// Seed of the random players (used when no --moves are given).
         #[arg(long, conflicts_with = "moves")]
         seed: Option<u64>,
@@ -285,6 +298,8 @@ fn bench_seconds(text: &str) -> Result<f64, String> {
 pub(crate) enum Failure {
     Printed,
     Message(String),
+    /// Stopped by a signal, after saying what was done: exit 130, as a shell reports Ctrl-C.
+    Interrupted,
 }
 
 impl From<String> for Failure {
@@ -310,7 +325,7 @@ impl From<RuleError> for Failure {
                 let mut all = crate::diagnostic::Diagnostics::default();
                 all.push(
                     crate::diagnostic::Diagnostic::error(&file, span, format!("rule error: {}", e.message))
-                        .with_label("while running this rule")
+                        .with_label(e.label.unwrap_or("while running this rule"))
                         .with_help(e.help.unwrap_or("the rules allowed a step that this statement cannot carry out; guard it with a condition")),
                 );
                 eprint!("{}", all.render(color(), render_width()));
@@ -409,6 +424,23 @@ pub(crate) fn write_stdout(text: &str) -> Result<(), String> {
     }
 }
 
+/// Writes and empties the first part of a long output, so that it is not all held at once;
+/// `Ok(false)` when no one reads any more (a closed pipe), and the command may stop.
+pub(crate) fn stream_stdout(text: &mut String) -> Result<bool, String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    text.clear();
+    match written {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(format!("cannot write the output: {e}")),
+    }
+}
+
+/// Output a command holds before writing it: a trace of a long game is written as it goes.
+const STREAM_CHUNK: usize = 1 << 16;
+
 /// Runs the command line; returns the process exit code. The work runs on a thread with a
 /// large stack: parsing and checking recurse as deep as the rules' expressions nest, and the
 /// parser's limits keep that depth far below this.
@@ -461,7 +493,12 @@ fn run(cli: Cli) -> i32 {
             },
         ),
         Command::Solve { game, moves, json } => cmd_solve(&game, &moves, json),
-        Command::Play { game, seed, seats } => play::cmd_play(&game, &seats, seed),
+        Command::Play {
+            game,
+            seed,
+            limit,
+            seats,
+        } => play::cmd_play(&game, &seats, seed, limit),
         Command::Bench {
             files,
             seconds,
@@ -494,7 +531,12 @@ fn run(cli: Cli) -> i32 {
             record,
             quiet,
         } => run::cmd_replay(&game, &record, quiet),
-        Command::Trace { game, seed, moves } => cmd_trace(&game, seed, moves.as_deref()),
+        Command::Trace {
+            game,
+            limit,
+            seed,
+            moves,
+        } => cmd_trace(&game, seed, moves.as_deref(), limit),
     };
     match result {
         Ok(text) => match write_stdout(&text) {
@@ -505,6 +547,7 @@ fn run(cli: Cli) -> i32 {
             }
         },
         Err(Failure::Printed) => 1,
+        Err(Failure::Interrupted) => 130,
         Err(Failure::Message(m)) => {
             eprintln!("error: {m}");
             1
@@ -1010,7 +1053,12 @@ fn cmd_solve(args: &GameArgs, history: &str, json: bool) -> Result<String, Failu
     Ok(out)
 }
 
-fn cmd_trace(args: &GameArgs, seed: Option<u64>, history: Option<&str>) -> Result<String, Failure> {
+fn cmd_trace(
+    args: &GameArgs,
+    seed: Option<u64>,
+    history: Option<&str>,
+    limit: StepLimit,
+) -> Result<String, Failure> {
     let mut out = String::new();
     let engine = load_game(args)?;
     let mut s = start(&engine, args)?;
@@ -1052,7 +1100,20 @@ fn cmd_trace(args: &GameArgs, seed: Option<u64>, history: Option<&str>) -> Resul
     let mut rng = Rng::new(game_seed(seed.unwrap_or(1), 0));
     let mut buf = Vec::new();
     let mut next_scripted = scripted.into_iter();
+    let mut steps = 0u64;
     loop {
+        if out.len() > STREAM_CHUNK && !stream_stdout(&mut out)? {
+            return Ok(String::new());
+        }
+        if steps == limit.max_steps {
+            stream_stdout(&mut out)?;
+            return Err(RuleError::endless_game(
+                &engine.game,
+                format!("the game did not end within {} steps", limit.max_steps),
+            )
+            .into());
+        }
+        steps += 1;
         out.push('\n');
         if s.is_over() {
             outp!(out, "{}", board_text(&engine, &s));

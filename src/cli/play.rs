@@ -2,7 +2,7 @@
 //! test can script a whole game).
 
 use super::output::result_line;
-use super::{load_game, start, Failure, GameArgs};
+use super::{load_game, start, Failure, GameArgs, StepLimit};
 use crate::agents::{agent, game_seed, Agent};
 use crate::check::closest_names;
 use crate::engine::state::State;
@@ -29,6 +29,8 @@ struct Game<'a> {
     agreement: Option<Vec<String>>,
     /// Play resumed after a declined agreement, and no placement has been made since.
     resumed: bool,
+    /// Steps played, undone ones included: what the step limit counts.
+    steps: u64,
 }
 
 impl Game<'_> {
@@ -132,6 +134,7 @@ impl Game<'_> {
             self.marks.clear();
         }
         let text = e.step_notation(&before, step);
+        self.steps += 1;
         self.partial.push_str(&text);
         if let Some(c) = e.step_cell(&before, step) {
             self.marks.push(c);
@@ -148,7 +151,12 @@ impl Game<'_> {
     }
 }
 
-pub fn cmd_play(args: &GameArgs, seat_args: &[String], seed: u64) -> Result<String, Failure> {
+pub fn cmd_play(
+    args: &GameArgs,
+    seat_args: &[String],
+    seed: u64,
+    limit: StepLimit,
+) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let names = [
         engine.player_name(0).to_string(),
@@ -188,9 +196,12 @@ pub fn cmd_play(args: &GameArgs, seat_args: &[String], seed: u64) -> Result<Stri
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut out = std::io::stdout().lock();
+    // A write that fails ends the game: no one sees it any more (or the disk is full).
+    let lost: std::cell::Cell<Option<std::io::Error>> = std::cell::Cell::new(None);
     let mut say = |text: &str| {
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            lost.set(Some(e));
+        }
     };
     let begin = start(&engine, args)?;
     let mut g = Game {
@@ -202,6 +213,7 @@ pub fn cmd_play(args: &GameArgs, seat_args: &[String], seed: u64) -> Result<Stri
         resigned: None,
         agreement: None,
         resumed: false,
+        steps: 0,
     };
     say(&format!(
         "{}\n{HELP}\n",
@@ -213,6 +225,12 @@ pub fn cmd_play(args: &GameArgs, seat_args: &[String], seed: u64) -> Result<Stri
     ));
     let mut shown = true;
     loop {
+        if let Some(e) = lost.take() {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                break;
+            }
+            return Err(Failure::Message(format!("cannot write the output: {e}")));
+        }
         if shown {
             say(&format!("\n{}{}\n", g.board(), g.status()));
             shown = false;
@@ -241,6 +259,14 @@ pub fn cmd_play(args: &GameArgs, seat_args: &[String], seed: u64) -> Result<Stri
             };
             say(&format!("game over: {result}\n"));
         } else if let Some(a) = agents[g.now.mover as usize].as_mut() {
+            // Computers playing each other a game that never ends would play for ever.
+            if g.steps >= limit.max_steps {
+                return Err(crate::engine::RuleError::endless_game(
+                    &engine.game,
+                    format!("the game did not end within {} steps", limit.max_steps),
+                )
+                .into());
+            }
             // The computer plays its whole turn, step by step.
             let mover = g.now.mover;
             while !g.now.is_over()

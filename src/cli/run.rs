@@ -2,11 +2,13 @@
 
 use super::output::{board_text, rate, result_line};
 use super::{load_game, start, write_stdout, Failure, GameArgs};
+use crate::engine::Engine;
 use crate::record::{params_of, replay, result_of, rules_hash, Record};
-use crate::selfplay::{play_games, wilson, Match};
+use crate::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The most threads `run --jobs` starts: far more than cores anywhere, few enough to start.
@@ -51,6 +53,8 @@ struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     agents: Option<BTreeMap<String, Share>>,
     draws: u64,
+    /// Stopped by a signal: `games` is what was played of the games asked for.
+    interrupted: bool,
     /// Game length in whole turns.
     length: Length,
     /// Mean number of options at a decision with more than one.
@@ -113,8 +117,11 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
     // A progress bar only for a person watching.
     let show = std::io::stderr().is_terminal() && !o.json;
     let total = o.games;
+    // Redrawn when the bar grows by a thousandth, not at every game (some run 500,000 a second).
+    let drawn = std::cell::Cell::new(u64::MAX);
     let progress = move |done: u64| {
-        if show {
+        let step = done * 1000 / total;
+        if show && step != drawn.replace(step) {
             let width = 30;
             let filled = (done * width / total) as usize;
             eprint!(
@@ -126,62 +133,77 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
             let _ = std::io::stderr().flush();
         }
     };
+    // A record file is opened before the first game, so that a bad path fails at once, and
+    // each game is written (and flushed) as it ends: an interrupted run keeps what it played.
+    let mut record_file = match &o.record {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--record {path}: {e}"))?,
+        ),
+        None => None,
+    };
+    let hash = rules_hash(&engine);
+    let params = params_of(&engine);
+    let mut tally = Tally::default();
+    stop_on_signals();
     let started = Instant::now();
-    let results = play_games(&engine, &begin, &m, o.seed, o.games, jobs, &progress)?;
+    let ended = {
+        let mut each = |r: GameResult| -> Result<(), String> {
+            if let (Some(file), Some(path)) = (record_file.as_mut(), &o.record) {
+                let record = Record {
+                    rules: args.file.clone(),
+                    rules_hash: hash.clone(),
+                    params: params.clone(),
+                    players: (0..2)
+                        .map(|p| {
+                            (
+                                engine.player_name(p).to_string(),
+                                r.agents[p as usize].clone(),
+                            )
+                        })
+                        .collect(),
+                    seed: Some(r.seed),
+                    moves: r.moves.clone(),
+                    agreement: None,
+                    result: result_of(&engine, &r.final_state),
+                };
+                let mut line = serde_json::to_string(&record).expect("records serialize");
+                line.push('\n');
+                file.write_all(line.as_bytes())
+                    .and_then(|()| file.flush())
+                    .map_err(|e| format!("--record {path}: {e}"))?;
+            }
+            tally.add(&engine, r);
+            progress(tally.games);
+            Ok(())
+        };
+        play_series(&engine, &begin, &m, o.seed, o.games, jobs, &STOP, &mut each)
+    };
     let seconds = started.elapsed().as_secs_f64();
     if show {
         eprintln!();
     }
-
-    if let Some(path) = &o.record {
-        let mut text = String::new();
-        for r in &results {
-            let record = Record {
-                rules: args.file.clone(),
-                rules_hash: rules_hash(&engine),
-                params: params_of(&engine),
-                players: (0..2)
-                    .map(|p| {
-                        (
-                            engine.player_name(p).to_string(),
-                            r.agents[p as usize].clone(),
-                        )
-                    })
-                    .collect(),
-                seed: Some(r.seed),
-                moves: r.moves.clone(),
-                agreement: None,
-                result: result_of(&engine, &r.final_state),
-            };
-            text.push_str(&serde_json::to_string(&record).expect("records serialize"));
-            text.push('\n');
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| format!("--record {path}: {e}"))?;
-        file.write_all(text.as_bytes())
-            .map_err(|e| format!("--record {path}: {e}"))?;
+    let ended = ended.map_err(|e| match e {
+        SeriesError::Rule(e) => Failure::from(e),
+        SeriesError::Other(m) => Failure::Message(m),
+    })?;
+    let interrupted = ended == SeriesEnd::Interrupted;
+    if interrupted && tally.games == 0 {
+        eprintln!("interrupted before any game ended");
+        return Err(Failure::Interrupted);
     }
 
-    let n = results.len() as u64;
-    let mut wins = [0u64; 2];
-    let mut by_agent: BTreeMap<String, u64> = BTreeMap::new();
-    let mut draws = 0;
-    for r in &results {
-        match r.outcome.winner {
-            w if (w as usize) < 2 => {
-                wins[w as usize] += 1;
-                *by_agent.entry(r.agents[w as usize].clone()).or_default() += 1;
-            }
-            _ => draws += 1,
-        }
-    }
-    let lengths: Vec<usize> = results.iter().map(|r| r.turns as usize).collect();
-    let (decisions, options): (u64, u64) = results
-        .iter()
-        .fold((0, 0), |(d, o), r| (d + r.decisions, o + r.options));
+    let n = tally.games;
+    let Tally {
+        wins,
+        by_agent,
+        draws,
+        ..
+    } = &tally;
+    let (wins, draws) = (*wins, *draws);
     let summary = Summary {
         rules: args.file.clone(),
         games: n,
@@ -206,13 +228,14 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
                 .collect()
         }),
         draws,
+        interrupted,
         length: Length {
-            mean: lengths.iter().sum::<usize>() as f64 / n as f64,
-            min: lengths.iter().copied().min().unwrap_or(0),
-            max: lengths.iter().copied().max().unwrap_or(0),
+            mean: tally.turns as f64 / n as f64,
+            min: tally.shortest,
+            max: tally.longest,
         },
-        branching: if decisions > 0 {
-            options as f64 / decisions as f64
+        branching: if tally.decisions > 0 {
+            tally.options as f64 / tally.decisions as f64
         } else {
             1.0
         },
@@ -224,26 +247,24 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
         },
     };
     if o.json {
-        return Ok(serde_json::to_string_pretty(&summary).expect("plain data serializes") + "\n");
+        let text = serde_json::to_string_pretty(&summary).expect("plain data serializes") + "\n";
+        return finish(text, interrupted);
     }
 
     let mut out = String::new();
-    if n <= 20 {
-        for r in &results {
-            out.push_str(&format!(
-                "game {}: {} ({} turns)\n",
-                r.index + 1,
-                result_line(&engine, &r.final_state),
-                r.turns
-            ));
+    if n <= SHOWN_GAMES as u64 {
+        for line in &tally.lines {
+            out.push_str(line);
         }
         out.push('\n');
-        let last = &results[results.len() - 1];
-        out.push_str(&board_text(&engine, &last.final_state));
-        out.push_str(&format!(
-            "final position of game {n}: {}\n\n",
-            result_line(&engine, &last.final_state)
-        ));
+        if let Some(last) = &tally.last {
+            out.push_str(&board_text(&engine, &last.final_state));
+            out.push_str(&format!(
+                "final position of game {}: {}\n\n",
+                last.index + 1,
+                result_line(&engine, &last.final_state)
+            ));
+        }
     }
     let pct = |s: &Share| {
         format!(
@@ -253,6 +274,9 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
             s.ci95[1] * 100.0
         )
     };
+    if interrupted {
+        out.push_str(&format!("interrupted: {n} of {} games played\n", o.games));
+    }
     out.push_str(&format!(
         "{n} games, seed {}, {jobs} job(s){}\n",
         o.seed,
@@ -286,7 +310,85 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
         "{} games/s ({seconds:.3} s)\n",
         rate(n as f64, seconds)
     ));
-    Ok(out)
+    finish(out, interrupted)
+}
+
+/// The summary as the command's output; an interrupted run prints it and then fails.
+fn finish(summary: String, interrupted: bool) -> Result<String, Failure> {
+    if !interrupted {
+        return Ok(summary);
+    }
+    write_stdout(&summary)?;
+    eprintln!("interrupted: the summary and the record cover the games that ended");
+    Err(Failure::Interrupted)
+}
+
+/// Raised by Ctrl-C or SIGTERM during `run`: the games end where they are.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Lets Ctrl-C and SIGTERM end a run cleanly; a second signal ends the process at once.
+fn stop_on_signals() {
+    // Fails only when a handler is already set (a second run in one process): keep that one.
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// Games whose one-line results are shown.
+const SHOWN_GAMES: usize = 20;
+
+/// What a run keeps of its games: counts and sums, not the games.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    wins: [u64; 2],
+    by_agent: BTreeMap<String, u64>,
+    draws: u64,
+    turns: u64,
+    shortest: usize,
+    longest: usize,
+    decisions: u64,
+    options: u64,
+    /// The first games' result lines, and the last game.
+    lines: Vec<String>,
+    last: Option<GameResult>,
+}
+
+impl Tally {
+    fn add(&mut self, engine: &Engine, r: GameResult) {
+        match r.outcome.winner {
+            w if (w as usize) < 2 => {
+                self.wins[w as usize] += 1;
+                *self
+                    .by_agent
+                    .entry(r.agents[w as usize].clone())
+                    .or_default() += 1;
+            }
+            _ => self.draws += 1,
+        }
+        let turns = r.turns as usize;
+        self.shortest = if self.games == 0 {
+            turns
+        } else {
+            self.shortest.min(turns)
+        };
+        self.longest = self.longest.max(turns);
+        self.games += 1;
+        self.turns += r.turns;
+        self.decisions += r.decisions;
+        self.options += r.options;
+        if self.lines.len() < SHOWN_GAMES {
+            self.lines.push(format!(
+                "game {}: {} ({} turns)\n",
+                r.index + 1,
+                result_line(engine, &r.final_state),
+                r.turns
+            ));
+        }
+        self.last = Some(r);
+    }
 }
 
 pub fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Failure> {

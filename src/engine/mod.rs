@@ -54,9 +54,15 @@ pub struct RuleError {
     )>,
     /// How to fix the rules, when the error says more than "this statement failed".
     pub help: Option<&'static str>,
+    /// What the place in the rules has to do with the error, when it is more than "this
+    /// statement was running".
+    pub label: Option<&'static str>,
 }
 
 /// The help for a run that never ends.
+pub(crate) const ENDLESS_GAME_HELP: &str =
+    "every game must end: each turn must bring an end condition closer (a turn that may change nothing never does)";
+
 pub(crate) const ENDLESS_HELP: &str =
     "each round of a loop must change what its condition asks, or end the turn with `stop`";
 
@@ -98,11 +104,22 @@ pub(crate) const ILLEGAL_STEP: &str = "an illegal step was played";
 impl RuleError {
     /// An error at a place in the rules (none when `loc` is).
     pub(crate) fn in_rules(game: &Game, message: String, loc: Option<&crate::ir::Loc>) -> Self {
+        let endless = message_is_endless(&message);
         RuleError {
-            help: message_is_endless(&message).then_some(ENDLESS_HELP),
+            help: endless.then_some(ENDLESS_HELP),
+            label: (message == LOOP_WITHOUT_END).then_some("this loop went round without end"),
             message,
             at: loc.and_then(|l| game.files.get(l.file as usize).map(|f| (f.clone(), l.span))),
         }
+    }
+
+    /// A game that went on past a bound: pointed at the first end condition, which never came
+    /// to hold.
+    pub fn endless_game(game: &Game, message: String) -> Self {
+        let mut e = Self::in_rules(game, message, game.ends.first().map(|e| &e.loc));
+        e.label = Some("this never came to hold");
+        e.help = Some(ENDLESS_GAME_HELP);
+        e
     }
 
     pub(crate) fn place_on_piece(game: &Game, cell: usize, loc: &crate::ir::Loc) -> Self {

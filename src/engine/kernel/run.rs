@@ -332,10 +332,10 @@ impl<B: Board> Kernel<B> {
         // Counted at jumps only: a run that never ends must take jumps without end, since
         // straight-line code runs off the program's end.
         let mut budget = STEP_BUDGET;
-        let mut spend = || {
+        let mut spend = |pc: u32| {
             budget -= 1;
             if budget == 0 {
-                Err(fault(game, LOOP_WITHOUT_END, None))
+                Err(fault(game, LOOP_WITHOUT_END, innermost_loop(game, pc)))
             } else {
                 Ok(())
             }
@@ -354,11 +354,11 @@ impl<B: Board> Kernel<B> {
                     };
                     let n = moves.count() + more.count();
                     if n == 0 {
-                        spend()?;
+                        spend(pc)?;
                         pc = c.otherwise;
                     } else if c.auto && self.is_tried(pc) {
                         // A forced choice counts the candidates that pass their trials.
-                        spend()?;
+                        spend(pc)?;
                         match self.sole_legal(game, t, pc, moves, more)? {
                             None => pc = c.otherwise,
                             Some(Some((alt, value))) => {
@@ -370,13 +370,13 @@ impl<B: Board> Kernel<B> {
                     } else if c.auto && self.candidate_count(game, t, pc, moves, more) == 1 {
                         // A forced choice is no decision: taken without stopping. Its body
                         // may lead straight back to it (an empty body in `while true`).
-                        spend()?;
+                        spend(pc)?;
                         let (alt, value) = self.candidate(game, t, pc, moves, more, 0);
                         Self::bind(t, c, alt, value);
                         pc = c.alts[alt].body;
                     } else if self.is_tried(pc) && !self.any_legal(game, t, pc, moves, more)? {
                         // Every candidate fails its trial: as good as none.
-                        spend()?;
+                        spend(pc)?;
                         pc = c.otherwise;
                     } else {
                         return Ok(Flow::Suspended { pc, moves, more });
@@ -422,7 +422,7 @@ impl<B: Board> Kernel<B> {
                     pc += 1;
                 }
                 Instr::JumpUnless(c, target) => {
-                    spend()?;
+                    spend(pc)?;
                     if let Some((l, r, ends)) = self.forms[pc as usize].test_then_choose {
                         let from = t.regs[r as usize] as usize;
                         let ctx = self.ctx(game, t);
@@ -446,7 +446,7 @@ impl<B: Board> Kernel<B> {
                     };
                 }
                 Instr::Jump(target) => {
-                    spend()?;
+                    spend(pc)?;
                     pc = *target;
                 }
                 Instr::Stop => return Ok(Flow::TurnEnded),
@@ -795,4 +795,15 @@ fn located(game: &Game, mut e: Fault, loc: &crate::ir::Loc) -> Fault {
         e.at = RuleError::in_rules(game, String::new(), Some(loc)).at;
     }
     e
+}
+
+/// The innermost `while` or `repeat` holding instruction `pc`: where a run that took too many
+/// jumps was going round.
+#[cold]
+fn innermost_loop(game: &Game, pc: u32) -> Option<&crate::ir::Loc> {
+    game.loops
+        .iter()
+        .filter(|l| (l.start..l.end).contains(&pc))
+        .min_by_key(|l| l.end - l.start)
+        .map(|l| &l.loc)
 }

@@ -200,10 +200,12 @@ impl<B: Board> Kernel<B> {
     ) -> Result<f64, Fault> {
         table.nodes += 1;
         if s.turn > table.last_turn {
-            let message = format!(
-                "a line of play went {MAX_SEARCH_TURNS} turns without the game ending; the search needs a game that always ends (do the end conditions hold once the board fills?)"
-            );
-            return Err(super::fault(game, &message, None));
+            return Err(Box::new(crate::engine::RuleError::endless_game(
+                game,
+                format!(
+                    "a line of play went {MAX_SEARCH_TURNS} turns without the game ending; the search needs a game that always ends"
+                ),
+            )));
         }
         let (pc, moves) = match *at {
             At::Over(winner) => return Ok(self.terminal_value(game, s, winner, s.mover)),
