@@ -19,6 +19,9 @@ pub struct Record {
     pub players: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Where the game began, when not at the rules' setup (`--position`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<StartPosition>,
     /// Whole turns in notation.
     pub moves: Vec<String>,
     /// An agreement after the game stopped: each player's proposal in order (the player to move
@@ -26,6 +29,22 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agreement: Option<Vec<String>>,
     pub result: Option<RecordResult>,
+}
+
+/// A starting position: rows as `--position` takes them, and the player to move.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StartPosition {
+    pub rows: String,
+    pub to_move: String,
+}
+
+impl StartPosition {
+    pub fn of(engine: &Engine, s: &State) -> StartPosition {
+        StartPosition {
+            rows: engine.position_rows(s),
+            to_move: engine.player_name(s.mover).to_string(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -37,16 +56,106 @@ pub struct RecordResult {
     pub resigned: Option<String>,
 }
 
-/// The hash that ties a record to the exact text of its rules (and their bases).
+/// The hash that ties a record to its rules (base files included): FNV-1a (64 bits) over the
+/// rules' tokens, so that a comment, a blank line or a new layout (`outflank fmt`) leaves it
+/// alone, and so do the rules' examples, which test the rules without being part of them.
 pub fn rules_hash(engine: &Engine) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = Fnv::default();
     for file in &engine.game.files {
-        for b in file.text.bytes().chain(std::iter::once(0u8)) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        for token in rule_tokens(&file.text) {
+            h.write(token.as_bytes());
+            h.write(&[0x1f]);
+        }
+        h.write(&[0]);
+    }
+    format!("tokens-fnv1a64:{:016x}", h.0)
+}
+
+/// The hash of records written before hashes were taken over tokens: the raw text.
+fn text_hash(engine: &Engine) -> String {
+    let mut h = Fnv::default();
+    for file in &engine.game.files {
+        h.write(file.text.as_bytes());
+        h.write(&[0]);
+    }
+    format!("fnv1a64:{:016x}", h.0)
+}
+
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-    format!("fnv1a64:{h:016x}")
+}
+
+/// The tokens of a rules text: words and numbers, quoted strings and symbols whole, every other
+/// mark on its own; spaces and comments dropped, and `example` items (brace-balanced) skipped.
+/// The grammar ignores spacing between tokens, so two texts with the same tokens say the same.
+fn rule_tokens(text: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if text[i..].starts_with("//") {
+            i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            // A quoted string or symbol, escapes included, up to its closing quote.
+            i += 1;
+            while i < bytes.len() && bytes[i] != c {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(bytes.len());
+        } else if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] >= 0x80)
+            {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+        tokens.push(&text[start..i]);
+    }
+    // Examples: at brace depth 0, `example` up to the brace that closes its block.
+    let mut kept = Vec::with_capacity(tokens.len());
+    let (mut depth, mut skipping, mut opened) = (0usize, false, false);
+    for t in tokens {
+        if depth == 0 && t == "example" {
+            (skipping, opened) = (true, false);
+        }
+        match t {
+            "{" => {
+                depth += 1;
+                opened = true;
+            }
+            "}" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if !skipping {
+            kept.push(t);
+        } else if opened && depth == 0 {
+            skipping = false;
+        }
+    }
+    kept
 }
 
 pub fn result_of(engine: &Engine, s: &State) -> Option<RecordResult> {
@@ -67,9 +176,12 @@ pub fn params_of(engine: &Engine) -> BTreeMap<String, String> {
 #[derive(Debug, PartialEq)]
 pub enum Mismatch {
     Hash {
+        rules_file: String,
         record: String,
         rules: String,
     },
+    /// A resignation that could not have happened as recorded.
+    Resignation(String),
     Move {
         number: usize,
         notation: String,
@@ -87,10 +199,11 @@ pub enum Mismatch {
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Mismatch::Hash { record, rules } => write!(
+            Mismatch::Hash { rules_file, record, rules } => write!(
                 f,
-                "the record was made with other rules: its hash is {record}, these rules hash to {rules}"
+                "the record was made with other rules ({rules_file}, hash {record}); these rules hash to {rules}"
             ),
+            Mismatch::Resignation(why) => write!(f, "the resignation does not replay: {why}"),
             Mismatch::Move { number, notation, why } => write!(f, "move {number} `{notation}` does not replay: {why}"),
             Mismatch::Unfinished { moves } => {
                 write!(f, "the record claims a result, but the game is not over after its {moves} moves")
@@ -154,15 +267,81 @@ pub fn apply_agreement(
     Ok(s)
 }
 
-/// Replays a record from `start`; returns the state after each move.
-pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<State>, Mismatch> {
-    let hash = rules_hash(engine);
+/// A resignation replays when the player to move resigned a game still going, and the record
+/// names the other player the winner with the scores of the position as it stood.
+fn check_resignation(
+    engine: &Engine,
+    s: &State,
+    over: bool,
+    r: &RecordResult,
+) -> Result<(), Mismatch> {
+    let who = r.resigned.as_deref().unwrap_or_default();
+    let Some(p) = engine.game.player_by_name(who) else {
+        return Err(Mismatch::Resignation(format!(
+            "`{who}` is not a player of these rules"
+        )));
+    };
+    if over {
+        return Err(Mismatch::Resignation(format!(
+            "{who} resigned a game that was already over"
+        )));
+    }
+    if p != s.mover {
+        return Err(Mismatch::Resignation(format!(
+            "{who} resigned, but it was {}'s turn",
+            engine.player_name(s.mover)
+        )));
+    }
+    let winner = engine.player_name(1 - p);
+    if r.winner.as_deref() != Some(winner) {
+        return Err(Mismatch::Resignation(format!(
+            "{who} resigned, so {winner} wins, but the record names {}",
+            r.winner.as_deref().unwrap_or("no winner")
+        )));
+    }
+    let outcome = engine.outcome(s, None);
+    let scores: BTreeMap<String, f64> = (0..2)
+        .map(|q| {
+            (
+                engine.player_name(q).to_string(),
+                outcome.scores[q as usize],
+            )
+        })
+        .collect();
+    if scores != r.scores {
+        let replayed = RecordResult {
+            scores,
+            ..r.clone()
+        };
+        return Err(Mismatch::Result {
+            record: describe(&Some(r.clone())),
+            replay: describe(&Some(replayed)),
+        });
+    }
+    Ok(())
+}
+
+/// Checks that a record was made with these rules (by its hash; records from before hashes
+/// were taken over tokens carry the hash of the raw text).
+pub fn same_rules(engine: &Engine, record: &Record) -> Result<(), Mismatch> {
+    let hash = if record.rules_hash.starts_with("fnv1a64:") {
+        text_hash(engine)
+    } else {
+        rules_hash(engine)
+    };
     if record.rules_hash != hash {
         return Err(Mismatch::Hash {
+            rules_file: record.rules.clone(),
             record: record.rules_hash.clone(),
             rules: hash,
         });
     }
+    Ok(())
+}
+
+/// Replays a record from `start`; returns the state after each move.
+pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<State>, Mismatch> {
+    same_rules(engine, record)?;
     let mut s = *start;
     let mut states = Vec::new();
     for (i, m) in record.moves.iter().enumerate() {
@@ -175,7 +354,10 @@ pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<Sta
             },
         })?;
         s = played.last().map(|(_, st)| *st).unwrap_or(s);
-        if !s.is_over() && s.steps > 0 {
+        // A player may resign in the middle of a turn: its steps so far are the last move.
+        let resigned_here = i + 1 == record.moves.len()
+            && record.result.as_ref().is_some_and(|r| r.resigned.is_some());
+        if !s.is_over() && s.steps > 0 && !resigned_here {
             return Err(Mismatch::Move {
                 number: i + 1,
                 notation: m.clone(),
@@ -193,7 +375,7 @@ pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<Sta
         states.push(s);
     }
     match (&record.result, s.is_over()) {
-        (Some(r), _) if r.resigned.is_some() => {}
+        (Some(r), over) if r.resigned.is_some() => check_resignation(engine, &s, over, r)?,
         (Some(_), false) => {
             return Err(Mismatch::Unfinished {
                 moves: record.moves.len(),
@@ -210,4 +392,40 @@ pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<Sta
         }
     }
     Ok(states)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule_tokens;
+
+    #[test]
+    fn tokens_leave_out_layout_comments_and_examples() {
+        let text = "board 8 x 8 // the board\nexample \"opening\" {\n  play \"d3\" { nested }\n}\nscore p = count(p) - 1\ntitle \"a // b\" sym 'B'";
+        assert_eq!(
+            rule_tokens(text),
+            [
+                "board",
+                "8",
+                "x",
+                "8",
+                "score",
+                "p",
+                "=",
+                "count",
+                "(",
+                "p",
+                ")",
+                "-",
+                "1",
+                "title",
+                "\"a // b\"",
+                "sym",
+                "'B'"
+            ]
+        );
+        assert_eq!(
+            rule_tokens("score p=count(p)-1"),
+            rule_tokens("score   p =\n count ( p ) -1 // done")
+        );
+    }
 }

@@ -329,3 +329,169 @@ fn an_interrupted_run_keeps_its_games() {
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     }
 }
+
+fn outflank_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Replays `record` (JSON text) against `rules`; exit code and the error line.
+fn replay(rules: &str, name: &str, record: &str) -> (Option<i32>, String) {
+    let path = temp(name);
+    std::fs::write(&path, record).unwrap();
+    let o = outflank(&["replay", rules, &path, "--quiet"]);
+    (o.status.code(), stderr(&o).trim().replace(&path, "RECORD"))
+}
+
+/// A resignation is checked like any result: who resigned, who won, the scores.
+#[test]
+fn forged_resignations_do_not_replay() {
+    let saved = temp("resigned.json");
+    let o = outflank_with_input(
+        &["play", "games/othello.rules", "--white", "human"],
+        &format!("d3\nc3\nresign\nsave {saved}\nquit\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let honest = std::fs::read_to_string(&saved).unwrap();
+    let record: serde_json::Value = serde_json::from_str(&honest).unwrap();
+    // Black resigned at move 3, with 3 discs against 3.
+    assert_eq!(record["result"]["resigned"], "black");
+    assert_eq!(record["result"]["winner"], "white");
+    assert_eq!(record["result"]["scores"]["black"], 3.0);
+    assert_eq!(
+        replay("games/othello.rules", "honest.json", &honest).0,
+        Some(0)
+    );
+    let forge = |field: &str, value: serde_json::Value| {
+        let mut r = record.clone();
+        let mut at = &mut r["result"];
+        for key in field.split('.') {
+            at = &mut at[key];
+        }
+        *at = value;
+        r.to_string()
+    };
+    let cases = [
+        (
+            forge("scores.black", 999.into()),
+            "the record says black 999, white 3 (white wins), but the replay ends with black 3, white 3 (white wins)",
+        ),
+        (
+            forge("resigned", "martian".into()),
+            "the resignation does not replay: `martian` is not a player of these rules",
+        ),
+        (
+            forge("resigned", "white".into()),
+            "the resignation does not replay: white resigned, but it was black's turn",
+        ),
+        (
+            forge("winner", "black".into()),
+            "the resignation does not replay: black resigned, so white wins, but the record names black",
+        ),
+    ];
+    for (forged, message) in cases {
+        let (code, err) = replay("games/othello.rules", "forged.json", &forged);
+        assert_eq!(code, Some(1), "{err}");
+        assert_eq!(err, format!("error: RECORD: {message}"));
+    }
+    // A resignation of a finished game: the whole game is played, then someone "resigns".
+    let o = outflank(&[
+        "run",
+        "games/reversi-6x6.rules",
+        "--games",
+        "1",
+        "--record",
+        &temp("finished.jsonl"),
+    ]);
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(temp("finished.jsonl")).unwrap();
+    let mut finished: serde_json::Value =
+        serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    finished["result"]["resigned"] = "black".into();
+    let (code, err) = replay(
+        "games/reversi-6x6.rules",
+        "late.json",
+        &finished.to_string(),
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        err.ends_with("black resigned a game that was already over"),
+        "{err}"
+    );
+}
+
+/// A record carries what it needs: its start position; and its hash follows what the rules
+/// say, not how they are laid out.
+#[test]
+fn records_replay_from_their_start_and_outlive_comments() {
+    let record = temp("from-position.jsonl");
+    let _ = std::fs::remove_file(&record);
+    let position = "......../......../......../...BW.../...WWW../......../......../........";
+    let o = outflank(&[
+        "run",
+        "games/othello.rules",
+        "--games",
+        "3",
+        "--position",
+        position,
+        "--to-move",
+        "black",
+        "--record",
+        &record,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&record).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["start"]["rows"], position);
+    assert_eq!(first["start"]["to_move"], "black");
+    let o = outflank(&["replay", "games/othello.rules", &record, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3);
+
+    // The same rules with comments, blank lines and another layout: the records still replay.
+    let rules = std::fs::read_to_string("games/othello.rules").unwrap();
+    let relaid: String = rules
+        .lines()
+        .map(|l| format!("   {}   // a note\n\n", l.replace(" = ", "=")))
+        .collect();
+    let relaid_path = temp("othello-relaid.rules");
+    std::fs::write(&relaid_path, relaid).unwrap();
+    let o = outflank(&["replay", &relaid_path, &record, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A change of meaning does not.
+    let changed_path = temp("othello-changed.rules");
+    std::fs::write(&changed_path, rules.replacen("in 4 to 26", "in 4 to 24", 1)).unwrap();
+    assert_ne!(rules, std::fs::read_to_string(&changed_path).unwrap());
+    let o = outflank(&["replay", &changed_path, &record, "--quiet"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the record was made with other rules (games/othello.rules"),
+        "{}",
+        stderr(&o)
+    );
+
+    // Another game's record is said to be another game's, before its parameters are tried.
+    let o = outflank(&["replay", "games/reversi-go-9x9.rules", &record, "--quiet"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("the record was made with other rules (games/othello.rules"),
+        "{err}"
+    );
+    assert!(!err.contains("--set"), "{err}");
+}

@@ -8,7 +8,7 @@ use crate::check::closest_names;
 use crate::engine::state::State;
 use crate::engine::turns::PlayError;
 use crate::engine::Engine;
-use crate::record::{params_of, result_of, rules_hash, Record, RecordResult};
+use crate::record::{params_of, result_of, rules_hash, Record, RecordResult, StartPosition};
 use std::io::{BufRead, Write};
 
 const HELP: &str =
@@ -111,6 +111,10 @@ impl Game<'_> {
                 .map(|p| (e.player_name(p).to_string(), seats[p as usize].clone()))
                 .collect(),
             seed: None,
+            start: args.position.is_some().then(|| {
+                let first = self.history.first().map_or(self.now, |(s, _)| *s);
+                StartPosition::of(e, &first)
+            }),
             moves,
             agreement: self.agreement.clone(),
             result,

@@ -3,7 +3,7 @@
 use super::output::{board_text, rate, result_line};
 use super::{load_game, start, write_stdout, Failure, GameArgs};
 use crate::engine::Engine;
-use crate::record::{params_of, replay, result_of, rules_hash, Record};
+use crate::record::{params_of, replay, result_of, rules_hash, Record, StartPosition};
 use crate::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -147,6 +147,10 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
     };
     let hash = rules_hash(&engine);
     let params = params_of(&engine);
+    let start_position = args
+        .position
+        .is_some()
+        .then(|| StartPosition::of(&engine, &begin));
     let mut tally = Tally::default();
     stop_on_signals();
     let started = Instant::now();
@@ -166,6 +170,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
                         })
                         .collect(),
                     seed: Some(r.seed),
+                    start: start_position.clone(),
                     moves: r.moves.clone(),
                     agreement: None,
                     result: result_of(&engine, &r.final_state),
@@ -413,8 +418,20 @@ pub fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Fa
         return Err(Failure::Message(format!("{path}: no records in this file")));
     }
     let mut out = String::new();
+    // The rules' hash does not depend on parameters: a record of other rules is told apart
+    // before its parameters are tried on these (they may not even exist here).
+    let plain = load_game(&GameArgs::plain(&args.file))?;
     for (line, record) in &records {
-        // The record's parameters, unless the command line sets them.
+        let where_ = if records.len() > 1 {
+            format!("{path}:{line}")
+        } else {
+            path.to_string()
+        };
+        if let Err(m) = crate::record::same_rules(&plain, record) {
+            write_stdout(&out)?;
+            return Err(Failure::Message(format!("{where_}: {m}")));
+        }
+        // The record's parameters and start, unless the command line gives them.
         let mut game_args = args.clone();
         for (k, v) in &record.params {
             if !args
@@ -425,12 +442,20 @@ pub fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Fa
                 game_args.set.push(format!("{k}={v}"));
             }
         }
+        if let (None, Some(p)) = (&args.position, &record.start) {
+            game_args.position = Some(p.rows.clone());
+            game_args.to_move = Some(p.to_move.clone());
+        }
         let engine = load_game(&game_args)?;
-        let begin = start(&engine, &game_args)?;
-        let where_ = if records.len() > 1 {
-            format!("{path}:{line}")
-        } else {
-            path.to_string()
+        let begin = match start(&engine, &game_args) {
+            Err(Failure::Message(m)) if args.position.is_none() && record.start.is_some() => {
+                write_stdout(&out)?;
+                let m = m.trim_start_matches("--position: ");
+                return Err(Failure::Message(format!(
+                    "{where_}: the record's start position does not fit these rules: {m}"
+                )));
+            }
+            begun => begun?,
         };
         match replay(&engine, &begin, record) {
             Err(m) => {

@@ -74,6 +74,26 @@ impl Engine {
         self.begin(&s).map_err(|e| format!("rule error: {e}"))
     }
 
+    /// The board of `s` as [`Engine::position`] reads it: rows from row 1, separated by `/`.
+    pub fn position_rows(&self, s: &State) -> String {
+        let g = &self.game.geometry;
+        let rows: Vec<String> = (0..g.height)
+            .map(|y| {
+                (0..g.width)
+                    .map(|x| {
+                        let cell = y * g.width + x;
+                        match (0..2).find(|&p| s.pieces[p].contains(cell)) {
+                            Some(p) => self.game.players[p].symbol,
+                            None if g.playable.contains(cell) => '.',
+                            None => '#',
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        rows.join("/")
+    }
+
     /// How a step is written: its mark (or `-` after the first step) and its value.
     pub fn step_notation(&self, s: &State, step: Step) -> String {
         if step.alt == FORCED_PASS {
