@@ -3,7 +3,7 @@
 
 use crate::source::SourceFile;
 use crate::syntax::ast::Span;
-use miette::{LabeledSpan, NamedSource, Severity, SourceCode};
+use miette::{LabeledSpan, MietteError, MietteSpanContents, Severity, SourceCode, SpanContents};
 use std::fmt;
 use std::sync::Arc;
 
@@ -15,13 +15,32 @@ pub struct Diagnostic {
     pub label: String,
     pub help: Option<String>,
     pub severity: Severity,
-    named: Arc<NamedSource<String>>,
+}
+
+/// The file itself is the diagnostics' source code: every diagnostic shares it, so a file
+/// with ten thousand warnings is held once, not ten thousand times.
+impl SourceCode for SourceFile {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self.text.read_span(span, before, after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
 }
 
 impl Diagnostic {
     pub fn error(source: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
-            named: Arc::new(NamedSource::new(source.name.clone(), source.text.clone())),
             source: source.clone(),
             span,
             message: message.into(),
@@ -70,7 +89,7 @@ impl miette::Diagnostic for Diagnostic {
             .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&*self.named)
+        Some(&*self.source)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let len = self.span.end.saturating_sub(self.span.start);
@@ -81,6 +100,10 @@ impl miette::Diagnostic for Diagnostic {
         ))))
     }
 }
+
+/// Diagnostics shown in full; a file with more gets a count of the rest (thousands of pages of
+/// the same warning help no one, and each page reads the file).
+pub const MAX_RENDERED: usize = 100;
 
 /// Every diagnostic found in one check, errors and warnings, in source order per file.
 #[derive(Debug, Clone, Default)]
@@ -99,6 +122,20 @@ impl Diagnostics {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+    /// Drops repeats: the same message at the same place, found twice because the checker
+    /// looked at one expression twice (once per player, say).
+    pub fn dedup(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        self.0.retain(|d| {
+            seen.insert((
+                d.source.name.clone(),
+                d.span.start,
+                d.span.end,
+                d.message.clone(),
+            ))
+        });
+    }
+
     /// Keeps the order stable for humans and snapshots: by file, then position.
     pub fn sort(&mut self) {
         self.0
@@ -113,9 +150,29 @@ impl Diagnostics {
         };
         let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
         let mut out = String::new();
-        for d in &self.0 {
+        // In source order; past the cap, errors first, so that the ones unshown are warnings.
+        let mut shown: Vec<&Diagnostic> = self.0.iter().collect();
+        if shown.len() > MAX_RENDERED {
+            shown.sort_by_key(|d| !d.is_error());
+        }
+        for d in shown.iter().take(MAX_RENDERED) {
             // Writing into a String cannot fail.
-            let _ = handler.render_report(&mut out, d);
+            let _ = handler.render_report(&mut out, *d);
+        }
+        if let Some(rest) = shown.get(MAX_RENDERED..).filter(|r| !r.is_empty()) {
+            let errors = rest.iter().filter(|d| d.is_error()).count();
+            let warnings = rest.len() - errors;
+            let mut more = Vec::new();
+            if errors > 0 {
+                more.push(format!("{errors} more error(s)"));
+            }
+            if warnings > 0 {
+                more.push(format!("{warnings} more warning(s)"));
+            }
+            out.push_str(&format!(
+                "... and {}, not shown: fix these first\n",
+                more.join(" and ")
+            ));
         }
         out
     }

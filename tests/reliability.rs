@@ -495,3 +495,29 @@ fn records_replay_from_their_start_and_outlive_comments() {
     );
     assert!(!err.contains("--set"), "{err}");
 }
+
+/// Ten thousand warnings: each shares the file instead of copying it (they took 1.4 GB), and
+/// the first hundred are shown with a count of the rest.
+#[test]
+fn many_warnings_are_held_once_and_shown_in_part() {
+    let mut text = String::from(ENDLESS_GAME);
+    for i in 0..10_000 {
+        text.push_str(&format!("def unused{i} = {i}\n"));
+    }
+    let path = temp("many-warnings.rules");
+    std::fs::write(&path, text).unwrap();
+    let o = Command::new("prlimit")
+        .arg(format!("--as={}", 512u64 << 20))
+        .args([env!("CARGO_BIN_EXE_outflank"), "check", &path])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.matches("is never used").count(), 100);
+    assert!(
+        err.contains("... and 9900 more warning(s), not shown: fix these first"),
+        "{}",
+        &err[err.len().saturating_sub(500)..]
+    );
+}

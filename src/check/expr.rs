@@ -856,6 +856,9 @@ impl Checker<'_> {
                     };
                     return Some(Typed::Num(Num::Const(v)));
                 }
+                if op == Div {
+                    self.divisor_can_be_zero(b.span, &y);
+                }
                 Some(Typed::Num(match op {
                     Add => Num::Add(boxed(x), boxed(y)),
                     Sub => Num::Sub(boxed(x), boxed(y)),

@@ -63,6 +63,7 @@ pub fn check(
     };
     let game = checker.run(&items, overrides)?;
     let mut diags = checker.diags;
+    diags.dedup();
     diags.sort();
     if diags.has_errors() {
         return Err(CheckError::Rules(diags));
@@ -775,6 +776,33 @@ impl<'a> Checker<'a> {
                 .help("pick a value the `param` allows")
                 .emit();
             }
+        }
+    }
+
+    /// Warns when a divisor can be 0: the quotient then counts as 0, which in a score makes
+    /// games draws that should not be, so the author must see it.
+    fn divisor_can_be_zero(&mut self, span: Span, divisor: &ir::Num) {
+        let playable = self
+            .geometry
+            .as_ref()
+            .map(|g| g.playable)
+            .unwrap_or_default();
+        let (low, high) = ranges::Ranges {
+            playable,
+            attributes: &self.attributes,
+            bound: None,
+        }
+        .num(divisor);
+        if (low, high) == (0.0, 0.0) {
+            self.error(span, "division by zero")
+                .label("this is always 0")
+                .help("divide by a number that is not 0")
+                .emit();
+        } else if low <= 0.0 && 0.0 <= high {
+            self.warning(span, "this divisor can be 0")
+                .label("may be 0")
+                .help("a division by 0 counts as 0; if that is not what you mean, divide by something that cannot be 0, e.g. `(count(empty) + 1)`, or test it with `if`")
+                .emit();
         }
     }
 

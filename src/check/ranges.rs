@@ -46,7 +46,11 @@ impl Ranges<'_> {
     pub fn num(&self, n: &Num) -> (f64, f64) {
         match n {
             Num::Const(v) => (*v, *v),
-            Num::Count(s) => (0.0, self.set_bound(s).count() as f64),
+            // A constant set has its own size; any other may be empty.
+            Num::Count(s) => match **s {
+                Set::Const(b) => (b.count() as f64, b.count() as f64),
+                _ => (0.0, self.set_bound(s).count() as f64),
+            },
             Num::Reg(_) => ALL,
             Num::Turn => (1.0, f64::INFINITY),
             Num::Passes => (0.0, f64::INFINITY),
