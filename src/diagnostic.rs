@@ -184,6 +184,26 @@ impl fmt::Display for Diagnostics {
     }
 }
 
+/// Text a user gave, made safe to show on a terminal: control characters (an escape sequence
+/// that would clear the screen or recolour it) are written as escapes, lines and tabs kept.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The candidate nearest to `name` by edit distance, if it is close enough to be a likely typo.
 pub fn closest(name: &str, candidates: &[String]) -> Option<String> {
     let mut best: Option<(usize, &String)> = None;

@@ -11,12 +11,35 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// A file's text as the rules see it: a UTF-8 byte-order mark (an encoding mark, not text)
+    /// dropped, and old Mac line endings (a carriage return alone) read as line breaks, so that
+    /// lines are numbered as an editor shows them.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Arc<Self> {
+        let mut text: String = text.into();
+        if let Some(rest) = text.strip_prefix('\u{feff}') {
+            text = rest.to_string();
+        }
+        if text.contains('\r') {
+            text = lone_returns_as_newlines(&text);
+        }
         Arc::new(SourceFile {
             name: name.into(),
-            text: text.into(),
+            text,
         })
     }
+}
+
+fn lone_returns_as_newlines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() != Some(&'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Finds the text of a file named by an `extends` item.

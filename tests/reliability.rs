@@ -521,3 +521,81 @@ fn many_warnings_are_held_once_and_shown_in_part() {
         &err[err.len().saturating_sub(500)..]
     );
 }
+
+/// Files that are right but were explained as wrong: each now checks, and plays.
+#[test]
+fn right_files_are_not_called_wrong() {
+    let chain: String = (0..40)
+        .map(|i| format!("def d{i} = d{} + 1\n", i + 1))
+        .collect();
+    let cases = [
+        // A byte-order mark, as some editors write.
+        ("bom.rules", format!("\u{feff}{ENDLESS_GAME}")),
+        // Old Mac line endings.
+        ("cr.rules", ENDLESS_GAME.replace('\n', "\r")),
+        // Windows line endings.
+        ("crlf.rules", ENDLESS_GAME.replace('\n', "\r\n")),
+        // A region used before it is written.
+        (
+            "region-order.rules",
+            ENDLESS_GAME.replace(
+                "score p = count(p)",
+                "score p = count(p & inner)\nregion inner = outer - corners\nregion outer = all",
+            ),
+        ),
+        // Forty defs in a chain: long, not recursive.
+        (
+            "def-chain.rules",
+            ENDLESS_GAME.replace("score p = count(p)", "score p = count(p) + d0")
+                + &chain
+                + "def d40 = 1\n",
+        ),
+    ];
+    for (name, text) in cases {
+        let path = temp(name);
+        std::fs::write(&path, &text).unwrap();
+        let o = outflank(&["check", &path]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{name}: {}", stderr(&o));
+    }
+    // Lines are counted as an editor counts them, whatever the line endings.
+    for (name, ending) in [("cr-bad.rules", "\r"), ("crlf-bad.rules", "\r\n")] {
+        let path = temp(name);
+        let text = format!("{ENDLESS_GAME}bogus item\n").replace('\n', ending);
+        std::fs::write(&path, text).unwrap();
+        let o = outflank(&["check", &path]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            stderr(&o).contains(&format!("{name}:9:1]")),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+/// What a user typed is shown back without its control characters: an escape sequence in a
+/// move cannot clear or recolour the terminal.
+#[test]
+fn control_characters_are_shown_as_escapes() {
+    let o = outflank(&["moves", "games/othello.rules", "--moves", "d3 \u{1b}[2J"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stderr(&o).contains('\u{1b}'));
+    assert!(
+        stderr(&o).contains("`\\u{1b}[2J` is not legal"),
+        "{}",
+        stderr(&o)
+    );
+    let o = outflank(&["explain", "games/othello.rules", "\u{1b}[31mx"]);
+    assert!(!stdout(&o).contains('\u{1b}') && !stderr(&o).contains('\u{1b}'));
+    assert!(
+        stdout(&o).contains("\\u{1b}[31mx is not legal"),
+        "{}",
+        stdout(&o)
+    );
+    let o = outflank_with_input(
+        &["play", "games/othello.rules", "--white", "human"],
+        "\u{7}\u{1b}[2J\nquit\n",
+    );
+    assert!(!stdout(&o).contains('\u{1b}') && !stdout(&o).contains('\u{7}'));
+    assert!(stdout(&o).contains("\\u{7}\\u{1b}[2J"), "{}", stdout(&o));
+}

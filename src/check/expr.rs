@@ -60,8 +60,18 @@ pub struct Scope {
     pub locals: Vec<(String, u8, bool)>,
     /// Arguments of the `def` being expanded.
     pub def_args: Vec<(String, Typed)>,
-    pub def_depth: usize,
 }
+
+/// Defs inside one another: a chain this long is far past any rules file, and the checker
+/// recurses once per level.
+pub(super) const MAX_DEF_DEPTH: usize = 256;
+
+/// Def expansions in one file: each use copies the def, so defs that use another twice double
+/// at each level, and this bounds the work and the size of the compiled rules.
+pub(super) const MAX_DEF_EXPANSIONS: usize = 10_000;
+
+/// Regions every board has: a rules file may define its own under these names.
+pub(super) const BUILTIN_REGIONS: &[&str] = &["all", "corners", "border"];
 
 const STATE_NAMES: &[&str] = &[
     "empty", "friend", "opponent", "pieces", "mover", "turn", "passes", "blocked",
@@ -220,9 +230,9 @@ impl Checker<'_> {
             self.used.insert(("param", name.to_string()));
             return Some(v);
         }
-        if let Some(bits) = self.regions.get(name) {
+        if let Some(bits) = self.region(name, span) {
             self.used.insert(("region", name.to_string()));
-            return Some(Typed::Set(Set::Const(*bits)));
+            return Some(Typed::Set(Set::Const(bits)));
         }
         if self.defs.contains_key(name) {
             self.used.insert(("def", name.to_string()));
@@ -246,6 +256,7 @@ impl Checker<'_> {
             "blocked" => Typed::Bool(Cond::Blocked),
             "nobody" => Typed::Player(Player::Const(crate::ir::NOBODY)),
             "all" | "corners" | "border" => {
+                debug_assert!(BUILTIN_REGIONS.contains(&name));
                 let g = self.geometry_for(span)?;
                 Typed::Set(Set::Const(match name {
                     "all" => g.playable,
@@ -327,11 +338,36 @@ impl Checker<'_> {
             .emit();
             return None;
         }
-        if scope.def_depth > 32 {
+        if let Some(at) = self.expanding.iter().position(|d| d == name) {
+            let mut cycle = self.expanding[at..].to_vec();
+            cycle.push(name.to_string());
             self.error(span, format!("`{name}` expands into itself"))
-                .label("recursive use")
+                .label(format!("recursive use: {}", cycle.join(" -> ")))
                 .help("a def is expanded where it is used, so it cannot refer to itself")
                 .emit();
+            return None;
+        }
+        if self.expanding.len() >= MAX_DEF_DEPTH {
+            self.error(
+                span,
+                format!("defs expand more than {MAX_DEF_DEPTH} deep here"),
+            )
+            .label(format!(
+                "`{name}` is the {}th inside one another",
+                MAX_DEF_DEPTH + 1
+            ))
+            .help("write some of the chain's defs out in full")
+            .emit();
+            return None;
+        }
+        self.expansions += 1;
+        if self.expansions > MAX_DEF_EXPANSIONS {
+            if self.expansions == MAX_DEF_EXPANSIONS + 1 {
+                self.error(span, format!("the defs expand into more than {MAX_DEF_EXPANSIONS} copies"))
+                    .label("expanded here once too often")
+                    .help("a def is copied wherever it is used: defs that use others twice or more double at each level; use a turn variable (let) or fewer levels")
+                    .emit();
+            }
             return None;
         }
         let mut inner = Scope {
@@ -339,7 +375,6 @@ impl Checker<'_> {
             bound_player: None,
             locals: Vec::new(),
             def_args: Vec::new(),
-            def_depth: scope.def_depth + 1,
         };
         for (p, a) in params.iter().zip(args) {
             let t = self.expr(a, scope)?;
@@ -347,7 +382,9 @@ impl Checker<'_> {
         }
         let saved = self.current_file;
         self.current_file = body.1;
+        self.expanding.push(name.to_string());
         let r = self.expr(body.0, &inner);
+        self.expanding.pop();
         self.current_file = saved;
         r
     }

@@ -54,11 +54,16 @@ pub fn check(
         player_symbols: Vec::new(),
         regions: BTreeMap::new(),
         defs: BTreeMap::new(),
+        region_items: BTreeMap::new(),
+        region_values: BTreeMap::new(),
+        regions_in_progress: Vec::new(),
         lines: Vec::new(),
         tokens: Vec::new(),
         attributes: Vec::new(),
         registers: 0,
         loops: Vec::new(),
+        expanding: Vec::new(),
+        expansions: 0,
         used: Default::default(),
     };
     let game = checker.run(&items, overrides)?;
@@ -97,11 +102,23 @@ pub(crate) struct Checker<'a> {
     regions: BTreeMap<String, Bits>,
     /// Parameter names and (body, file) of each `def`.
     defs: BTreeMap<String, (Vec<String>, (&'a Expr, u16))>,
+    /// Every region's definitions (a file may redefine a base file's region) with their files,
+    /// found before any is worked out: a region may use one written after it, and is worked
+    /// out when first needed.
+    region_items: BTreeMap<String, Vec<(&'a Expr, u16)>>,
+    /// The value of each definition of a region, once worked out.
+    region_values: BTreeMap<(String, usize), Bits>,
+    /// Definitions being worked out, outermost first: within the n-th definition of a region,
+    /// its name means the one before (or the built-in region of that name, e.g. `corners`).
+    regions_in_progress: Vec<(String, usize)>,
     lines: Vec<LinePattern>,
     tokens: Vec<String>,
     attributes: Vec<(String, [f64; 2])>,
     registers: usize,
     loops: Vec<crate::ir::LoopSpan>,
+    /// The defs being expanded, outermost first, and how many expansions there have been.
+    expanding: Vec<String>,
+    expansions: usize,
     /// (kind, name) of every parameter, region, def, line and token that is referred to.
     used: std::collections::BTreeSet<(&'static str, String)>,
 }
@@ -506,15 +523,21 @@ impl<'a> Checker<'a> {
             }
         }
         for s in items {
+            if let ItemKind::Region { name, value } = &s.item.kind {
+                self.region_items
+                    .entry(name.node.clone())
+                    .or_default()
+                    .push((value, s.file));
+            }
+        }
+        let mut definitions_seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for s in items {
             match &s.item.kind {
-                ItemKind::Region { name, value } => {
+                ItemKind::Region { name, .. } => {
                     self.current_file = s.file;
-                    // A failed region still gets a (empty) value so its uses do not cascade
-                    // into "unknown name" errors.
-                    let bits = match self.expect_set(value, &consts) {
-                        Some(set) => self.const_set(set, value.span),
-                        None => Bits::EMPTY,
-                    };
+                    let level = definitions_seen.entry(&name.node).or_default();
+                    let bits = self.region_at(&name.node, *level);
+                    *level += 1;
                     self.regions.insert(name.node.clone(), bits);
                 }
                 ItemKind::Line {
@@ -777,6 +800,68 @@ impl<'a> Checker<'a> {
                 .emit();
             }
         }
+    }
+
+    /// The value of region `name` where it is used (`used_at`): its last definition, or the one
+    /// before the definition being worked out. None for a name that is no region here (or the
+    /// built-in region a first definition refers to by its own name).
+    pub(super) fn region(&mut self, name: &str, used_at: Span) -> Option<Bits> {
+        let count = self.region_items.get(name)?.len();
+        let level = match self
+            .regions_in_progress
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+        {
+            None => count - 1,
+            Some(&(_, level)) if level > 0 => level - 1,
+            Some(_) if expr::BUILTIN_REGIONS.contains(&name) => return None,
+            Some(_) => {
+                let mut cycle: Vec<String> = self
+                    .regions_in_progress
+                    .iter()
+                    .skip_while(|(n, _)| n != name)
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                cycle.push(name.to_string());
+                self.error(
+                    used_at,
+                    format!("region `{name}` is defined in terms of itself"),
+                )
+                .label(format!("circular: {}", cycle.join(" -> ")))
+                .help("a region is a fixed set of cells; define one of these without the others")
+                .emit();
+                // An empty value, so that its uses do not cascade into more errors.
+                return Some(Bits::EMPTY);
+            }
+        };
+        Some(self.region_at(name, level))
+    }
+
+    /// The value of the `level`-th definition of region `name`, worked out once.
+    fn region_at(&mut self, name: &str, level: usize) -> Bits {
+        let key = (name.to_string(), level);
+        if let Some(bits) = self.region_values.get(&key) {
+            return *bits;
+        }
+        let Some(&(value, file)) = self.region_items.get(name).and_then(|d| d.get(level)) else {
+            return Bits::EMPTY;
+        };
+        let consts = Scope {
+            consts_only: true,
+            ..Scope::default()
+        };
+        let saved = self.current_file;
+        self.current_file = file;
+        self.regions_in_progress.push(key.clone());
+        let bits = match self.expect_set(value, &consts) {
+            Some(set) => self.const_set(set, value.span),
+            None => Bits::EMPTY,
+        };
+        self.regions_in_progress.pop();
+        self.current_file = saved;
+        self.region_values.insert(key, bits);
+        bits
     }
 
     /// Warns when a divisor can be 0: the quotient then counts as 0, which in a score makes

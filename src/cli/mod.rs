@@ -542,14 +542,14 @@ fn run(cli: Cli) -> i32 {
         Ok(text) => match write_stdout(&text) {
             Ok(()) => 0,
             Err(m) => {
-                eprintln!("error: {m}");
+                eprintln!("error: {}", crate::diagnostic::printable(&m));
                 1
             }
         },
         Err(Failure::Printed) => 1,
         Err(Failure::Interrupted) => 130,
         Err(Failure::Message(m)) => {
-            eprintln!("error: {m}");
+            eprintln!("error: {}", crate::diagnostic::printable(&m));
             1
         }
     }
@@ -562,7 +562,7 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
         let source = match read_source(f) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::diagnostic::printable(&e));
                 failed = true;
                 continue;
             }
@@ -592,7 +592,7 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
                 failed = true;
             }
             Err(CheckError::Setting(m)) => {
-                eprintln!("error: {m}");
+                eprintln!("error: {}", crate::diagnostic::printable(&m));
                 failed = true;
             }
         }
@@ -768,6 +768,8 @@ fn cmd_explain(args: &GameArgs, history: &str, the_move: &str) -> Result<String,
             "no move to explain: give one, e.g. `outflank explain FILE d3`".into(),
         ));
     }
+    // Echoed in the explanation: no terminal escapes from it.
+    let the_move = crate::diagnostic::printable(the_move);
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
     let ex = engine.explain(&s, the_move.trim())?;

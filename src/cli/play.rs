@@ -203,6 +203,8 @@ pub fn cmd_play(
     // A write that fails ends the game: no one sees it any more (or the disk is full).
     let lost: std::cell::Cell<Option<std::io::Error>> = std::cell::Cell::new(None);
     let mut say = |text: &str| {
+        // Moves echoed back are the player's own text: no terminal escapes from them.
+        let text = crate::diagnostic::printable(text);
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             lost.set(Some(e));
         }

@@ -39,12 +39,55 @@ fn pratt() -> &'static PrattParser<Rule> {
 /// first syntax error; the checker later collects all semantic errors).
 pub fn parse(source: &Arc<SourceFile>) -> Result<File, Diagnostic> {
     check_nesting(source)?;
+    measure_code(&source.text);
     let mut pairs =
         RulesParser::parse(Rule::file, &source.text).map_err(|e| syntax_error(source, e))?;
     let file = pairs
         .next()
         .expect("the file rule always produces one pair");
+    // Conditionals open at each point, by where they end: `if` nests without brackets, so
+    // their depth is counted here, before anything recurses through them.
+    let mut open_ifs: Vec<usize> = Vec::new();
     for p in file.clone().into_inner().flatten() {
+        let here = p.as_span();
+        while open_ifs.last().is_some_and(|&end| end <= here.start()) {
+            open_ifs.pop();
+        }
+        if p.as_rule() == Rule::conditional {
+            open_ifs.push(here.end());
+            if open_ifs.len() > MAX_NESTING {
+                return Err(Diagnostic::error(
+                    source,
+                    Span::new(here.start(), here.start() + 2),
+                    "`if` expressions are nested too deeply",
+                )
+                .with_label(format!("nesting level {}", open_ifs.len()))
+                .with_help(format!(
+                    "at most {MAX_NESTING} `if`s may sit inside one another; name parts with def"
+                )));
+            }
+        }
+        if p.as_rule() == Rule::expr {
+            let mut run = 0;
+            for q in p.clone().into_inner() {
+                run = if matches!(q.as_rule(), Rule::op_not | Rule::op_neg) {
+                    run + 1
+                } else {
+                    0
+                };
+                if run > MAX_PREFIXES {
+                    return Err(Diagnostic::error(
+                        source,
+                        span(&q),
+                        "too many `not`s or `-`s in a row",
+                    )
+                    .with_label(format!("the {}th", run))
+                    .with_help(format!(
+                        "at most {MAX_PREFIXES} may stand in a row; two `not`s (or `-`s) cancel out"
+                    )));
+                }
+            }
+        }
         if p.as_rule() == Rule::expr && p.clone().into_inner().count() > MAX_EXPR_TOKENS {
             return Err(
                 Diagnostic::error(source, span(&p), "this expression is too long")
@@ -129,6 +172,9 @@ fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>) -> Diagno
     } else {
         message
     };
+    if let Some(d) = non_ascii(source, start) {
+        return d;
+    }
     // A reserved word where a name was expected deserves its own explanation.
     let word: String = source.text[start.min(source.text.len())..]
         .chars()
@@ -396,9 +442,106 @@ fn rule_name(rule: Rule) -> &'static str {
 
 /// The pair's span without the whitespace and comments pest may keep at its end, so that
 /// labels cover the construct itself.
+/// A syntax error at a character outside ASCII: a letter in a name, or a typographic mark
+/// (curly quotes, a non-breaking space) pasted from elsewhere.
+fn non_ascii(source: &Arc<SourceFile>, at: usize) -> Option<Diagnostic> {
+    let text = &source.text;
+    let c = text.get(at..)?.chars().next().filter(|c| !c.is_ascii())?;
+    if c.is_alphanumeric() {
+        // The whole word it sits in.
+        let word = |ch: char| ch.is_alphanumeric() || ch == '_';
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, ch)| word(ch))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let end = text[at..]
+            .char_indices()
+            .find(|&(_, ch)| !word(ch))
+            .map_or(text.len(), |(i, _)| at + i);
+        return Some(
+            Diagnostic::error(
+                source,
+                Span::new(start, end),
+                format!("`{}` is not a name the rules can use", &text[start..end]),
+            )
+            .with_label(format!("`{c}` is not an ASCII letter"))
+            .with_help("names are written with ASCII letters, digits and _; other letters may go in strings and comments"),
+        );
+    }
+    Some(
+        Diagnostic::error(
+            source,
+            Span::new(at, at + c.len_utf8()),
+            format!("`{c}` (U+{:04X}) is not part of the rules language", c as u32),
+        )
+        .with_label(format!("`{c}` here"))
+        .with_help("outside strings and comments the rules are written in ASCII; a typographic quote or space pasted from elsewhere often causes this"),
+    )
+}
+
+/// A pair's span without the spaces and comments pest lets it end with.
 fn span(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
-    Span::new(s.start(), s.start() + significant_len(s.as_str()))
+    let input = s.get_input();
+    let end = CODE_ENDS.with(|table| {
+        let table = table.borrow();
+        // The table is for the file being parsed; anything else is measured by scanning.
+        if table.0 == (input.as_ptr() as usize, input.len()) {
+            (table.1[s.end()] as usize).max(s.start())
+        } else {
+            s.start() + significant_len(s.as_str())
+        }
+    });
+    Span::new(s.start(), end)
+}
+
+thread_local! {
+    /// For the file being parsed (its address and length): at each byte offset, the end of
+    /// the last byte of code before it. Nested pairs share their ends, so measuring each by
+    /// scanning its text took time quadratic in the nesting (minutes for a 4 MB file).
+    static CODE_ENDS: std::cell::RefCell<((usize, usize), Vec<u32>)> =
+        const { std::cell::RefCell::new(((0, 0), Vec::new())) };
+}
+
+/// Fills [`CODE_ENDS`] for `text`: code is anything but spaces and comments (strings whole).
+fn measure_code(text: &str) {
+    let bytes = text.as_bytes();
+    let mut ends = Vec::with_capacity(bytes.len() + 1);
+    ends.push(0u32);
+    let (mut i, mut last) = (0, 0u32);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let from = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(bytes.len());
+                // Inside a string, every byte is code up to itself.
+                for k in from..i {
+                    ends.push(k as u32 + 1);
+                }
+                last = i as u32;
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    ends.push(last);
+                    i += 1;
+                }
+                continue;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            _ => last = i as u32 + 1,
+        }
+        ends.push(last);
+        i += 1;
+    }
+    ends.truncate(bytes.len() + 1);
+    CODE_ENDS.with(|t| *t.borrow_mut() = ((text.as_ptr() as usize, text.len()), ends));
 }
 
 fn significant_len(text: &str) -> usize {
@@ -852,6 +995,9 @@ fn choice_option(pair: Pair<Rule>) -> ChoiceOption {
         span: sp,
     }
 }
+
+/// Prefix operators in a row: each is a level of recursion in the expression parser.
+const MAX_PREFIXES: usize = 16;
 
 /// Most operators and operands one expression may have; with `MAX_NESTING` it bounds the
 /// depth of every expression tree.
