@@ -16,12 +16,33 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// Table size at which it is cleared (bounds memory; costs only repeated work).
-const MAX_ENTRIES: usize = 1 << 23;
+/// Memory the solver's tables may take unless told otherwise: 1 GB.
+pub const DEFAULT_MEMORY: usize = 1 << 30;
 
-/// The kernel's table at most: 2^23 slots of 64 bytes (512 MB). It starts small and grows
-/// only as the search needs.
-const KERNEL_SLOTS: usize = 1 << 23;
+/// Slots of the kernel's table that fit in `memory` bytes (64 bytes a slot; the table starts
+/// small and grows only as the search needs).
+fn kernel_slots(memory: usize) -> usize {
+    let slots = (memory / 64).max(2);
+    if slots.is_power_of_two() {
+        slots
+    } else {
+        slots.next_power_of_two() / 2
+    }
+}
+
+/// Entries of the step-by-step search's table that fit in `memory` bytes: the table is a hash
+/// map, whose storage is a power of two of key, value and a control byte, at most 7/8 full;
+/// it is cleared when full (which costs only repeated work).
+fn search_entries(memory: usize) -> usize {
+    let entry = crate::agents::search::ENTRY_BYTES + 1;
+    let buckets = (memory / entry).max(16);
+    let buckets = if buckets.is_power_of_two() {
+        buckets
+    } else {
+        buckets.next_power_of_two() / 2
+    };
+    buckets / 8 * 7
+}
 
 /// Never called: the solver searches to the end of the game.
 fn no_horizon(engine: &Engine, s: &State) -> Result<f64, RuleError> {
@@ -29,11 +50,12 @@ fn no_horizon(engine: &Engine, s: &State) -> Result<f64, RuleError> {
 }
 
 /// Solves `s`: best play for both sides to the end of the game.
-pub fn solve(engine: &Engine, s: &State) -> Result<Solution, RuleError> {
-    if let Some(solution) = solve_on_kernel(engine, s)? {
+/// The tables take at most `memory` bytes.
+pub fn solve(engine: &Engine, s: &State, memory: usize) -> Result<Solution, RuleError> {
+    if let Some(solution) = solve_on_kernel(engine, s, memory)? {
         return Ok(solution);
     }
-    let mut search = Search::new(no_horizon, MAX_ENTRIES);
+    let mut search = Search::new(no_horizon, search_entries(memory));
     let mut line = Vec::new();
     let mut cur = *s;
     // At each position of the best line, pick a step whose exact value equals the position's.
@@ -63,8 +85,12 @@ pub fn solve(engine: &Engine, s: &State) -> Result<Solution, RuleError> {
 /// The same search on the kernel's own states, for games of one placement a turn: the values
 /// agree with the step-by-step search's (tests compare them), only faster. None when the
 /// game's turns have several steps or its board is too large for the search's table.
-fn solve_on_kernel(engine: &Engine, s: &State) -> Result<Option<Solution>, RuleError> {
-    let mut table = Table::new(KERNEL_SLOTS);
+fn solve_on_kernel(
+    engine: &Engine,
+    s: &State,
+    memory: usize,
+) -> Result<Option<Solution>, RuleError> {
+    let mut table = Table::new(kernel_slots(memory));
     let mut line = Vec::new();
     let mut cur = *s;
     let mut steps = Vec::new();

@@ -599,3 +599,34 @@ fn control_characters_are_shown_as_escapes() {
     assert!(!stdout(&o).contains('\u{1b}') && !stdout(&o).contains('\u{7}'));
     assert!(stdout(&o).contains("\\u{7}\\u{1b}[2J"), "{}", stdout(&o));
 }
+
+/// `solve` keeps its tables within `--memory`: on a game far too large to solve it runs on
+/// under an address-space limit a little above it, where its tables used to grow past 2 GB
+/// in seconds.
+#[test]
+fn solve_stays_within_its_memory() {
+    for rules in ["games/vect-reverse.rules", "games/reversi-go-9x9.rules"] {
+        let mut child = Command::new("prlimit")
+            // The main thread's 256 MB stack, the tables' 64 MB, and room for the rest.
+            .arg(format!("--as={}", 512u64 << 20))
+            .arg(env!("CARGO_BIN_EXE_outflank"))
+            .args(["solve", rules, "--memory", "64"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        let status = child.try_wait().unwrap();
+        let _ = child.kill();
+        let o = child.wait_with_output().unwrap();
+        assert!(
+            status.is_none(),
+            "{rules}: ended with {status:?}: {}",
+            stderr(&o)
+        );
+    }
+    let o = outflank(&["solve", "games/othello.rules", "--memory", "8"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("16..=1048576"), "{}", stderr(&o));
+}

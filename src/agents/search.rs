@@ -13,6 +13,9 @@ const MAX_SEARCH_STEPS: usize = 20_000;
 /// A position's value for its mover at the search horizon.
 pub type Evaluate = fn(&Engine, &State) -> Result<f64, RuleError>;
 
+/// Bytes of one table entry, its key included (for sizing the table to a memory budget).
+pub const ENTRY_BYTES: usize = std::mem::size_of::<(StateKey, Entry)>();
+
 #[derive(Clone, Copy)]
 struct Entry {
     /// Remaining depth the value was searched to (`u32::MAX`: to the end of the game).

@@ -152,6 +152,11 @@ enum Command {
         moves: String,
         #[arg(long)]
         json: bool,
+        /// Megabytes the solver's tables may take (16 to 1048576); a smaller table costs only
+        /// repeated work.
+        #[arg(long, value_name = "MB", default_value_t = (crate::solve::DEFAULT_MEMORY >> 20) as u64,
+              value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+        memory: u64,
     },
     /// Put rules files in canonical layout (comments kept); --check only reports.
     Fmt {
@@ -492,7 +497,12 @@ fn run(cli: Cli) -> i32 {
                 record,
             },
         ),
-        Command::Solve { game, moves, json } => cmd_solve(&game, &moves, json),
+        Command::Solve {
+            game,
+            moves,
+            json,
+            memory,
+        } => cmd_solve(&game, &moves, json, memory),
         Command::Play {
             game,
             seed,
@@ -1010,11 +1020,12 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
     Ok(out)
 }
 
-fn cmd_solve(args: &GameArgs, history: &str, json: bool) -> Result<String, Failure> {
+fn cmd_solve(args: &GameArgs, history: &str, json: bool, memory: u64) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
     let started = Instant::now();
-    let solution = crate::solve::solve(&engine, &s)?;
+    let memory = usize::try_from(memory << 20).unwrap_or(usize::MAX);
+    let solution = crate::solve::solve(&engine, &s, memory)?;
     let seconds = started.elapsed().as_secs_f64();
     // The best line as whole turns.
     let mut turns: Vec<String> = Vec::new();
