@@ -1,24 +1,10 @@
 //! The command-line contract, through the built binary.
 
+mod common;
+
+use common::run::{outflank, outflank_with_input, stderr, stdout};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn outflank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use std::process::Output;
 
 fn json(o: &Output) -> Value {
     assert!(o.status.success(), "{}", stderr(o));
@@ -343,31 +329,8 @@ fn json_reports_extra_state_and_half_point_scores() {
     assert_eq!(v["result"]["winner"], "black");
 }
 
-fn outflank_with_input(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 fn temp(name: &str) -> String {
-    // Under target/, so the files go with `cargo clean` instead of piling up in /tmp.
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_string_lossy().into_owned()
+    common::run::temp("cli", name)
 }
 
 #[test]

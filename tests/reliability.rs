@@ -2,29 +2,13 @@
 //! itself wrongly gets a precise outcome instead (a diagnostic with a location, a one-line error
 //! with a non-zero exit, a bounded run). docs/RELIABILITY.md lists the limits these tests hold.
 
-use std::process::{Command, Output};
+mod common;
 
-fn outflank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::run::{outflank, outflank_with_input, stderr, stdout};
+use std::process::Command;
 
 fn temp(name: &str) -> String {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("reliability");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_string_lossy().into_owned()
+    common::run::temp("reliability", name)
 }
 
 /// Games that need not end: every command reports it on one line or as a rule error, none
@@ -330,26 +314,6 @@ fn an_interrupted_run_keeps_its_games() {
     }
 }
 
-fn outflank_with_input(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 /// Replays `record` (JSON text) against `rules`; exit code and the error line.
 fn replay(rules: &str, name: &str, record: &str) -> (Option<i32>, String) {
     let path = temp(name);
@@ -629,4 +593,56 @@ fn solve_stays_within_its_memory() {
     let o = outflank(&["solve", "games/othello.rules", "--memory", "8"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("16..=1048576"), "{}", stderr(&o));
+}
+
+/// Cases the fuzz campaign (tests/fuzz.rs) found, kept as plain tests.
+#[test]
+fn what_the_fuzzer_found_stays_fixed() {
+    // A line pattern on a board one cell wide: its diagonals have a step of 0 (it panicked).
+    let narrow = temp("one-wide.rules");
+    std::fs::write(
+        &narrow,
+        "title \"narrow\"\nboard 1 x 6\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+         line outflank = opponent+ friend\n\
+         turn { choose c in empty where true { place c flip captured(outflank, c) } }\n\
+         end when none(empty)\nscore p = count(p)\n",
+    )
+    .unwrap();
+    for command in [vec!["trace"], vec!["perft", "--depth", "3"], vec!["solve"]] {
+        let mut args = vec![command[0], narrow.as_str()];
+        args.extend(&command[1..]);
+        let o = outflank(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    }
+    // Any empty cell may be taken: 6 x 5 x 4 sequences of three placements.
+    let o = outflank(&["perft", &narrow, "--depth", "3"]);
+    assert!(stdout(&o).contains("120"), "{}", stdout(&o));
+
+    // A choice whose option leads back to it through a loop, with nothing changed: its options
+    // were tried inside one another until the stack ran out.
+    let trials = temp("trials.rules");
+    std::fs::write(
+        &trials,
+        "title \"trials\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+         turn {\n  while true {\n    choose c in corners {\n      require some(empty)\n      \
+         choose d in friend { place d }\n    }\n  }\n}\n\
+         end when none(empty)\nscore p = count(p)\n",
+    )
+    .unwrap();
+    for command in [vec!["moves"], vec!["run", "--games", "1"], vec!["trace"]] {
+        let mut args = vec![command[0], trials.as_str()];
+        args.extend(&command[1..]);
+        let o = outflank(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("options were tried inside one another 256 deep"),
+            "{err}"
+        );
+        assert!(err.contains("trials.rules:8:12"), "{err}");
+        assert!(
+            err.contains("this option leads back to its own choice"),
+            "{err}"
+        );
+    }
 }

@@ -253,6 +253,13 @@ impl Checker<'_> {
             "mover" => Typed::Player(Player::Mover),
             "turn" => Typed::Num(Num::Turn),
             "passes" => Typed::Num(Num::Passes),
+            "blocked" if self.in_turn => {
+                self.error(span, "`blocked` cannot be asked during a turn")
+                    .label("asked inside the turn")
+                    .help("`blocked` runs the turn for both players to see whether either can move, so asking it inside the turn never ends; use it in `end when` (a choice with no option is already a pass)")
+                    .emit();
+                return None;
+            }
             "blocked" => Typed::Bool(Cond::Blocked),
             "nobody" => Typed::Player(Player::Const(crate::ir::NOBODY)),
             "all" | "corners" | "border" => {

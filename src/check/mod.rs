@@ -64,6 +64,7 @@ pub fn check(
         loops: Vec::new(),
         expanding: Vec::new(),
         expansions: 0,
+        in_turn: false,
         used: Default::default(),
     };
     let game = checker.run(&items, overrides)?;
@@ -119,6 +120,8 @@ pub(crate) struct Checker<'a> {
     /// The defs being expanded, outermost first, and how many expansions there have been.
     expanding: Vec<String>,
     expansions: usize,
+    /// Compiling the turn or agreement program (where `blocked` would ask for itself).
+    in_turn: bool,
     /// (kind, name) of every parameter, region, def, line and token that is referred to.
     used: std::collections::BTreeSet<(&'static str, String)>,
 }
@@ -622,10 +625,12 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
+        self.in_turn = true;
         let (program, agreement) = match turn {
             Some(t) => self.program(t, agreement),
             None => (Vec::new(), None),
         };
+        self.in_turn = false;
         let have_turn = turn.is_some();
         let _ = have_turn;
 

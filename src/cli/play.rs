@@ -169,7 +169,35 @@ pub fn cmd_play(
     // Default: a human against the computer.
     let mut seats = ["human".to_string(), "mcts:1000".to_string()];
     let mut i = 0;
+    let (mut seed, mut limit) = (seed, limit);
     while i < seat_args.len() {
+        // The players are read by hand (their options are named by the rules), so options
+        // written after them arrive here: take the ones that make sense.
+        if let ("--seed" | "--max-steps", Some(value)) =
+            (seat_args[i].as_str(), seat_args.get(i + 1))
+        {
+            let number = value.parse::<u64>().ok().filter(|&n| {
+                seat_args[i] == "--seed" || (1..=crate::agents::MAX_GAME_STEPS).contains(&n)
+            });
+            let Some(n) = number else {
+                return Err(Failure::Message(format!(
+                    "{} {value}: give a whole number{}",
+                    seat_args[i],
+                    if seat_args[i] == "--seed" {
+                        String::new()
+                    } else {
+                        format!(" from 1 to {}", crate::agents::MAX_GAME_STEPS)
+                    }
+                )));
+            };
+            if seat_args[i] == "--seed" {
+                seed = n;
+            } else {
+                limit.max_steps = n;
+            }
+            i += 2;
+            continue;
+        }
         let flag = seat_args[i].trim_start_matches("--");
         let Some(p) = names.iter().position(|n| n == flag) else {
             return Err(Failure::Message(format!(

@@ -87,8 +87,15 @@ pub(crate) const LOOP_WITHOUT_END: &str =
 /// stack (the command line's threads have far more).
 pub const MAX_TURN_STEPS: u32 = 1024;
 
+/// Why a run was stopped when the options of choices were tried inside one another this deep
+/// (each level is a choice reached without a step, whose options had to be tried).
+pub(crate) const MAX_TRIAL_DEPTH: u16 = 256;
+
+pub(crate) const TRIALS_WITHOUT_END: &str =
+    "options were tried inside one another 256 deep without a step; a loop probably leads from this option back to its choice with nothing changed";
+
 fn message_is_endless(message: &str) -> bool {
-    message == LOOP_WITHOUT_END || message == turn_without_end()
+    message == LOOP_WITHOUT_END || message == TRIALS_WITHOUT_END || message == turn_without_end()
 }
 
 pub(crate) fn turn_without_end() -> String {
@@ -107,7 +114,11 @@ impl RuleError {
         let endless = message_is_endless(&message);
         RuleError {
             help: endless.then_some(ENDLESS_HELP),
-            label: (message == LOOP_WITHOUT_END).then_some("this loop went round without end"),
+            label: match message.as_str() {
+                LOOP_WITHOUT_END => Some("this loop went round without end"),
+                TRIALS_WITHOUT_END => Some("this option leads back to its own choice"),
+                _ => None,
+            },
             message,
             at: loc.and_then(|l| game.files.get(l.file as usize).map(|f| (f.clone(), l.span))),
         }

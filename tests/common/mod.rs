@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod run;
+
 use outflank::check::{check, CheckError};
 use outflank::cli::{read_source, FsLoader};
 use outflank::engine::Engine;

@@ -55,7 +55,13 @@ impl<B: Board> Group<B> {
 
 pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
     let g = &game.geometry;
-    let dirs: Vec<usize> = line.dirs.iter().collect();
+    // A direction no cell has a neighbour in (a diagonal on a board one cell wide) holds no
+    // line; its step may even be 0, which fits neither half of the shifts.
+    let dirs: Vec<usize> = line
+        .dirs
+        .iter()
+        .filter(|&d| !g.step_from[d].is_empty())
+        .collect();
     let empty = Group {
         amount: [B::EMPTY; 4],
         lands: [B::EMPTY; 4],

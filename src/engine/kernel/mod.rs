@@ -35,7 +35,7 @@ use super::eval::{self, Evaluate};
 use super::hash::PositionMap;
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
-use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END};
+use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END};
 use crate::board::bits::WORDS;
 use crate::board::geometry::DirSet;
 use crate::board::sets::{flood_cell, reached, Board, Wide};
@@ -73,6 +73,9 @@ pub struct KState<B> {
     pub tokens: [u8; MAX_TOKENS],
     /// Running the agreement program on a stopped game, not playing a turn.
     pub agreeing: bool,
+    /// Trials this copy is inside: a trial runs an option's body up to the next choice, and
+    /// whether that choice has an option may take trials of its own.
+    pub trials: u16,
 }
 
 /// Where a turn stands once it has begun.
@@ -268,6 +271,7 @@ impl<B: Board> KState<B> {
             regs: [0; MAX_REGISTERS],
             tokens: self.tokens,
             agreeing: false,
+            trials: 0,
         }
     }
 }
@@ -384,6 +388,7 @@ impl<B: Board> Kernel<B> {
             regs: [0; MAX_REGISTERS],
             tokens: [NOBODY; MAX_TOKENS],
             agreeing: false,
+            trials: 0,
         };
         let ctx = kernel.ctx(game, &blank);
         let by_parts = (0..g.cells())

@@ -26,6 +26,7 @@ impl<B: Board> Kernel<B> {
             regs: s.regs,
             tokens: s.tokens,
             agreeing: s.agreeing,
+            trials: 0,
         }
     }
 

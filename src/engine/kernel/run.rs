@@ -269,6 +269,12 @@ impl<B: Board> Kernel<B> {
         value: usize,
     ) -> Result<bool, Fault> {
         let mut u = *t;
+        // A loop that leads from an option back to its choice, with nothing changed, would
+        // try the same options inside one another for ever.
+        if u.trials >= MAX_TRIAL_DEPTH {
+            return Err(fault(game, TRIALS_WITHOUT_END, Some(&c.alts[alt].loc)));
+        }
+        u.trials += 1;
         Self::bind(&mut u, c, alt, value);
         let flow = self
             .run(game, &mut u, c.alts[alt].body)

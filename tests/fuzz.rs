@@ -1,0 +1,646 @@
+//! A fuzz campaign on the stable toolchain (proptest): generated rules files on boards of every
+//! shape, with loops, nested blocks and deep nesting; random command lines; tampered records.
+//! Each property says what must never happen: a panic, a run that does not stop, a forged
+//! result that replays. CI runs the default cases (about two minutes on two cores); a release
+//! runs many more with OUTFLANK_FUZZ_CASES (docs/RELIABILITY.md).
+
+mod common;
+
+use outflank::check::{check, CheckError};
+use outflank::engine::rng::Rng;
+use outflank::engine::Engine;
+use outflank::source::{NoFiles, SourceFile};
+use proptest::prelude::*;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Cases per property: `default` unless OUTFLANK_FUZZ_CASES says otherwise.
+fn cases(default: u32) -> u32 {
+    std::env::var("OUTFLANK_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+// ---- generated rules files ------------------------------------------------------------------
+
+/// A condition for an end: `blocked`, or one a turn may ask too.
+fn condition() -> impl Strategy<Value = String> {
+    prop_oneof![1 => Just("blocked".to_string()), 8 => turn_condition()]
+}
+
+/// A condition that needs no variable (`blocked` may not be asked in a turn).
+fn turn_condition() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("true".to_string()),
+        Just("false".to_string()),
+        Just("some(empty)".to_string()),
+        Just("none(friend)".to_string()),
+        Just("turn > 3".to_string()),
+        Just("passes >= 2".to_string()),
+        Just("count(friend) >= count(opponent)".to_string()),
+        Just("count(empty) / count(friend) > 1".to_string()),
+    ]
+}
+
+/// A condition about the chosen cell `c`.
+fn cell_condition() -> impl Strategy<Value = String> {
+    prop_oneof![
+        turn_condition(),
+        Just("some(captured(outflank, c))".to_string()),
+        Just("some(neighbours(c) & opponent)".to_string()),
+        Just("c in corners".to_string()),
+        Just("not (c in border)".to_string()),
+    ]
+}
+
+fn cells() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("empty"),
+        Just("all"),
+        Just("friend"),
+        Just("corners"),
+        Just("border - corners"),
+        Just("empty & edge"),
+    ]
+    .prop_map(str::to_string)
+}
+
+/// A condition wrapped in `depth` brackets and `nots` negations: past the limits, an error.
+fn nested(c: String, depth: usize, nots: usize) -> String {
+    format!(
+        "{}{}{c}{}",
+        "not ".repeat(nots),
+        "(".repeat(depth),
+        ")".repeat(depth)
+    )
+}
+
+/// Statements inside a `choose c` (they may use `c`), nested up to a few levels.
+fn inner_block() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("place c".to_string()),
+        Just("flip captured(outflank, c)".to_string()),
+        Just("stop".to_string()),
+        Just("let n = count(friend)".to_string()),
+        cell_condition().prop_map(|c| format!("require {c}")),
+        (cells(), cell_condition())
+            .prop_map(|(s, w)| format!("choose d in {s} where {w} {{ place d }}")),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            (
+                cell_condition(),
+                proptest::collection::vec(inner.clone(), 0..4)
+            )
+                .prop_map(|(c, b)| format!("while {c} {{ {} }}", b.join("\n"))),
+            (
+                cell_condition(),
+                proptest::collection::vec(inner.clone(), 0..3),
+                proptest::collection::vec(inner.clone(), 0..3)
+            )
+                .prop_map(|(c, a, b)| format!(
+                    "if {c} {{ {} }} else {{ {} }}",
+                    a.join("\n"),
+                    b.join("\n")
+                )),
+            (0u32..4, proptest::collection::vec(inner, 0..3))
+                .prop_map(|(n, b)| format!("repeat {n} {{ {} }}", b.join("\n"))),
+        ]
+    })
+}
+
+/// A turn: choices of `c` with their bodies, maybe in a loop or behind a phase test.
+fn turn() -> impl Strategy<Value = String> {
+    let choice = (
+        cells(),
+        cell_condition(),
+        proptest::collection::vec(inner_block(), 0..4),
+        any::<bool>(),
+    )
+        .prop_map(|(set, cond, body, pass)| {
+            format!(
+                "choose {{ c in {set} where {cond} {{ {} }}{} }}",
+                body.join("\n"),
+                if pass { " pass" } else { "" }
+            )
+        });
+    (
+        proptest::collection::vec(choice, 1..3),
+        turn_condition(),
+        0usize..3,
+    )
+        .prop_map(|(choices, cond, shape)| match shape {
+            0 => choices.join("\n"),
+            1 => format!("while {cond} {{ {} }}", choices.join("\n")),
+            _ => format!(
+                "if {cond} {{ {} }} else {{ {} }}",
+                choices[0],
+                choices.join("\n")
+            ),
+        })
+}
+
+prop_compose! {
+    /// A whole rules file: boards from one cell wide to the largest, removed cells, setups in
+    /// rows or by cell, any turn, end conditions and scores with deep nesting now and then.
+    fn rules_file()(
+        (width, height) in prop_oneof![
+            4 => (1usize..=10, 1usize..=10),
+            1 => (1usize..=26, 1usize..=26),
+        ],
+        removed in proptest::collection::vec((0usize..26, 0usize..26), 0..4),
+        pieces in proptest::collection::vec((0usize..26, 0usize..26, any::<bool>()), 0..6),
+        symbols in prop_oneof![
+            18 => Just(('B', 'W')),
+            1 => Just(('B', 'B')),
+            1 => Just(('.', '/')),
+        ],
+        turn in turn(),
+        end in condition(),
+        (depth, nots) in prop_oneof![
+            8 => Just((0usize, 0usize)),
+            1 => (0usize..80, 0usize..20),
+        ],
+        ifs in prop_oneof![4 => Just(0usize), 1 => 0usize..70],
+        divide in any::<bool>(),
+    ) -> String {
+        let cell = |x: usize, y: usize| format!("{}{}", (b'a' + (x % 26) as u8) as char, y % 26 + 1);
+        let mut text = format!("title \"generated\"\nboard {width} x {height}\n");
+        if !removed.is_empty() {
+            let cells: Vec<String> =
+                removed.iter().map(|&(x, y)| cell(x % width, y % height)).collect();
+            text.push_str(&format!("removed {}\n", cells.join(" | ")));
+        }
+        text.push_str(&format!(
+            "player black '{}'\nplayer white '{}'\nfirst black\n",
+            symbols.0, symbols.1
+        ));
+        if !pieces.is_empty() {
+            text.push_str("setup {\n");
+            for (x, y, black) in pieces {
+                let who = if black { "black" } else { "white" };
+                // Now and then a cell off the board.
+                let (x, y) = if x == 25 { (x, y) } else { (x % width, y % height) };
+                text.push_str(&format!("  {who} on {}\n", cell(x, y)));
+            }
+            text.push_str("}\n");
+        }
+        text.push_str("region edge = border\nline outflank = opponent+ friend\n");
+        text.push_str(&format!("turn {{\n{turn}\n}}\n"));
+        text.push_str(&format!("end when {}\n", nested(end, depth, nots)));
+        text.push_str("end when none(empty)\n");
+        let chain = "if turn > 1 then 1 else ".repeat(ifs);
+        let share = if divide { " / count(p | opponent(p))" } else { "" };
+        text.push_str(&format!("score p = count(p){share} + {chain}0\n"));
+        text
+    }
+}
+
+/// Plays `text`, if it checks, a few random games of bounded length: every error is a value.
+fn play_generated(text: &str) {
+    match check(SourceFile::new("generated.rules", text), &NoFiles, &[]) {
+        Ok(checked) => {
+            let e = Engine::new(checked.game);
+            let Ok(start) = e.start() else { return };
+            let mut buf = Vec::new();
+            for seed in 0..3 {
+                let mut s = start;
+                let mut rng = Rng::new(seed);
+                for _ in 0..300 {
+                    if s.is_over() || e.steps(&s, &mut buf).is_err() || buf.is_empty() {
+                        break;
+                    }
+                    match e.apply(&s, buf[rng.below(buf.len())]) {
+                        Ok(t) => s = t,
+                        Err(_) => break,
+                    }
+                }
+            }
+            let _ = e.random_playout(&start, &mut Rng::new(7), 5_000);
+            let _ = e.explain(&start, "a1");
+        }
+        // Every diagnostic renders, whatever its span.
+        Err(CheckError::Rules(d)) => {
+            assert!(d.has_errors());
+            let _ = d.render(false, 80);
+        }
+        Err(CheckError::Setting(_)) => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
+
+    #[test]
+    fn generated_rules_never_panic_or_run_on(text in rules_file()) {
+        play_generated(&text);
+    }
+}
+
+// ---- command lines -------------------------------------------------------------------------
+
+/// Runs the binary; a run that takes longer than `limit` is a hang.
+fn run_bounded(args: &[String], input: &str, limit: Duration) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let began = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if began.elapsed() > limit {
+            let _ = child.kill();
+            panic!("outflank {args:?} did not stop within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn word(options: &[&'static str]) -> impl Strategy<Value = String> {
+    proptest::sample::select(options.to_vec()).prop_map(str::to_string)
+}
+
+/// A value for any option: ordinary, empty, out of range, not a number, control characters.
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        word(&[
+            "0",
+            "1",
+            "2",
+            "-1",
+            "3.5",
+            "nan",
+            "inf",
+            "1e400",
+            "18446744073709551616"
+        ]),
+        word(&[
+            "",
+            " ",
+            "d3",
+            "d3 c3",
+            "pass",
+            "a1b2",
+            "zz99",
+            "\u{1b}[2J",
+            "\u{7}x"
+        ]),
+        word(&[
+            "size=6",
+            "size=5",
+            "size=",
+            "=",
+            "nosuch=1",
+            "size=99999999999"
+        ]),
+        word(&[
+            "random,random",
+            "mcts:1,random",
+            "alphabeta:1,greedy",
+            "bogus",
+            ","
+        ]),
+        word(&["....../......./", "BW/WB", "#", "legal", "last"]),
+        "[ -~]{0,12}",
+    ]
+}
+
+/// The options a command takes, each with values mostly right and sometimes wrong.
+fn option_for(command: &str) -> BoxedStrategy<Vec<String>> {
+    let flag = |f: &'static str| Just(vec![f.to_string()]).boxed();
+    let with = |f: &'static str, values: &[&'static str]| {
+        word(values)
+            .prop_map(move |v| vec![f.to_string(), v])
+            .boxed()
+    };
+    let set = with(
+        "--set",
+        &["size=4", "size=6", "size=5", "nosuch=1", "size=x"],
+    );
+    let moves = with(
+        "--moves",
+        &["", "d3", "c4 c3", "zz", "pass", "d3 \u{1b}[2J", "a1"],
+    );
+    let seed = with("--seed", &["0", "1", "18446744073709551615", "-1"]);
+    let position = with(
+        "--position",
+        &[
+            "....../....../..BW../..WB../....../......",
+            "....../....../..BB../..BB../....../......",
+            "BW/WB",
+            "",
+        ],
+    );
+    let to_move = with("--to-move", &["black", "white", "martian"]);
+    let max_steps = with("--max-steps", &["1", "10", "0", "2000000"]);
+    let player = |f: &'static str| {
+        with(
+            f,
+            &[
+                "human",
+                "random",
+                "greedy",
+                "mcts:2",
+                "alphabeta:1",
+                "bogus",
+                "mcts:0",
+            ],
+        )
+    };
+    let options: Vec<BoxedStrategy<Vec<String>>> = match command {
+        "moves" => vec![
+            set,
+            moves,
+            flag("--json"),
+            flag("--steps"),
+            with("--limit", &["0", "1", "3", "-1"]),
+            position,
+            to_move,
+        ],
+        "perft" => vec![
+            set,
+            moves,
+            with("--depth", &["0", "1", "2", "-1", "x"]),
+            flag("--divide"),
+            flag("--json"),
+        ],
+        "run" => vec![
+            set,
+            seed,
+            with("--games", &["1", "2", "0", "-1"]),
+            with(
+                "--agents",
+                &[
+                    "random,random",
+                    "greedy,random",
+                    "mcts:2,alphabeta:1",
+                    "bogus",
+                    "random",
+                    "random,random,random",
+                ],
+            ),
+            flag("--swap"),
+            with("--jobs", &["1", "2", "0", "1025"]),
+            flag("--json"),
+            Just(vec!["--record".to_string(), temp("fuzz-run.jsonl")]).boxed(),
+            position,
+        ],
+        "play" => vec![set, seed, max_steps, player("--black"), player("--white")],
+        "solve" => vec![
+            moves,
+            flag("--json"),
+            with("--memory", &["16", "64", "8", "x"]),
+        ],
+        "trace" => vec![set, seed, moves, max_steps, position, to_move],
+        "explain" => vec![
+            moves,
+            word(&["d3", "a1", "", "pass", "\u{7}"])
+                .prop_map(|m| vec![m])
+                .boxed(),
+        ],
+        "render" => vec![
+            moves,
+            with("--mark", &["legal", "last", "bogus"]),
+            with("--shade", &["corners", "nosuch"]),
+            Just(vec!["--svg".to_string(), temp("fuzz.svg")]).boxed(),
+        ],
+        "bench" => vec![
+            with("--seconds", &["0.05", "0", "nan", "inf", "-1"]),
+            flag("--json"),
+        ],
+        "replay" => vec![flag("--quiet"), set],
+        _ => vec![flag("--json")],
+    };
+    proptest::strategy::Union::new(options).boxed()
+}
+
+prop_compose! {
+    /// A command on one of the bundled games with options it takes (values mostly right).
+    fn plausible_command_line()(
+        command in word(&[
+            "check", "moves", "perft", "run", "play", "solve", "fmt", "test", "bench",
+            "replay", "explain", "render", "trace",
+        ]),
+        file in word(&[
+            "games/reversi-6x6.rules", "games/othello.rules", "games/verto-8x8.rules",
+            "games/vect-reverse.rules", "games/reversi-go-9x9.rules",
+        ]),
+    )(
+        options in proptest::collection::vec(option_for(&command), 0..4),
+        command in Just(command),
+        file in Just(file),
+    ) -> Vec<String> {
+        let mut args = vec![command.clone(), file];
+        if command == "replay" {
+            args.push(temp("fuzz-run.jsonl"));
+        }
+        args.extend(options.into_iter().flatten());
+        args
+    }
+}
+
+prop_compose! {
+    /// Anything: a command or not, a file or not, options it may not take, values of any kind.
+    fn chaotic_command_line()(
+        command in word(&[
+            "check", "moves", "perft", "run", "play", "solve", "fmt", "test", "bench",
+            "replay", "explain", "render", "trace", "nosuch", "",
+        ]),
+        file in word(&[
+            "games/reversi-6x6.rules", "games/vect-reverse.rules", "nosuch.rules",
+            "/dev/null", "games", "tests/fixtures/invalid/item-typo.rules",
+        ]),
+        options in proptest::collection::vec((word(&[
+            "--set", "--moves", "--depth", "--games", "--seed", "--agents", "--jobs",
+            "--json", "--steps", "--limit", "--divide", "--position", "--to-move",
+            "--seconds", "--max-steps", "--memory", "--record", "--black", "--white",
+            "--mark", "--shade", "--svg", "--check", "--quiet", "--swap", "-x", "--",
+        ]), proptest::option::of(value())), 0..5),
+    ) -> Vec<String> {
+        let mut args = vec![command, file];
+        for (flag, value) in options {
+            // Files the command writes go under target/, never into the repository.
+            let value = match flag.as_str() {
+                "--record" | "--svg" => Some(temp("fuzz-output")),
+                // Small enough that a valid value ends soon.
+                "--games" | "--depth" | "--jobs" | "--limit" | "--memory" => {
+                    value.map(|v| if v.parse::<u64>().is_ok_and(|n| n > 2) { "2".into() } else { v })
+                }
+                "--seconds" => value.map(|v| if v.parse::<f64>().is_ok_and(|s| s > 0.05) { "0.05".into() } else { v }),
+                _ => value,
+            };
+            args.push(flag);
+            args.extend(value);
+        }
+        args
+    }
+}
+
+fn command_line() -> impl Strategy<Value = Vec<String>> {
+    prop_oneof![3 => plausible_command_line(), 1 => chaotic_command_line()]
+}
+
+fn temp(name: &str) -> String {
+    common::run::temp("fuzz", name)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(800)))]
+
+    /// Any command line ends within the limit with exit 0, 1 (refused input) or 2 (usage),
+    /// never by a signal or a panic.
+    #[test]
+    fn command_lines_end_cleanly(args in command_line()) {
+        let limit = Duration::from_secs(60);
+        let mut args = args;
+        match args[0].as_str() {
+            // The exact solution of a game is work without end, but not on a 4 x 4 board.
+            "solve" => {
+                let options: Vec<String> = args[2..]
+                    .iter()
+                    .filter(|a| !matches!(a.as_str(), "--set" | "--position" | "--to-move"))
+                    .cloned()
+                    .collect();
+                args = ["solve", "games/othello.rules", "--set", "size=4"]
+                    .map(String::from)
+                    .to_vec();
+                args.extend(options);
+            }
+            "bench" if !args.iter().any(|a| a == "--seconds") => {
+                args.extend(["--seconds".into(), "0.05".into()]);
+            }
+            // Only ever checked: the files are the repository's.
+            "fmt" => args.push("--check".into()),
+            _ => {}
+        }
+        let o = run_bounded(&args, "?\nundo\nd3\nresign\nquit\n", limit);
+        let err = String::from_utf8_lossy(&o.stderr);
+        prop_assert!(!err.contains("panicked"), "{args:?}: {err}");
+        prop_assert!(matches!(o.status.code(), Some(0..=2)), "{args:?}: {:?} {err}", o.status);
+    }
+}
+
+// ---- records ---------------------------------------------------------------------------------
+
+/// Records of real games (6x6 Reversi), made once.
+fn records() -> &'static Vec<serde_json::Value> {
+    static RECORDS: OnceLock<Vec<serde_json::Value>> = OnceLock::new();
+    RECORDS.get_or_init(|| {
+        let path = temp("fuzz-records.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let o = run_bounded(
+            &[
+                "run".into(),
+                "games/reversi-6x6.rules".into(),
+                "--games".into(),
+                "6".into(),
+                "--record".into(),
+                path.clone(),
+            ],
+            "",
+            Duration::from_secs(60),
+        );
+        assert!(o.status.success());
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    })
+}
+
+/// A change to a record, and whether the result it claims is then certainly false.
+#[derive(Clone, Debug)]
+enum Tamper {
+    Score(f64),
+    OtherWinner,
+    Resign(String),
+    Hash(String),
+    Move(usize, String),
+    DropMove(usize),
+    Param(String),
+    Start(String),
+    Cut(usize),
+}
+
+fn tamper() -> impl Strategy<Value = Tamper> {
+    prop_oneof![
+        (-100i32..100).prop_map(|s| Tamper::Score(f64::from(s) + 0.5)),
+        Just(Tamper::OtherWinner),
+        word(&["black", "white", "martian", ""]).prop_map(Tamper::Resign),
+        "[0-9a-z:]{0,24}".prop_map(Tamper::Hash),
+        (0usize..40, "[a-h][1-8]|pass|[ -~]{0,4}").prop_map(|(i, m)| Tamper::Move(i, m)),
+        (0usize..40).prop_map(Tamper::DropMove),
+        value().prop_map(Tamper::Param),
+        "[.BW#/]{0,40}".prop_map(Tamper::Start),
+        (0usize..400).prop_map(Tamper::Cut),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(600)))]
+
+    /// A tampered record never crashes `replay`, and one whose claimed result is false (a
+    /// score, the winner, a resignation of a finished game, the rules' hash) never replays.
+    #[test]
+    fn tampered_records_are_caught(which in 0usize..6, change in tamper()) {
+        let mut r = records()[which].clone();
+        let mut must_fail = true;
+        let mut text = None;
+        match &change {
+            Tamper::Score(s) => r["result"]["scores"]["black"] = (*s).into(),
+            Tamper::OtherWinner => {
+                let winner = r["result"]["winner"].clone();
+                r["result"]["winner"] = if winner == "black" { "white".into() } else { "black".into() };
+            }
+            Tamper::Resign(who) => r["result"]["resigned"] = who.clone().into(),
+            Tamper::Hash(h) => r["rules_hash"] = h.clone().into(),
+            Tamper::Move(i, m) => {
+                must_fail = false;
+                let moves = r["moves"].as_array_mut().unwrap();
+                let i = i % moves.len();
+                moves[i] = m.clone().into();
+            }
+            Tamper::DropMove(i) => {
+                must_fail = false;
+                let moves = r["moves"].as_array_mut().unwrap();
+                moves.remove(i % moves.len());
+            }
+            Tamper::Param(v) => {
+                must_fail = false;
+                r["params"]["size"] = v.clone().into();
+            }
+            Tamper::Start(rows) => {
+                must_fail = false;
+                r["start"] = serde_json::json!({"rows": rows, "to_move": "black"});
+            }
+            Tamper::Cut(n) => {
+                let full = r.to_string();
+                text = Some(full[..(*n).min(full.len() - 1)].to_string());
+            }
+        }
+        let text = text.unwrap_or_else(|| r.to_string());
+        let path = temp(&format!("tampered-{}.json", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let o = run_bounded(
+            &["replay".into(), "games/reversi-6x6.rules".into(), path, "--quiet".into()],
+            "",
+            Duration::from_secs(60),
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        prop_assert!(!err.contains("panicked"), "{change:?}: {err}");
+        prop_assert!(matches!(o.status.code(), Some(0 | 1)), "{change:?}: {err}");
+        if must_fail {
+            prop_assert_eq!(o.status.code(), Some(1), "{:?} replayed", change);
+        }
+    }
+}
