@@ -231,7 +231,7 @@ fn play_generated(text: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
+    #![proptest_config(ProptestConfig::with_cases(cases(5000)))]
 
     #[test]
     fn generated_rules_never_panic_or_run_on(text in rules_file()) {
@@ -494,7 +494,7 @@ fn temp(name: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(800)))]
+    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
 
     /// Any command line ends within the limit with exit 0, 1 (refused input) or 2 (usage),
     /// never by a signal or a panic.
@@ -587,7 +587,7 @@ fn tamper() -> impl Strategy<Value = Tamper> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(600)))]
+    #![proptest_config(ProptestConfig::with_cases(cases(1500)))]
 
     /// A tampered record never crashes `replay`, and one whose claimed result is false (a
     /// score, the winner, a resignation of a finished game, the rules' hash) never replays.

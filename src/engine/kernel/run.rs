@@ -103,12 +103,26 @@ impl<B: Board> Kernel<B> {
         moves: B,
         more: B,
     ) -> Result<bool, Fault> {
+        let t = &self.deeper(game, t, pc)?;
         let mut found = false;
         self.each_legal(game, t, pc, moves, more, |_, _| {
             found = true;
             false
         })?;
         Ok(found)
+    }
+
+    /// `t` one level deeper in trials: the run that reached the choice at `pc` tries its
+    /// options before going on, and a loop that leads from an option back to its choice, with
+    /// nothing changed, would try them inside one another for ever.
+    #[inline]
+    fn deeper(&self, game: &Game, t: &KState<B>, pc: u32) -> Result<KState<B>, Fault> {
+        if t.trials >= MAX_TRIAL_DEPTH {
+            return Err(trials_without_end(game, pc));
+        }
+        let mut u = *t;
+        u.trials += 1;
+        Ok(u)
     }
 
     /// For an `auto` choice whose options must be tried: its one candidate that passes its
@@ -122,6 +136,7 @@ impl<B: Board> Kernel<B> {
         moves: B,
         more: B,
     ) -> Result<Option<Option<(usize, usize)>>, Fault> {
+        let t = &self.deeper(game, t, pc)?;
         let (mut found, mut several) = (None, false);
         self.each_legal(game, t, pc, moves, more, |alt, value| {
             several = found.is_some();
@@ -269,12 +284,6 @@ impl<B: Board> Kernel<B> {
         value: usize,
     ) -> Result<bool, Fault> {
         let mut u = *t;
-        // A loop that leads from an option back to its choice, with nothing changed, would
-        // try the same options inside one another for ever.
-        if u.trials >= MAX_TRIAL_DEPTH {
-            return Err(fault(game, TRIALS_WITHOUT_END, Some(&c.alts[alt].loc)));
-        }
-        u.trials += 1;
         Self::bind(&mut u, c, alt, value);
         let flow = self
             .run(game, &mut u, c.alts[alt].body)
@@ -801,6 +810,14 @@ fn located(game: &Game, mut e: Fault, loc: &crate::ir::Loc) -> Fault {
         e.at = RuleError::in_rules(game, String::new(), Some(loc)).at;
     }
     e
+}
+
+/// Out of line: trials are on the hot path of every game whose options have them.
+#[cold]
+#[inline(never)]
+fn trials_without_end(game: &Game, pc: u32) -> Fault {
+    let c = super::positions::choose_at(game, pc);
+    fault(game, TRIALS_WITHOUT_END, c.alts.first().map(|a| &a.loc))
 }
 
 /// The innermost `while` or `repeat` holding instruction `pc`: where a run that took too many
