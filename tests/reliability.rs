@@ -5,10 +5,18 @@
 mod common;
 
 use common::run::{outflank, outflank_with_input, stderr, stdout};
-use std::process::Command;
+use std::process::{Command, Output};
 
 fn temp(name: &str) -> String {
     common::run::temp("reliability", name)
+}
+
+/// Runs `command` (its name, then its options) on the rules file `path`.
+fn on_file<'a>(command: &[&'a str], path: &'a str) -> (Vec<&'a str>, Output) {
+    let mut args = vec![command[0], path];
+    args.extend(&command[1..]);
+    let o = outflank(&args);
+    (args, o)
 }
 
 /// Games that need not end: every command reports it on one line or as a rule error, none
@@ -60,9 +68,7 @@ fn games_and_turns_that_never_end_are_errors_not_crashes() {
         let path = temp(name);
         std::fs::write(&path, text).unwrap();
         for command in commands {
-            let mut args = vec![command[0], path.as_str()];
-            args.extend(&command[1..]);
-            let o = outflank(&args);
+            let (args, o) = on_file(&command, &path);
             assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
             assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
         }
@@ -223,9 +229,7 @@ fn a_loop_without_end_is_pointed_at() {
         vec!["trace"],
         vec!["run", "--games", "1"],
     ] {
-        let mut args = vec![command[0], path.as_str()];
-        args.extend(&command[1..]);
-        let o = outflank(&args);
+        let (args, o) = on_file(&command, &path);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
         assert!(
@@ -609,9 +613,7 @@ fn what_the_fuzzer_found_stays_fixed() {
     )
     .unwrap();
     for command in [vec!["trace"], vec!["perft", "--depth", "3"], vec!["solve"]] {
-        let mut args = vec![command[0], narrow.as_str()];
-        args.extend(&command[1..]);
-        let o = outflank(&args);
+        let (args, o) = on_file(&command, &narrow);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
     }
     // Any empty cell may be taken: 6 x 5 x 4 sequences of three placements.
@@ -630,9 +632,7 @@ fn what_the_fuzzer_found_stays_fixed() {
     )
     .unwrap();
     for command in [vec!["moves"], vec!["run", "--games", "1"], vec!["trace"]] {
-        let mut args = vec![command[0], trials.as_str()];
-        args.extend(&command[1..]);
-        let o = outflank(&args);
+        let (args, o) = on_file(&command, &trials);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
         assert!(
