@@ -97,6 +97,7 @@ pub enum Cell {
 #[derive(Clone, Debug)]
 pub enum Set {
     Const(Bits),
+    /// The empty cells (`empty`); no cells at all is `Const(Bits::EMPTY)`.
     Empty,
     Pieces(Box<Player>),
     AllPieces,
@@ -265,5 +266,86 @@ impl Game {
             .iter()
             .position(|p| p.name == name)
             .map(|i| i as u8)
+    }
+}
+
+/// Whether an expression reads register `r` (a variable bound by `choose` or `let`): a part of
+/// a `where` clause that does not is the same for every candidate, and is asked once.
+pub trait ReadsRegister {
+    fn reads(&self, r: u8) -> bool;
+}
+
+impl ReadsRegister for Cond {
+    fn reads(&self, r: u8) -> bool {
+        match self {
+            Cond::Const(_) | Cond::Blocked => false,
+            Cond::Not(a) => a.reads(r),
+            Cond::And(a, b) | Cond::Or(a, b) => a.reads(r) || b.reads(r),
+            Cond::Num(_, a, b) => a.reads(r) || b.reads(r),
+            Cond::Player(_, a, b) => a.reads(r) || b.reads(r),
+            Cond::Cell(_, a, b) => a.reads(r) || b.reads(r),
+            Cond::SetEq(_, a, b) => a.reads(r) || b.reads(r),
+            Cond::In(c, s) => c.reads(r) || s.reads(r),
+            Cond::NonEmpty(s) => s.reads(r),
+            Cond::AnyLine(_, c) | Cond::Breathes(c) => c.reads(r),
+        }
+    }
+}
+
+impl ReadsRegister for Num {
+    fn reads(&self, r: u8) -> bool {
+        match self {
+            Num::Const(_) | Num::Turn | Num::Passes => false,
+            Num::Reg(x) => *x == r,
+            Num::Count(s) => s.reads(r),
+            Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
+                a.reads(r) || b.reads(r)
+            }
+            Num::Neg(a) => a.reads(r),
+            Num::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
+            Num::Attr(p, _) => p.reads(r),
+        }
+    }
+}
+
+impl ReadsRegister for Cell {
+    fn reads(&self, r: u8) -> bool {
+        match self {
+            Cell::Const(_) => false,
+            Cell::Reg(x) => *x == r,
+            Cell::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
+        }
+    }
+}
+
+impl ReadsRegister for Player {
+    fn reads(&self, r: u8) -> bool {
+        match self {
+            Player::Const(_)
+            | Player::Mover
+            | Player::Other
+            | Player::Bound
+            | Player::Holder(_) => false,
+            Player::Opponent(p) => p.reads(r),
+            Player::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
+        }
+    }
+}
+
+impl ReadsRegister for Set {
+    fn reads(&self, r: u8) -> bool {
+        match self {
+            Set::Const(_) | Set::Empty | Set::AllPieces | Set::Sources(_) => false,
+            Set::Pieces(p) | Set::Territory(p) => p.reads(r),
+            Set::Single(c)
+            | Set::Captured(_, c)
+            | Set::Ends(_, c)
+            | Set::Neighbours(c, _)
+            | Set::Group(c) => c.reads(r),
+            Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => a.reads(r) || b.reads(r),
+            Set::Adjacent(a, _) | Set::Liberties(a) | Set::Surrounded(a) => a.reads(r),
+            Set::Between(a, b) => a.reads(r) || b.reads(r),
+            Set::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
+        }
     }
 }

@@ -60,8 +60,11 @@ const TURNS: [&str; 7] = [
     }",
 ];
 
-const CONDS: [&str; 6] = [
+const CONDS: [&str; 8] = [
     "true",
+    // Parts that do not read the chosen cell, asked once for all candidates.
+    "count(empty) > 20",
+    "turn > 3 and some(neighbours(c) & friend) and count(friend) >= count(opponent)",
     "some(neighbours(c) & (if turn > 4 then friend else opponent))",
     "some(neighbours(c) & friend)",
     "count(neighbours(c) & empty) >= 2",

@@ -4,8 +4,8 @@
 use super::expr::{Scope, Type, Typed};
 use super::Checker;
 use crate::ir::{
-    Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, LoopSpan, Num, RegValue, Set, MAX_OPTIONS,
-    MAX_REGISTERS,
+    Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, LoopSpan, Num, ReadsRegister, RegValue, Set,
+    MAX_OPTIONS, MAX_REGISTERS,
 };
 use crate::syntax::ast::{Block, OptionKind, Span, Stmt, StmtKind};
 
@@ -388,6 +388,15 @@ fn lift_where(set: &mut Set, condition: Cond, reg: u8, changed: &mut bool) -> Op
                 (Some(a), Some(b)) => Some(Cond::And(Box::new(a), Box::new(b))),
                 (a, b) => a.or(b),
             }
+        }
+        // A part that does not read the chosen cell is the same for every candidate: asked
+        // once, as `if C then SET else nothing`.
+        condition if !condition.reads(reg) => {
+            *changed = true;
+            let written = Box::new(std::mem::replace(set, Set::Empty));
+            let nothing = Box::new(Set::Const(crate::board::bits::Bits::EMPTY));
+            *set = Set::If(Box::new(condition), written, nothing);
+            None
         }
         condition => match lift(&condition, reg) {
             Some(cells) => {
