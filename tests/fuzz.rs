@@ -8,19 +8,26 @@ mod common;
 
 use outflank::check::{check, CheckError};
 use outflank::engine::rng::Rng;
+use outflank::engine::state::State;
 use outflank::engine::Engine;
-use outflank::source::{NoFiles, SourceFile};
+use outflank::source::{MemoryFiles, NoFiles, SourceFile};
 use proptest::prelude::*;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// Cases per property: `default` unless OUTFLANK_FUZZ_CASES says otherwise.
-fn cases(default: u32) -> u32 {
-    std::env::var("OUTFLANK_FUZZ_CASES")
+/// `default` cases per property from a fixed seed, so that CI runs the same cases in the same
+/// time every run; OUTFLANK_FUZZ_CASES asks for that many cases from a fresh seed each run (or
+/// from PROPTEST_RNG_SEED, to repeat one).
+fn config(default: u32) -> ProptestConfig {
+    let campaign = std::env::var("OUTFLANK_FUZZ_CASES")
         .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+        .and_then(|v| v.parse().ok());
+    let mut config = ProptestConfig::with_cases(campaign.unwrap_or(default));
+    if campaign.is_none() && std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+        config.rng_seed = proptest::test_runner::RngSeed::Fixed(0x0f1a_2026);
+    }
+    config
 }
 
 // ---- generated rules files ------------------------------------------------------------------
@@ -41,6 +48,9 @@ fn turn_condition() -> impl Strategy<Value = String> {
         Just("passes >= 2".to_string()),
         Just("count(friend) >= count(opponent)".to_string()),
         Just("count(empty) / count(friend) > 1".to_string()),
+        Just("holder(button) == nobody".to_string()),
+        Just("holder(button) == mover".to_string()),
+        Just("some(surrounded(opponent))".to_string()),
     ]
 }
 
@@ -52,6 +62,8 @@ fn cell_condition() -> impl Strategy<Value = String> {
         Just("some(neighbours(c) & opponent)".to_string()),
         Just("c in corners".to_string()),
         Just("not (c in border)".to_string()),
+        Just("count(liberties(group(c))) > 0".to_string()),
+        Just("some(territory(mover))".to_string()),
     ]
 }
 
@@ -84,6 +96,8 @@ fn inner_block() -> impl Strategy<Value = String> {
         Just("flip captured(outflank, c)".to_string()),
         Just("stop".to_string()),
         Just("let n = count(friend)".to_string()),
+        Just("take button".to_string()),
+        Just("flip surrounded(opponent)".to_string()),
         cell_condition().prop_map(|c| format!("require {c}")),
         (cells(), cell_condition())
             .prop_map(|(s, w)| format!("choose d in {s} where {w} {{ place d }}")),
@@ -118,10 +132,16 @@ fn turn() -> impl Strategy<Value = String> {
         cell_condition(),
         proptest::collection::vec(inner_block(), 0..4),
         any::<bool>(),
+        prop_oneof![3 => Just(""), 1 => Just(" mark \"x\""), 1 => Just(" mark \"\"")],
+        prop_oneof![
+            3 => Just(String::new()),
+            1 => turn_condition().prop_map(|w| format!(" \"swap\" where {w} {{ take button }}")),
+            1 => Just(" \"x\" { stop }".to_string()),
+        ],
     )
-        .prop_map(|(set, cond, body, pass)| {
+        .prop_map(|(set, cond, body, pass, mark, word)| {
             format!(
-                "choose {{ c in {set} where {cond} {{ {} }}{} }}",
+                "choose {{ c in {set} where {cond}{mark} {{ {} }}{word}{} }}",
                 body.join("\n"),
                 if pass { " pass" } else { "" }
             )
@@ -165,6 +185,12 @@ prop_compose! {
         ],
         ifs in prop_oneof![4 => Just(0usize), 1 => 0usize..70],
         divide in any::<bool>(),
+        agreement in prop_oneof![
+            3 => Just(String::new()),
+            1 => inner_block().prop_map(|b| format!(
+                "agreement {{\n  while true {{ choose {{ c in opponent {{ {b} }} \"done\" {{ stop }} }} }}\n}}\n"
+            )),
+        ],
     ) -> String {
         let cell = |x: usize, y: usize| format!("{}{}", (b'a' + (x % 26) as u8) as char, y % 26 + 1);
         let mut text = format!("title \"generated\"\nboard {width} x {height}\n");
@@ -187,34 +213,59 @@ prop_compose! {
             }
             text.push_str("}\n");
         }
-        text.push_str("region edge = border\nline outflank = opponent+ friend\n");
+        text.push_str("region edge = border\nline outflank = opponent+ friend\ntoken button\n");
+        text.push_str(&agreement);
         text.push_str(&format!("turn {{\n{turn}\n}}\n"));
         text.push_str(&format!("end when {}\n", nested(end, depth, nots)));
         text.push_str("end when none(empty)\n");
         let chain = "if turn > 1 then 1 else ".repeat(ifs);
         let share = if divide { " / count(p | opponent(p))" } else { "" };
-        text.push_str(&format!("score p = count(p){share} + {chain}0\n"));
+        text.push_str(&format!(
+            "score p = count(p){share} + {chain}0 + (if holder(button) == p then 1 else 0)\n"
+        ));
         text
     }
 }
 
 /// Plays `text`, if it checks, a few random games of bounded length: every error is a value.
 fn play_generated(text: &str) {
-    match check(SourceFile::new("generated.rules", text), &NoFiles, &[]) {
+    play_checked(check(
+        SourceFile::new("generated.rules", text),
+        &NoFiles,
+        &[],
+    ));
+}
+
+/// Plays random steps from `s` until the game or agreement is over, at most `limit` of them.
+fn random_steps(e: &Engine, mut s: State, rng: &mut Rng, limit: usize) -> State {
+    let mut buf = Vec::new();
+    for _ in 0..limit {
+        if s.is_over() || e.steps(&s, &mut buf).is_err() || buf.is_empty() {
+            break;
+        }
+        match e.apply(&s, buf[rng.below(buf.len())]) {
+            Ok(t) => s = t,
+            Err(_) => break,
+        }
+    }
+    s
+}
+
+fn play_checked(checked: Result<outflank::check::Checked, CheckError>) {
+    match checked {
         Ok(checked) => {
             let e = Engine::new(checked.game);
             let Ok(start) = e.start() else { return };
-            let mut buf = Vec::new();
             for seed in 0..3 {
-                let mut s = start;
                 let mut rng = Rng::new(seed);
-                for _ in 0..300 {
-                    if s.is_over() || e.steps(&s, &mut buf).is_err() || buf.is_empty() {
-                        break;
+                let end = random_steps(&e, start, &mut rng, 300);
+                // A stopped game may go to its agreement, and play may resume after it.
+                if end.is_over() {
+                    if let Ok(Some(a)) = e.begin_agreement(&end, end.mover) {
+                        let _ = e.outcome(&random_steps(&e, a, &mut rng, 50), None);
                     }
-                    match e.apply(&s, buf[rng.below(buf.len())]) {
-                        Ok(t) => s = t,
-                        Err(_) => break,
+                    if let Ok(resumed) = e.resume(&end, end.mover) {
+                        random_steps(&e, resumed, &mut rng, 50);
                     }
                 }
             }
@@ -230,12 +281,77 @@ fn play_generated(text: &str) {
     }
 }
 
+/// What a variant may say after `extends`: each replaces a base item (or adds one).
+fn variant_item() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("title \"variant\"".to_string()),
+        (1usize..=12, 1usize..=12).prop_map(|(w, h)| format!("board {w} x {h}")),
+        Just("removed a1".to_string()),
+        Just("first white".to_string()),
+        Just("player black 'X'".to_string()),
+        Just("region edge = corners".to_string()),
+        Just("line outflank = opponent+ empty".to_string()),
+        Just("token coin".to_string()),
+        Just("setup { white on a1 }".to_string()),
+        Just("end when turn > 4".to_string()),
+        Just("score p = count(p) * 2".to_string()),
+        Just("set size = 3".to_string()),
+        Just("agreement { stop }".to_string()),
+        turn().prop_map(|t| format!("turn {{\n{t}\n}}")),
+    ]
+}
+
+/// How variant files hang together: one level, two, a cycle, a missing base.
+#[derive(Debug, Clone, Copy)]
+enum Chain {
+    One,
+    Two,
+    Cycle,
+    Missing,
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(5000)))]
+    #![proptest_config(config(5000))]
 
     #[test]
     fn generated_rules_never_panic_or_run_on(text in rules_file()) {
         play_generated(&text);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(1000))]
+
+    #[test]
+    fn generated_variants_never_panic_or_run_on(
+        base in rules_file(),
+        items in proptest::collection::vec(variant_item(), 0..4),
+        chain in prop_oneof![
+            Just(Chain::One), Just(Chain::Two), Just(Chain::Cycle), Just(Chain::Missing)
+        ],
+    ) {
+        let variant = |of: &str| format!("extends \"{of}\"\n{}\n", items.join("\n"));
+        let (files, top) = match chain {
+            Chain::One => (vec![("base.rules", base)], variant("base.rules")),
+            Chain::Two => (
+                vec![("base.rules", base), ("middle.rules", variant("base.rules"))],
+                variant("middle.rules"),
+            ),
+            Chain::Cycle => (
+                vec![("base.rules", format!("extends \"top.rules\"\n{base}"))],
+                variant("base.rules"),
+            ),
+            Chain::Missing => (vec![], variant("nowhere.rules")),
+        };
+        let mut files: Vec<(String, String)> =
+            files.into_iter().map(|(n, t)| (n.to_string(), t)).collect();
+        files.push(("top.rules".to_string(), top.clone()));
+        let checked = check(SourceFile::new("top.rules", top), &MemoryFiles(files), &[]);
+        // A missing base or a cycle is a diagnostic, never a panic or a loop.
+        if matches!(chain, Chain::Cycle | Chain::Missing) {
+            prop_assert!(checked.is_err());
+        }
+        play_checked(checked);
     }
 }
 
@@ -494,7 +610,7 @@ fn temp(name: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
+    #![proptest_config(config(2000))]
 
     /// Any command line ends within the limit with exit 0, 1 (refused input) or 2 (usage),
     /// never by a signal or a panic.
@@ -587,7 +703,7 @@ fn tamper() -> impl Strategy<Value = Tamper> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(1500)))]
+    #![proptest_config(config(1500))]
 
     /// A tampered record never crashes `replay`, and one whose claimed result is false (a
     /// score, the winner, a resignation of a finished game, the rules' hash) never replays.
