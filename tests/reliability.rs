@@ -646,3 +646,125 @@ fn what_the_fuzzer_found_stays_fixed() {
         );
     }
 }
+
+/// `play --record` keeps the game in a file: written before the first move (a file that cannot
+/// be written is said at once) and again when the session ends, whoever played.
+#[test]
+fn play_keeps_its_game_in_a_record() {
+    let record = temp("played-record.json");
+    let _ = std::fs::remove_file(&record);
+    // After the players, as the other options of `play` may come.
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/othello.rules",
+            "--black",
+            "random",
+            "--white",
+            "greedy",
+            "--record",
+            &record,
+        ],
+        "undo\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Computers' turns are not taken back: there is no human turn to go back to.
+    assert!(stdout(&o).contains("nothing to undo"), "{}", stdout(&o));
+    assert!(stderr(&o).contains(&format!("the game is saved to {record}")));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert!(saved["moves"].as_array().unwrap().len() >= 30, "{saved}");
+    assert!(saved["result"]["scores"].is_object(), "{saved}");
+    let o = outflank(&["replay", "games/othello.rules", &record, "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/othello.rules",
+            "--record",
+            "/nonexistent/dir/game.json",
+        ],
+        "d3\nquit\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: cannot write the game to /nonexistent/dir/game.json: No such file or directory (os error 2)"
+    );
+    assert!(stdout(&o).is_empty(), "no game is begun: {}", stdout(&o));
+}
+
+/// Ctrl-C, SIGTERM or a closed terminal (SIGHUP) in the middle of `play` keeps the game: in
+/// the record file, which replays, or as the moves printed when there is no file.
+#[test]
+fn an_interrupted_play_keeps_its_game() {
+    use std::io::{Read, Write};
+    for (signal, with_file) in [
+        ("-INT", true),
+        ("-TERM", true),
+        ("-HUP", true),
+        ("-INT", false),
+    ] {
+        let record = temp(&format!("interrupted-play{signal}.json"));
+        let _ = std::fs::remove_file(&record);
+        let mut args = vec!["play", "games/othello.rules", "--white", "greedy"];
+        if with_file {
+            args.extend(["--record", &record]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The human plays d3 and leaves standard input open, as at a terminal.
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(b"d3\n").unwrap();
+        let mut output = child.stdout.take().unwrap();
+        let mut shown = String::new();
+        let began = std::time::Instant::now();
+        // Waits for the computer's reply and the prompt after it.
+        while !shown.contains("white (greedy) plays") || !shown.ends_with("black> ") {
+            assert!(began.elapsed().as_secs() < 60, "no reply: {shown}");
+            let mut buf = [0u8; 4096];
+            let n = output.read(&mut buf).unwrap();
+            assert!(n > 0, "play ended early: {shown}");
+            shown.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+        let reply = shown
+            .split("white (greedy) plays ")
+            .nth(1)
+            .and_then(|r| r.lines().next())
+            .unwrap()
+            .to_string();
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let o = child.wait_with_output().unwrap();
+        drop(input);
+        assert_eq!(o.status.code(), Some(130), "{signal}: {}", stderr(&o));
+        if !with_file {
+            assert_eq!(
+                stderr(&o).trim(),
+                format!("interrupted after 2 moves: d3 {reply}")
+            );
+            continue;
+        }
+        assert_eq!(
+            stderr(&o).trim(),
+            format!("interrupted: the game so far is saved to {record}"),
+            "{signal}"
+        );
+        let saved: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+        assert_eq!(saved["moves"], serde_json::json!(["d3", reply]), "{signal}");
+        assert!(saved["result"].is_null(), "an unfinished game: {saved}");
+        let o = outflank(&["replay", "games/othello.rules", &record, "--quiet"]);
+        assert_eq!(o.status.code(), Some(0), "{signal}: {}", stderr(&o));
+    }
+}

@@ -136,6 +136,11 @@ enum Command {
         seed: u64,
         #[command(flatten)]
         limit: StepLimit,
+        /// Keep the game in this file as it is played: written at the start, at the end
+        /// however the session ends (Ctrl-C and a closed terminal included), and readable by
+        /// `replay`.
+        #[arg(long, value_name = "FILE")]
+        record: Option<String>,
         /// --NAME PLAYER pairs, e.g. --black human --white alphabeta:4.
         #[arg(
             trailing_var_arg = true,
@@ -507,8 +512,9 @@ fn run(cli: Cli) -> i32 {
             game,
             seed,
             limit,
+            record,
             seats,
-        } => play::cmd_play(&game, &seats, seed, limit),
+        } => play::cmd_play(&game, &seats, seed, limit, record),
         Command::Bench {
             files,
             seconds,

@@ -10,18 +10,40 @@ use crate::engine::turns::PlayError;
 use crate::engine::Engine;
 use crate::record::{params_of, result_of, rules_hash, Record, RecordResult, StartPosition};
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 const HELP: &str =
     "commands: a move in notation (a whole turn, or its next steps), ? (legal moves), \
 undo, resign, save FILE, help, quit";
 
+/// The game as a record, kept current step by step and shared with the handler of Ctrl-C,
+/// SIGTERM and SIGHUP, which saves it (or prints its moves) however the session ends.
+struct Live {
+    record: Record,
+    /// The steps of the turn in progress.
+    partial: String,
+}
+
+impl Live {
+    fn snapshot(&self) -> Record {
+        let mut record = self.record.clone();
+        if !self.partial.is_empty() {
+            record.moves.push(self.partial.clone());
+        }
+        record
+    }
+}
+
 struct Game<'a> {
     engine: &'a Engine,
-    /// Turn starts, and the move played from each.
-    history: Vec<(State, String)>,
-    /// The current position and the steps of the turn in progress.
+    /// The moves played so far, the result and the turn in progress.
+    live: Arc<Mutex<Live>>,
+    /// Turn starts a human can take back: the number of moves played before each, and the
+    /// position. Only a human's turns are kept, so that computers playing a long game do not
+    /// hold a position per turn.
+    undo_points: Vec<(usize, State)>,
+    /// The current position.
     now: State,
-    partial: String,
     /// Cells chosen in the last turn, marked on the board.
     marks: Vec<usize>,
     resigned: Option<u8>,
@@ -82,13 +104,29 @@ impl Game<'_> {
         self.now.is_over() || self.resigned.is_some()
     }
 
-    fn record(&self, args: &GameArgs, seats: &[String; 2]) -> Record {
+    fn live(&self) -> MutexGuard<'_, Live> {
+        // The handler only reads the record, so a poisoned lock still holds a sound one.
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn last_move(&self) -> String {
+        self.live().record.moves.last().cloned().unwrap_or_default()
+    }
+
+    /// The record with the game as it stands now.
+    fn record(&self) -> Record {
+        self.live().snapshot()
+    }
+
+    /// Brings the record's result up to date after the position or a resignation changed.
+    fn update_result(&mut self) {
+        let result = self.result();
+        self.live().record.result = result;
+    }
+
+    fn result(&self) -> Option<RecordResult> {
         let e = self.engine;
-        let mut moves: Vec<String> = self.history.iter().map(|(_, m)| m.clone()).collect();
-        if !self.partial.is_empty() {
-            moves.push(self.partial.clone());
-        }
-        let result = match self.resigned {
+        match self.resigned {
             Some(p) => Some(RecordResult {
                 winner: Some(e.player_name(1 - p).to_string()),
                 scores: (0..2)
@@ -102,23 +140,43 @@ impl Game<'_> {
                 resigned: Some(e.player_name(p).to_string()),
             }),
             None => result_of(e, &self.now),
-        };
+        }
+    }
+
+    fn new_record(engine: &Engine, args: &GameArgs, seats: &[String; 2], first: &State) -> Record {
         Record {
             rules: args.file.clone(),
-            rules_hash: rules_hash(e),
-            params: params_of(e),
+            rules_hash: rules_hash(engine),
+            params: params_of(engine),
             players: (0..2)
-                .map(|p| (e.player_name(p).to_string(), seats[p as usize].clone()))
+                .map(|p| (engine.player_name(p).to_string(), seats[p as usize].clone()))
                 .collect(),
             seed: None,
-            start: args.position.is_some().then(|| {
-                let first = self.history.first().map_or(self.now, |(s, _)| *s);
-                StartPosition::of(e, &first)
-            }),
-            moves,
-            agreement: self.agreement.clone(),
-            result,
+            start: args
+                .position
+                .is_some()
+                .then(|| StartPosition::of(engine, first)),
+            moves: Vec::new(),
+            agreement: None,
+            result: None,
         }
+    }
+
+    /// Back to the start of the last turn a human can take back; false when there is none.
+    fn undo(&mut self) -> bool {
+        let Some((played, state)) = self.undo_points.pop() else {
+            return false;
+        };
+        self.now = state;
+        self.resigned = None;
+        self.marks.clear();
+        {
+            let mut live = self.live();
+            live.record.moves.truncate(played);
+            live.partial.clear();
+        }
+        self.update_result();
+        true
     }
 
     /// Plays steps written in `text` from the current position.
@@ -126,33 +184,154 @@ impl Game<'_> {
         let played = self.engine.parse_turn(&self.now, text)?;
         for (i, (step, after)) in played.iter().enumerate() {
             let before = if i == 0 { self.now } else { played[i - 1].1 };
-            self.advance(before, *step, *after);
+            self.advance(before, *step, *after, true);
         }
         Ok(())
     }
 
-    fn advance(&mut self, before: State, step: crate::engine::Step, after: State) {
+    fn advance(&mut self, before: State, step: crate::engine::Step, after: State, human: bool) {
         let e = self.engine;
+        let text = e.step_notation(&before, step);
         if before.steps == 0 {
-            self.history.push((before, String::new()));
+            if human {
+                let played = self.live().record.moves.len();
+                self.undo_points.push((played, before));
+            }
             self.marks.clear();
         }
-        let text = e.step_notation(&before, step);
         self.steps += 1;
-        self.partial.push_str(&text);
         if let Some(c) = e.step_cell(&before, step) {
             self.marks.push(c);
         }
         self.now = after;
-        if after.is_over() || after.steps == 0 {
-            if let Some(last) = self.history.last_mut() {
-                last.1 = std::mem::take(&mut self.partial);
-                if last.1 != "pass" {
-                    self.resumed = false;
-                }
+        let turn_over = after.is_over() || after.steps == 0;
+        let finished = {
+            let mut live = self.live();
+            live.partial.push_str(&text);
+            if turn_over {
+                let turn = std::mem::take(&mut live.partial);
+                let pass = turn == "pass";
+                live.record.moves.push(turn);
+                Some(pass)
+            } else {
+                None
             }
+        };
+        if finished == Some(false) {
+            self.resumed = false;
+        }
+        if after.is_over() {
+            self.update_result();
         }
     }
+}
+
+/// Who plays each seat, and the options written after the players.
+struct Seating {
+    seats: [String; 2],
+    seed: u64,
+    limit: StepLimit,
+    record: Option<String>,
+}
+
+/// Reads `--NAME PLAYER` pairs. The players are read by hand (their options are named by the
+/// rules), so options written after them arrive here too: the ones that make sense are taken.
+fn seating(
+    engine: &Engine,
+    seat_args: &[String],
+    seed: u64,
+    limit: StepLimit,
+    record: Option<String>,
+) -> Result<Seating, Failure> {
+    let names = [
+        engine.player_name(0).to_string(),
+        engine.player_name(1).to_string(),
+    ];
+    // Default: a human against the computer.
+    let mut out = Seating {
+        seats: ["human".to_string(), "mcts:1000".to_string()],
+        seed,
+        limit,
+        record,
+    };
+    let mut i = 0;
+    while i < seat_args.len() {
+        let flag = seat_args[i].as_str();
+        let value = seat_args.get(i + 1);
+        if let ("--record", Some(path)) = (flag, value) {
+            out.record = Some(path.clone());
+            i += 2;
+            continue;
+        }
+        if let ("--seed" | "--max-steps", Some(value)) = (flag, value) {
+            let number = value
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| flag == "--seed" || (1..=crate::agents::MAX_GAME_STEPS).contains(&n));
+            let Some(n) = number else {
+                return Err(Failure::Message(format!(
+                    "{flag} {value}: give a whole number{}",
+                    if flag == "--seed" {
+                        String::new()
+                    } else {
+                        format!(" from 1 to {}", crate::agents::MAX_GAME_STEPS)
+                    }
+                )));
+            };
+            if flag == "--seed" {
+                out.seed = n;
+            } else {
+                out.limit.max_steps = n;
+            }
+            i += 2;
+            continue;
+        }
+        let name = flag.trim_start_matches("--");
+        let Some(p) = names.iter().position(|n| n == name) else {
+            return Err(Failure::Message(format!(
+                "{flag}: unknown option; name the players as in the rules: --{} PLAYER --{} PLAYER",
+                names[0], names[1]
+            )));
+        };
+        let Some(who) = value else {
+            return Err(Failure::Message(format!(
+                "--{name} needs a player: human, random, greedy, mcts, alphabeta"
+            )));
+        };
+        if who != "human" {
+            agent(who, 0)?;
+        }
+        out.seats[p] = who.clone();
+        i += 2;
+    }
+    Ok(out)
+}
+
+fn write_record(path: &str, record: &Record) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(record).expect("records serialize") + "\n";
+    std::fs::write(path, text).map_err(|e| format!("cannot write the game to {path}: {e}"))
+}
+
+/// On Ctrl-C, SIGTERM or SIGHUP (the terminal closed), the game so far is written to the
+/// record file, or its moves are printed when there is none: a long game is never lost.
+fn keep_on_interrupt(live: Arc<Mutex<Live>>, path: Option<String>) {
+    // Fails only when a handler is already set (a second session in one process): keep it.
+    let _ = ctrlc::set_handler(move || {
+        let record = live.lock().unwrap_or_else(|e| e.into_inner()).snapshot();
+        let said = match &path {
+            Some(path) => match write_record(path, &record) {
+                Ok(()) => format!("interrupted: the game so far is saved to {path}"),
+                Err(e) => format!("interrupted: {e}; moves so far: {}", record.moves.join(" ")),
+            },
+            None => format!(
+                "interrupted after {} moves: {}",
+                record.moves.len(),
+                record.moves.join(" ")
+            ),
+        };
+        eprintln!("\n{}", crate::diagnostic::printable(&said));
+        std::process::exit(130);
+    });
 }
 
 pub fn cmd_play(
@@ -160,62 +339,15 @@ pub fn cmd_play(
     seat_args: &[String],
     seed: u64,
     limit: StepLimit,
+    record: Option<String>,
 ) -> Result<String, Failure> {
     let engine = load_game(args)?;
-    let names = [
-        engine.player_name(0).to_string(),
-        engine.player_name(1).to_string(),
-    ];
-    // Default: a human against the computer.
-    let mut seats = ["human".to_string(), "mcts:1000".to_string()];
-    let mut i = 0;
-    let (mut seed, mut limit) = (seed, limit);
-    while i < seat_args.len() {
-        // The players are read by hand (their options are named by the rules), so options
-        // written after them arrive here: take the ones that make sense.
-        if let ("--seed" | "--max-steps", Some(value)) =
-            (seat_args[i].as_str(), seat_args.get(i + 1))
-        {
-            let number = value.parse::<u64>().ok().filter(|&n| {
-                seat_args[i] == "--seed" || (1..=crate::agents::MAX_GAME_STEPS).contains(&n)
-            });
-            let Some(n) = number else {
-                return Err(Failure::Message(format!(
-                    "{} {value}: give a whole number{}",
-                    seat_args[i],
-                    if seat_args[i] == "--seed" {
-                        String::new()
-                    } else {
-                        format!(" from 1 to {}", crate::agents::MAX_GAME_STEPS)
-                    }
-                )));
-            };
-            if seat_args[i] == "--seed" {
-                seed = n;
-            } else {
-                limit.max_steps = n;
-            }
-            i += 2;
-            continue;
-        }
-        let flag = seat_args[i].trim_start_matches("--");
-        let Some(p) = names.iter().position(|n| n == flag) else {
-            return Err(Failure::Message(format!(
-                "{}: unknown option; name the players as in the rules: --{} PLAYER --{} PLAYER",
-                seat_args[i], names[0], names[1]
-            )));
-        };
-        let Some(who) = seat_args.get(i + 1) else {
-            return Err(Failure::Message(format!(
-                "--{flag} needs a player: human, random, greedy, mcts, alphabeta"
-            )));
-        };
-        if who != "human" {
-            agent(who, 0)?;
-        }
-        seats[p] = who.clone();
-        i += 2;
-    }
+    let Seating {
+        seats,
+        seed,
+        limit,
+        record,
+    } = seating(&engine, seat_args, seed, limit, record)?;
     let mut agents: Vec<Option<Box<dyn Agent>>> = Vec::new();
     for (p, who) in seats.iter().enumerate() {
         agents.push(if who == "human" {
@@ -224,7 +356,50 @@ pub fn cmd_play(
             Some(agent(who, game_seed(seed, p as u64 + 1))?)
         });
     }
+    let first = start(&engine, args)?;
+    let live = Arc::new(Mutex::new(Live {
+        record: Game::new_record(&engine, args, &seats, &first),
+        partial: String::new(),
+    }));
+    // Written at once, so that a file that cannot be written is said before the game.
+    if let Some(path) = &record {
+        write_record(
+            path,
+            &live.lock().unwrap_or_else(|e| e.into_inner()).snapshot(),
+        )?;
+    }
+    keep_on_interrupt(live.clone(), record.clone());
+    let mut g = Game {
+        engine: &engine,
+        live,
+        undo_points: Vec::new(),
+        now: first,
+        marks: Vec::new(),
+        resigned: None,
+        agreement: None,
+        resumed: false,
+        steps: 0,
+    };
+    let played = session(&mut g, &mut agents, &seats, limit);
+    // Saved however the session ended, a rule error included.
+    if let Some(path) = &record {
+        write_record(path, &g.record())?;
+        eprintln!(
+            "the game is saved to {}",
+            crate::diagnostic::printable(path)
+        );
+    }
+    played
+}
 
+/// The game itself: boards and prompts on standard output, commands from standard input.
+fn session(
+    g: &mut Game,
+    agents: &mut [Option<Box<dyn Agent>>],
+    seats: &[String; 2],
+    limit: StepLimit,
+) -> Result<String, Failure> {
+    let engine = g.engine;
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut out = std::io::stdout().lock();
@@ -236,18 +411,6 @@ pub fn cmd_play(
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             lost.set(Some(e));
         }
-    };
-    let begin = start(&engine, args)?;
-    let mut g = Game {
-        engine: &engine,
-        history: Vec::new(),
-        now: begin,
-        partial: String::new(),
-        marks: Vec::new(),
-        resigned: None,
-        agreement: None,
-        resumed: false,
-        steps: 0,
     };
     say(&format!(
         "{}\n{HELP}\n",
@@ -278,7 +441,7 @@ pub fn cmd_play(
             && !g.resumed
             && g.now.passes >= 2
         {
-            offer_agreement(&mut g, &agents, &seats, &mut input, &mut say)?;
+            offer_agreement(g, agents, seats, &mut input, &mut say)?;
             shown = true;
             continue;
         }
@@ -289,7 +452,7 @@ pub fn cmd_play(
                     engine.player_name(p),
                     engine.player_name(1 - p)
                 ),
-                None => result_line(&engine, &g.now),
+                None => result_line(engine, &g.now),
             };
             say(&format!("game over: {result}\n"));
         } else if let Some(a) = agents[g.now.mover as usize].as_mut() {
@@ -303,25 +466,22 @@ pub fn cmd_play(
             }
             // The computer plays its whole turn, step by step.
             let mover = g.now.mover;
-            while !g.now.is_over()
-                && g.now.mover == mover
-                && (g.now.steps > 0 || g.partial.is_empty())
-            {
+            loop {
                 let before = g.now;
                 let mut legal = Vec::new();
                 engine.steps(&before, &mut legal)?;
-                let step = a.choose(&engine, &before, &legal)?;
+                let step = a.choose(engine, &before, &legal)?;
                 let after = engine.apply(&before, step)?;
-                g.advance(before, step, after);
-                if after.steps == 0 || after.is_over() {
+                g.advance(before, step, after, false);
+                if after.steps == 0 || after.is_over() || after.mover != mover {
                     break;
                 }
             }
-            let last = g.history.last().map(|(_, m)| m.clone()).unwrap_or_default();
             say(&format!(
-                "{} ({}) plays {last}\n",
+                "{} ({}) plays {}\n",
                 engine.player_name(mover),
-                seats[mover as usize]
+                seats[mover as usize],
+                g.last_move()
             ));
             shown = true;
             continue;
@@ -329,8 +489,8 @@ pub fn cmd_play(
             say(&format!(
                 "{} continues {}; next: {}\n",
                 engine.player_name(g.now.mover),
-                g.partial,
-                step_list(&engine, &g.now)
+                g.live().partial,
+                step_list(engine, &g.now)
             ));
         }
         let prompt = if g.over() {
@@ -352,22 +512,12 @@ pub fn cmd_play(
                 if g.over() {
                     say("the game is over\n");
                 } else {
-                    say(&format!("{}\n", legal_list(&engine, &g.now)));
+                    say(&format!("{}\n", legal_list(engine, &g.now)));
                 }
             }
             "undo" => {
                 // Back to the human's previous turn start, taking back computer turns too.
-                let mut undone = false;
-                g.resigned = None;
-                while let Some((state, _)) = g.history.pop() {
-                    g.now = state;
-                    g.partial.clear();
-                    undone = true;
-                    if agents[state.mover as usize].is_none() {
-                        break;
-                    }
-                }
-                g.marks.clear();
+                let undone = g.undo();
                 say(if undone {
                     "undone\n"
                 } else {
@@ -377,19 +527,15 @@ pub fn cmd_play(
             }
             "resign" if !g.over() => {
                 g.resigned = Some(g.now.mover);
+                g.update_result();
                 shown = true;
             }
             "save" => match line.split_whitespace().nth(1) {
                 None => say("save needs a file name: save FILE\n"),
-                Some(path) => {
-                    let record = g.record(args, &seats);
-                    let text =
-                        serde_json::to_string_pretty(&record).expect("records serialize") + "\n";
-                    match std::fs::write(path, text) {
-                        Ok(()) => say(&format!("saved to {path}\n")),
-                        Err(e) => say(&format!("cannot save to {path}: {e}\n")),
-                    }
-                }
+                Some(path) => match write_record(path, &g.record()) {
+                    Ok(()) => say(&format!("saved to {path}\n")),
+                    Err(e) => say(&format!("{e}\n")),
+                },
             },
             _ if g.over() => say(&format!("the game is over; {HELP}\n")),
             _ => match g.play_text(line) {
@@ -441,7 +587,7 @@ fn legal_list(engine: &Engine, s: &State) -> String {
 /// resumes.
 fn offer_agreement(
     g: &mut Game,
-    agents: &[Option<Box<dyn Agent>>],
+    agents: &mut [Option<Box<dyn Agent>>],
     seats: &[String; 2],
     input: &mut impl Iterator<Item = std::io::Result<String>>,
     say: &mut impl FnMut(&str),
@@ -520,11 +666,14 @@ fn offer_agreement(
     }
     if accepted {
         g.now = agreed;
+        g.live().record.agreement = Some(proposals.clone());
         g.agreement = Some(proposals);
+        g.update_result();
         say("agreed\n");
     } else {
         g.now = engine.resume(&stopped, stopped.mover)?;
         g.resumed = true;
+        g.update_result();
         say("no agreement: play resumes; two passes in a row now end the game as it stands\n");
     }
     Ok(())
