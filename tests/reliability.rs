@@ -233,7 +233,7 @@ fn a_loop_without_end_is_pointed_at() {
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
         assert!(
-            err.contains("a million jumps without a choice"),
+            err.contains("the turn program went round without reaching a choice"),
             "{args:?}: {err}"
         );
         assert!(err.contains("loop.rules:8:3"), "{args:?}: {err}");
@@ -767,4 +767,34 @@ fn an_interrupted_play_keeps_its_game() {
         let o = outflank(&["replay", "games/othello.rules", &record, "--quiet"]);
         assert_eq!(o.status.code(), Some(0), "{signal}: {}", stderr(&o));
     }
+}
+
+/// A loop whose rounds change nothing is endless whatever each round costs: it is reported
+/// as soon as its state repeats, not after a million costly rounds (here about 300 CPU
+/// seconds: a flood of the 26 x 26 board for each of its cells in every round). The CPU limit
+/// only ends the run if that went wrong.
+#[test]
+fn a_costly_loop_that_changes_nothing_is_stopped_at_once() {
+    let path = temp("costly-loop.rules");
+    std::fs::write(
+        &path,
+        "title \"costly loop\"\nboard 26 x 26\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+         turn {\n  while some(empty) {\n    choose c in empty where count(liberties(group(c))) > 0 {\n\
+         \x20     require turn < 0\n    }\n  }\n}\nend when none(empty)\nscore p = count(p)\n",
+    )
+    .unwrap();
+    let o = Command::new("prlimit")
+        .arg("--cpu=30")
+        .arg(env!("CARGO_BIN_EXE_outflank"))
+        .args(["moves", &path])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the turn program went round without reaching a choice"),
+        "{err}"
+    );
+    assert!(err.contains("costly-loop.rules:7:3"), "{err}");
 }

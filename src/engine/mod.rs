@@ -74,10 +74,11 @@ impl fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
-/// Why a step's run was stopped: no choice after a million jumps (straight-line code runs
-/// off the program's end, so only a loop can run that long). Both runners count the same.
+/// Why a step's run was stopped: it came back to a state it had been in without a choice in
+/// between (so it would go round for ever), or took a million jumps without one (straight-line
+/// code runs off the program's end, so only a loop can run that long).
 pub(crate) const LOOP_WITHOUT_END: &str =
-    "the turn program took a million jumps without a choice; a while loop probably never ends";
+    "the turn program went round without reaching a choice (its state repeated, or a million jumps passed); a while loop probably never ends";
 
 /// Steps one turn may take. A longer turn is almost surely one that never ends (a loop
 /// around a choice whose options change nothing); listing whole turns, perft and the search

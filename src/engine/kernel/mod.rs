@@ -56,7 +56,7 @@ fn fault(game: &Game, message: &str, loc: Option<&crate::ir::Loc>) -> Fault {
 }
 
 /// A position: at a turn boundary, or inside a turn of several steps.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KState<B> {
     pub pieces: [B; 2],
     pub mover: u8,
@@ -121,6 +121,8 @@ fn later(c: &Choose, v: usize) -> (usize, usize) {
 /// Jumps one step may take before its next choice: past them, the run is reported as a loop
 /// that never ends.
 const STEP_BUDGET: u32 = 1_000_000;
+/// Jumps after which a run starts watching for a state it has been in before.
+const WATCH_AFTER: u32 = 4_096;
 
 pub struct Kernel<B> {
     /// Every turn is one placement (see the module's documentation): the direct paths apply,

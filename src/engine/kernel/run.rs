@@ -347,13 +347,16 @@ impl<B: Board> Kernel<B> {
         // Counted at jumps only: a run that never ends must take jumps without end, since
         // straight-line code runs off the program's end.
         let mut budget = STEP_BUDGET;
-        let mut spend = |pc: u32| {
+        let mut watch: Option<Box<Watch<B>>> = None;
+        let mut spend = |pc: u32, t: &KState<B>| {
             budget -= 1;
-            if budget == 0 {
-                Err(fault(game, LOOP_WITHOUT_END, innermost_loop(game, pc)))
-            } else {
-                Ok(())
+            if budget > STEP_BUDGET - WATCH_AFTER {
+                return Ok(());
             }
+            if budget == 0 || watch.get_or_insert_with(Watch::new).repeats(pc, t) {
+                return Err(fault(game, LOOP_WITHOUT_END, innermost_loop(game, pc)));
+            }
+            Ok(())
         };
         // The first option's candidates, found by the test just before the choice.
         let mut found: Option<B> = None;
@@ -369,11 +372,11 @@ impl<B: Board> Kernel<B> {
                     };
                     let n = moves.count() + more.count();
                     if n == 0 {
-                        spend(pc)?;
+                        spend(pc, t)?;
                         pc = c.otherwise;
                     } else if c.auto && self.is_tried(pc) {
                         // A forced choice counts the candidates that pass their trials.
-                        spend(pc)?;
+                        spend(pc, t)?;
                         match self.sole_legal(game, t, pc, moves, more)? {
                             None => pc = c.otherwise,
                             Some(Some((alt, value))) => {
@@ -385,13 +388,13 @@ impl<B: Board> Kernel<B> {
                     } else if c.auto && self.candidate_count(game, t, pc, moves, more) == 1 {
                         // A forced choice is no decision: taken without stopping. Its body
                         // may lead straight back to it (an empty body in `while true`).
-                        spend(pc)?;
+                        spend(pc, t)?;
                         let (alt, value) = self.candidate(game, t, pc, moves, more, 0);
                         Self::bind(t, c, alt, value);
                         pc = c.alts[alt].body;
                     } else if self.is_tried(pc) && !self.any_legal(game, t, pc, moves, more)? {
                         // Every candidate fails its trial: as good as none.
-                        spend(pc)?;
+                        spend(pc, t)?;
                         pc = c.otherwise;
                     } else {
                         return Ok(Flow::Suspended { pc, moves, more });
@@ -437,7 +440,7 @@ impl<B: Board> Kernel<B> {
                     pc += 1;
                 }
                 Instr::JumpUnless(c, target) => {
-                    spend(pc)?;
+                    spend(pc, t)?;
                     if let Some((l, r, ends)) = self.forms[pc as usize].test_then_choose {
                         let from = t.regs[r as usize] as usize;
                         let ctx = self.ctx(game, t);
@@ -461,7 +464,7 @@ impl<B: Board> Kernel<B> {
                     };
                 }
                 Instr::Jump(target) => {
-                    spend(pc)?;
+                    spend(pc, t)?;
                     pc = *target;
                 }
                 Instr::Stop => return Ok(Flow::TurnEnded),
@@ -829,4 +832,40 @@ fn innermost_loop(game: &Game, pc: u32) -> Option<&crate::ir::Loc> {
         .filter(|l| (l.start..l.end).contains(&pc))
         .min_by_key(|l| l.end - l.start)
         .map(|l| &l.loc)
+}
+
+/// A run without a choice is deterministic: once it is back where it has been, with the same
+/// state, it goes round for ever. A run past a few thousand jumps is watched for that (Brent's
+/// cycle finding: a snapshot renewed at doubling intervals), so a loop whose rounds change
+/// nothing is reported at once however costly its rounds; the jump budget still ends a loop
+/// whose rounds change something for ever. Boxed: only such runs pay for it.
+struct Watch<B> {
+    seen: Option<(u32, KState<B>)>,
+    lap: u32,
+    interval: u32,
+}
+
+impl<B: Board> Watch<B> {
+    fn new() -> Box<Self> {
+        Box::new(Watch {
+            seen: None,
+            lap: 0,
+            interval: 1,
+        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn repeats(&mut self, pc: u32, t: &KState<B>) -> bool {
+        if self.seen.is_some_and(|(p, s)| p == pc && s == *t) {
+            return true;
+        }
+        self.lap += 1;
+        if self.seen.is_none() || self.lap == self.interval {
+            self.seen = Some((pc, *t));
+            self.lap = 0;
+            self.interval = self.interval.saturating_mul(2);
+        }
+        false
+    }
 }
