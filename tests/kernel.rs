@@ -216,6 +216,13 @@ fn direct_loop_equals_the_plain_build() {
             "othello 6x6",
             engine("games/othello.rules", &[("size", "6")]),
         ),
+        // The choice in the `else` of an opening phase that fills the centre first: run as
+        // a loop once the centre is full, by the general path before.
+        ("reversi 6x6", engine("games/reversi-6x6.rules", &[])),
+        (
+            "reversi 10x10",
+            engine("games/reversi-8x8.rules", &[("size", "10")]),
+        ),
     ] {
         assert!(e.kernel_is_direct(), "{what} run as a loop over the boards");
         compare_playouts(&e, what, 300);
@@ -248,6 +255,19 @@ fn direct_loop_equals_the_plain_build() {
         );
     let e = engine_from(&gated);
     assert!(!e.kernel_is_direct());
+    // A phase gate is passed for good only while taken cells stay taken: a `move` anywhere in
+    // the program could empty the region again, so the loop is not taken.
+    let phase = "turn {\n  if some(empty & corners) {\n    choose c in empty & corners { place c }\n  } else {";
+    let phased = DIRECT.replace("turn {", phase).replace(
+        "    end when blocked and",
+        "    }\n    end when blocked and",
+    );
+    assert!(engine_from(&phased).kernel_is_direct(), "{phased}");
+    let moving = phased.replace(
+        "choose c in empty & corners { place c }",
+        "choose c in empty & corners { place c  move c to c }",
+    );
+    assert!(!engine_from(&moving).kernel_is_direct(), "{moving}");
 }
 
 #[test]
@@ -439,6 +459,10 @@ fn compare_solutions(fast: &Engine, what: &str, games: u64, plies: u64) -> usize
 fn kernel_solutions_equal_the_step_by_step_search() {
     let e = engine("games/othello.rules", &[("size", "4")]);
     assert!(compare_solutions(&e, "othello 4x4", 12, 0) > 60);
+    // From before an opening phase that fills the centre: the general path, then the loop.
+    let phased = engine("games/reversi-8x8.rules", &[("size", "4")]);
+    assert!(phased.kernel_is_direct());
+    assert!(compare_solutions(&phased, "reversi 4x4", 8, 0) > 60);
     // 6x6 from 10 to 12 empty cells: each of the solver's three stretches (plain, sorted,
     // with the table) takes part, and more placements per position than 4x4 offers.
     let six = engine("games/othello.rules", &[("size", "6")]);

@@ -110,7 +110,7 @@ impl<B: Board> Kernel<B> {
             }
             At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
             At::Choice { pc, moves, .. } => {
-                if let Some(d) = &self.direct {
+                if let Some(d) = self.direct_at_choice(pc) {
                     return self.direct_perft(game, d, s, moves, depth);
                 }
                 let mut total = 0;

@@ -18,9 +18,11 @@ impl<B: Board> Kernel<B> {
         let (mut s, mut at) = (*s, at);
         let mut steps = 0;
         while steps < limit {
-            if let (Some(d), At::Choice { moves, .. }) = (&self.direct, at) {
-                at = self.direct_playout(game, d, &mut s, moves, rng, &mut steps, limit);
-                continue;
+            if let At::Choice { pc, moves, .. } = at {
+                if let Some(d) = self.direct_at_choice(pc) {
+                    at = self.direct_playout(game, d, &mut s, moves, rng, &mut steps, limit);
+                    continue;
+                }
             }
             at = match at {
                 At::Over(_) => break,
@@ -78,6 +80,13 @@ impl<B: Board> Kernel<B> {
             }
             Ok(played)
         })
+    }
+
+    /// The [`Direct`] shape, when the choice at `pc` is its choice (reached only once its phase
+    /// gate is passed for good).
+    #[inline(always)]
+    pub(super) fn direct_at_choice(&self, pc: u32) -> Option<&Direct<B>> {
+        self.direct.as_ref().filter(|d| d.pc == pc)
     }
 
     /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
@@ -164,7 +173,7 @@ impl<B: Board> Kernel<B> {
             self.start_or_end(game, s, None)
         } else {
             At::Choice {
-                pc: 0,
+                pc: d.pc,
                 moves,
                 more: B::EMPTY,
             }

@@ -520,7 +520,8 @@ impl<B: Board> Kernel<B> {
     }
 
     pub(super) fn can_start(&self, game: &Game, s: &KState<B>, player: u8) -> bool {
-        if let Some(d) = &self.direct {
+        let empty = self.playable & !(s.pieces[0] | s.pieces[1]);
+        if let Some(d) = self.direct.as_ref().filter(|d| (empty & d.gate).is_empty()) {
             // The turn is that one choice, so its candidates are all there is to find.
             let p = player as usize;
             return !self

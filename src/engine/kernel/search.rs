@@ -217,7 +217,8 @@ impl<B: Board> Kernel<B> {
             At::Choice { pc, moves, .. } => (pc, moves),
         };
         let empties = (self.playable & !(s.pieces[0] | s.pieces[1])).count();
-        if let Some(d) = &self.direct {
+        let direct = self.direct_at_choice(pc);
+        if let Some(d) = direct {
             if empties <= DIRECT_PLAIN_EMPTIES {
                 return self.direct_value(game, table, d, s, moves, alpha, beta);
             }
@@ -243,7 +244,7 @@ impl<B: Board> Kernel<B> {
         let mut children: Vec<(u32, usize, KState<B>, At<B>)> =
             Vec::with_capacity(moves.count() as usize);
         for cell in moves.cells() {
-            let (t, next) = match &self.direct {
+            let (t, next) = match direct {
                 Some(d) => self.direct_child(game, d, s, cell),
                 None => {
                     let mut t = s.at_boundary();
@@ -332,19 +333,19 @@ impl<B: Board> Kernel<B> {
         let m = s.mover as usize;
         let (next, other, replies) = self.direct_turn(d, s.pieces[m], s.pieces[1 - m], cell);
         let t = Self::after_direct(s, next, other);
-        let at = self.direct_at(game, &t, replies);
+        let at = self.direct_at(game, d, &t, replies);
         (t, at)
     }
 
     /// Where `t`, reached by a turn of a [`Direct`] game, stands: a choice among its mover's
     /// placements `replies`, or (with none) a pass or the end, as the general path decides.
     #[inline(always)]
-    fn direct_at(&self, game: &Game, t: &KState<B>, replies: B) -> At<B> {
+    fn direct_at(&self, game: &Game, d: &Direct<B>, t: &KState<B>, replies: B) -> At<B> {
         if replies.is_empty() {
             self.start_or_end(game, t, None)
         } else {
             At::Choice {
-                pc: 0,
+                pc: d.pc,
                 moves: replies,
                 more: B::EMPTY,
             }
@@ -385,7 +386,7 @@ impl<B: Board> Kernel<B> {
         let mut best = f64::NEG_INFINITY;
         for &(_, next, other, replies) in children.iter() {
             let t = Self::after_direct(s, next, other);
-            let at = self.direct_at(game, &t, replies);
+            let at = self.direct_at(game, d, &t, replies);
             let v = self.child_value(game, table, s, &t, &at, alpha, beta)?;
             if v > best {
                 best = v;

@@ -12,8 +12,17 @@ use super::*;
 /// end condition needs the mover blocked. The turns of such a game differ only in the boards,
 /// so playouts and perft keep no more than the boards between turns while the mover can move,
 /// and hand back to the general path at a blocked mover.
+///
+/// The choice may also stand in the `else` of an opening phase, `if some(empty & R) { ... }
+/// else { CHOICE }` (a region to fill first, as docs/LANGUAGE.md writes phases): with no
+/// `move` in the program a taken cell stays taken, so once `R` is full the choice is the
+/// whole turn for the rest of the game.
 #[derive(Clone, Copy)]
 pub(super) struct Direct<B> {
+    /// Where the choice stands in the program.
+    pub(super) pc: u32,
+    /// Cells that must all be taken before the choice is the turn (none without a phase).
+    pub(super) gate: B,
     pub(super) line: usize,
     /// The cells of the line's run and of its closing cell, as selections of the mover's,
     /// the opponent's and the empty cells.
@@ -64,10 +73,26 @@ pub(super) fn direct<B: Board>(
     if !single_step || ends_after_step || !ends_need_blocked {
         return None;
     }
-    let Some(Instr::Choose(c)) = game.program.first() else {
+    let (pc, gate) = match game.program.first()? {
+        Instr::Choose(_) => (0, B::EMPTY),
+        Instr::JumpUnless(Cond::NonEmpty(set), target)
+            if !game.program.iter().any(|i| matches!(i, Instr::Move(..))) =>
+        {
+            let region = match &**set {
+                Set::Inter(a, b) => match (&**a, &**b) {
+                    (Set::Empty, Set::Const(r)) | (Set::Const(r), Set::Empty) => r,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            (*target as usize, B::from_bits(region))
+        }
+        _ => return None,
+    };
+    let Some(Instr::Choose(c)) = game.program.get(pc) else {
         return None;
     };
-    let form = forms[0];
+    let form = forms[pc];
     let line = form.sources_of?;
     let (run, end) = game.lines[line].simple_run?;
     let passes_at_once = matches!(
@@ -75,6 +100,8 @@ pub(super) fn direct<B: Board>(
         None | Some(Instr::Stop)
     );
     (c.alts.len() == 1 && form.place_flip == Some(line) && passes_at_once).then(|| Direct {
+        pc: pc as u32,
+        gate,
         line,
         run: Pick::of(run),
         end: Pick::of(end),
