@@ -1,30 +1,35 @@
 #!/usr/bin/env bash
-# Runs outflank and the hand-written reference engine (../shared/bench/ref-othello.c) side by
-# side on standard Othello, alternating, so that machine noise hits both alike. Prints each
-# round and the ratios of the medians. Both count perft the same way: the last ply by the
-# number of generated moves ("bulk"), every interior node generated and played.
+# Runs outflank and the hand-written reference engine (benches/reference-othello.c, standard
+# Othello on 64-bit boards) side by side, alternating, so that machine noise hits both alike.
+# Prints each round and the ratios of the medians. Both count perft the same way: the last ply
+# by the number of generated moves ("bulk"), every interior node generated and played; the
+# two leaf counts must agree, or the run stops.
 # Usage: benches/vs-reference.sh [ROUNDS] [SECONDS] [PERFT_DEPTH]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 seconds=${2:-2}
 depth=${3:-11}
-ref_src=../shared/bench/ref-othello.c
-ref_bin=target/ref-othello
-[ -f "$ref_src" ] || { echo "no $ref_src beside this repository" >&2; exit 1; }
+ref_src=benches/reference-othello.c
+ref_bin=target/reference-othello
 mkdir -p target
-gcc -O2 -march=native -o "$ref_bin" "$ref_src"
+# Built for this machine, as outflank's release build is (its lanes use AVX2 where it exists).
+cc -O3 -march=native -Wno-psabi -o "$ref_bin" "$ref_src"
 cargo build --release --quiet
 ours=() theirs=() ours_perft=() theirs_perft=()
 for i in $(seq "$rounds"); do
   o=$(./target/release/outflank bench games/othello.rules --seconds "$seconds" --json |
       python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["playouts_per_second"])')
-  op=$(./target/release/outflank perft games/othello.rules --depth "$depth" --json |
-       python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["leaves"] / r["seconds"])')
+  perft_json=$(./target/release/outflank perft games/othello.rules --depth "$depth" --json)
+  op=$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["leaves"] / r["seconds"])' "$perft_json")
+  ol=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["leaves"])' "$perft_json")
   # The wall-clock rates: outflank's are wall-clock too (on a machine that loses time to
   # others, CPU time and wall time part).
   t=$("$ref_bin" playouts "$seconds" | sed -n 's/.* \([0-9.]*\) playouts\/s (wall).*/\1/p')
-  p=$("$ref_bin" perft "$depth" | sed -n 's/.* \([0-9.]*\) M leaves\/s (wall).*/\1/p')
+  ref_perft=$("$ref_bin" perft "$depth")
+  p=$(sed -n 's/.* \([0-9.]*\) M leaves\/s (wall).*/\1/p' <<<"$ref_perft")
+  rl=$(sed -n 's/.*perft [0-9]* = \([0-9]*\) leaves.*/\1/p' <<<"$ref_perft")
+  [ "$ol" = "$rl" ] || { echo "perft $depth: outflank counts $ol leaves, the reference $rl" >&2; exit 1; }
   tp=$(python3 -c "print($p * 1e6)")
   ours+=("$o") ours_perft+=("$op") theirs+=("$t") theirs_perft+=("$tp")
   echo "round $i: outflank $o playouts/s, $op perft-$depth leaves/s; reference $t playouts/s, $tp perft-$depth leaves/s"

@@ -72,3 +72,52 @@ fn divide_sums_to_perft() {
     // The start is symmetric: each first move leads to the same count.
     assert!(split.iter().all(|(_, n)| *n == 1396 / 4));
 }
+
+/// The speed yardstick in benches/ (a hand-written Othello, run by benches/vs-reference.sh) is
+/// only worth comparing with if it plays the same game: built here without machine-specific
+/// instructions, its perft must give the published counts.
+#[test]
+fn the_reference_engine_counts_the_published_perft() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let binary = dir.join("reference-othello");
+    let built = std::process::Command::new("cc")
+        .args(["-O2", "-Wall", "-Wextra", "-Werror", "-Wno-psabi", "-o"])
+        .arg(&binary)
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benches/reference-othello.c"
+        ))
+        .output()
+        .expect("a C compiler (cc), which cargo needs for linking anyway");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let published = [4u64, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];
+    for (i, n) in published.iter().enumerate() {
+        let depth = (i + 1).to_string();
+        let o = std::process::Command::new(&binary)
+            .args(["perft", &depth])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.starts_with(&format!("reference: perft {depth} = {n} leaves")),
+            "{text}"
+        );
+    }
+    let o = std::process::Command::new(&binary)
+        .args(["playouts", "0.05"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    // Random games of standard Othello last about 60 moves (passes included).
+    let plies: f64 = text
+        .split('(')
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!((55.0..66.0).contains(&plies), "{text}");
+}
