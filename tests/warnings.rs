@@ -40,3 +40,35 @@ fn bundled_games_have_no_warnings_except_the_known_one() {
         }
     }
 }
+
+/// A step that may change nothing is warned of only while nothing covers the inner choice
+/// having no candidate: a guard in the option's `where`, an `else`, a `pass` among the inner
+/// options, or an effect of the option's own.
+#[test]
+fn a_step_without_effect_is_warned_of_only_when_nothing_covers_it() {
+    let base = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/warnings/step-without-effect.rules"
+    ))
+    .unwrap();
+    let unguarded =
+        "e in opponent {\n      choose f in neighbours(e) & empty { place f flip e }\n    }";
+    assert!(base.contains(unguarded));
+    let warnings = |text: &str| {
+        let source = outflank::source::SourceFile::new("variant.rules", text);
+        check(source, &outflank::source::NoFiles, &[])
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .warnings
+            .0
+            .len()
+    };
+    assert_eq!(warnings(&base), 1);
+    for covered in [
+        "e in opponent where some(neighbours(e)&empty) {\n      choose f in neighbours(e) & empty { place f flip e }\n    }",
+        "e in opponent {\n      choose f in neighbours(e) & empty { place f flip e } else { stop }\n    }",
+        "e in opponent {\n      choose { f in neighbours(e) & empty { place f flip e } pass }\n    }",
+        "e in opponent {\n      flip e\n      choose f in neighbours(e) & empty { place f }\n    }",
+    ] {
+        assert_eq!(warnings(&base.replace(unguarded, covered)), 0, "{covered}");
+    }
+}

@@ -7,7 +7,7 @@ use crate::ir::{
     Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, LoopSpan, Num, ReadsRegister, RegValue, Set,
     MAX_OPTIONS, MAX_REGISTERS,
 };
-use crate::syntax::ast::{Block, OptionKind, Span, Stmt, StmtKind};
+use crate::syntax::ast::{Block, ChoiceOption, OptionKind, Span, Stmt, StmtKind};
 
 impl Checker<'_> {
     /// Compiles the turn program and, after it, the agreement program if there is one; returns
@@ -107,6 +107,7 @@ impl Checker<'_> {
                     .emit();
                 }
                 for opt in options {
+                    self.lint_step_without_effect(opt);
                     let depth = scope.locals.len();
                     let set_loc = match &opt.kind {
                         OptionKind::Cell { set, .. } => Some(self.loc(set.span)),
@@ -374,6 +375,98 @@ impl Checker<'_> {
                 }
             },
         }
+    }
+}
+
+impl Checker<'_> {
+    /// Warns of an option whose only effect is a choice inside it that has nothing to fall
+    /// back on (no word, no `pass`, no `else`): when that choice has no candidate, taking the
+    /// option is a step that changes nothing. An option whose `where` asks for the inner
+    /// choice's cells (the usual guard, `where some(SET)`) is left alone.
+    fn lint_step_without_effect(&mut self, opt: &ChoiceOption) {
+        if self.diags.has_errors() {
+            return;
+        }
+        let statements = &opt.body.statements;
+        let Some(at) = statements
+            .iter()
+            .position(|s| matches!(s.kind, StmtKind::Choose { .. }))
+        else {
+            return;
+        };
+        let StmtKind::Choose {
+            options,
+            otherwise: None,
+            ..
+        } = &statements[at].kind
+        else {
+            return;
+        };
+        let sets: Vec<Span> = options
+            .iter()
+            .filter_map(|o| match &o.kind {
+                OptionKind::Cell { set, .. } => Some(set.span),
+                _ => None,
+            })
+            .collect();
+        if sets.len() != options.len()
+            || statements
+                .iter()
+                .enumerate()
+                .any(|(i, s)| i != at && has_effect(s))
+        {
+            return;
+        }
+        let text = &self.files[self.current_file as usize].text;
+        let squeezed = |span: Span| -> String {
+            text.get(span.start..span.end)
+                .unwrap_or("")
+                .split_whitespace()
+                .collect()
+        };
+        let asked = opt.condition.as_ref().map(|c| squeezed(c.span));
+        if sets
+            .iter()
+            .any(|&set| asked.as_ref().is_some_and(|a| a.contains(&squeezed(set))))
+        {
+            return;
+        }
+        let head_end = match (&opt.condition, &opt.kind) {
+            (Some(c), _) => c.span.end,
+            (None, OptionKind::Cell { set, .. }) => set.span.end,
+            (None, OptionKind::Word(w)) => w.span.end,
+            (None, OptionKind::Pass) => return,
+        };
+        let example = text
+            .get(sets[0].start..sets[0].end)
+            .unwrap_or("CELLS")
+            .to_string();
+        self.warning(
+            Span::new(opt.span.start, head_end),
+            "this option can be taken when the choice inside it has nothing to offer, and then the step changes nothing",
+        )
+        .label("a step that may do nothing")
+        .help(format!(
+            "ask for the inner choice's cells here (`where some({example})`), or give the inner choice an `else` block that says what happens without them"
+        ))
+        .emit();
+    }
+}
+
+/// Whether a statement changes the position (a placement, flip, move or token taken), itself
+/// or in a block inside it.
+fn has_effect(s: &Stmt) -> bool {
+    let any = |b: &Block| b.statements.iter().any(has_effect);
+    match &s.kind {
+        StmtKind::Place(_) | StmtKind::Flip(_) | StmtKind::Move { .. } | StmtKind::Take(_) => true,
+        StmtKind::Choose {
+            options, otherwise, ..
+        } => options.iter().any(|o| any(&o.body)) || otherwise.as_ref().is_some_and(any),
+        StmtKind::If {
+            then, otherwise, ..
+        } => any(then) || otherwise.as_ref().is_some_and(any),
+        StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => any(body),
+        StmtKind::Let { .. } | StmtKind::Require(_) | StmtKind::Stop => false,
     }
 }
 
