@@ -4,7 +4,8 @@
 //! table, and benches/vs-reference.sh compares Othello with the hand-written reference.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use outflank::agents::{game_seed, random_game, Rng};
+use outflank::agents::{game_seed, random_game};
+use outflank::engine::rng::Rng;
 use outflank::engine::Engine;
 
 fn load(path: &str) -> Engine {

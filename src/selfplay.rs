@@ -1,7 +1,9 @@
 //! Self-play: games between agents, in parallel, reproducible from one seed whatever the number
 //! of threads (each game's seed depends only on the run's seed and the game's index).
 
-use crate::agents::{agent, game_seed, Agent, Rng, MAX_GAME_STEPS};
+use crate::agents::{agent, game_seed, Agent, MAX_GAME_STEPS};
+
+use crate::engine::rng::Rng;
 use crate::engine::state::{Outcome, State};
 use crate::engine::{Engine, RuleError};
 use std::collections::BTreeMap;

@@ -4,7 +4,8 @@
 
 mod common;
 use common::{engine, game_files};
-use outflank::agents::{game_seed, Rng};
+use outflank::agents::game_seed;
+use outflank::engine::rng::Rng;
 use outflank::engine::Engine;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -58,7 +58,7 @@ fn the_sketches_of_later_games_compile() {
             Err(outflank::check::CheckError::Setting(m)) => panic!("{m}"),
         };
         let e = Engine::new(game);
-        let mut rng = outflank::agents::Rng::new(1);
+        let mut rng = outflank::engine::rng::Rng::new(1);
         let (end, _) = outflank::agents::random_game(&e, &e.start().unwrap(), &mut rng).unwrap();
         assert!(end.is_over());
     }

@@ -3,8 +3,9 @@
 
 mod common;
 use common::{engine, engine_from, game_files};
-use outflank::agents::{game_seed, Rng};
+use outflank::agents::game_seed;
 use outflank::board::bits::Bits;
+use outflank::engine::rng::Rng;
 use outflank::engine::Engine;
 use outflank::ir::{Cell, Cond, Instr, Set};
 

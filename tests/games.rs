@@ -3,7 +3,8 @@
 
 mod common;
 use common::{engine, game_files, Plain};
-use outflank::agents::{game_seed, random_game, Rng};
+use outflank::agents::{game_seed, random_game};
+use outflank::engine::rng::Rng;
 use outflank::engine::Step;
 use outflank::ir::NOBODY;
 

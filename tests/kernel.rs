@@ -5,7 +5,8 @@
 
 mod common;
 use common::{engine, engine_from, game_files};
-use outflank::agents::{game_seed, Rng};
+use outflank::agents::game_seed;
+use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
 use outflank::engine::Engine;
 

@@ -3,7 +3,8 @@
 
 mod common;
 use common::{engine, engine_from};
-use outflank::agents::{game_seed, Rng};
+use outflank::agents::game_seed;
+use outflank::engine::rng::Rng;
 use std::collections::HashMap;
 
 #[test]

@@ -219,13 +219,13 @@ proptest! {
         let start = plain.start().unwrap();
         for game in 0..4 {
             let seed = seed.wrapping_add(game);
-            let a = fast.random_playout(&start, &mut outflank::agents::Rng::new(seed), u64::MAX);
-            let b = plain.random_playout(&start, &mut outflank::agents::Rng::new(seed), u64::MAX);
+            let a = fast.random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), u64::MAX);
+            let b = plain.random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), u64::MAX);
             prop_assert_eq!(summary(a), summary(b), "{}", text);
         }
         // Perft from the start and from a position a few steps into a game.
         let (mid, _) = plain
-            .random_playout(&start, &mut outflank::agents::Rng::new(seed), 3 + seed % 5)
+            .random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), 3 + seed % 5)
             .unwrap_or((start, 0));
         for from in [start, mid] {
             for depth in 1..=3 {

@@ -4,7 +4,8 @@
 
 mod common;
 use common::{engine, play, step_names as steps, whole_turns as turns};
-use outflank::agents::{game_seed, Rng};
+use outflank::agents::game_seed;
+use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
 use outflank::engine::Engine;
 use outflank::ir::NOBODY;

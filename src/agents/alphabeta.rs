@@ -2,7 +2,8 @@
 //! steps is searched step by step; the sign of a value changes only when the mover changes.
 
 use super::search::Search;
-use super::{score_margin, Agent, Rng};
+use super::{score_margin, Agent};
+use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 

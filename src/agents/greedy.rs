@@ -1,6 +1,7 @@
 //! The best immediate score change: each step is judged by the score margin right after it.
 
-use super::{score_margin, terminal_value, Agent, Rng};
+use super::{score_margin, terminal_value, Agent};
+use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 

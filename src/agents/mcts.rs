@@ -1,6 +1,7 @@
 //! Monte Carlo tree search (UCT) over steps, with uniform random playouts.
 
-use super::{Agent, Rng};
+use super::Agent;
+use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 use crate::ir::NOBODY;

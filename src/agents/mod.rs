@@ -4,7 +4,7 @@
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 
-pub use crate::engine::rng::Rng;
+use crate::engine::rng::Rng;
 
 /// A game longer than this is taken to be endless (rules without a reachable end).
 pub const MAX_GAME_STEPS: u64 = 1_000_000;

@@ -1,7 +1,8 @@
 //! `bench`: how fast each game runs, on one thread. Numbers, never assertions: tests do not time.
 
 use super::{load_game, Failure, GameArgs};
-use crate::agents::{game_seed, random_game, Rng};
+use crate::agents::{game_seed, random_game};
+use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use serde::Serialize;
 use std::time::Instant;

@@ -6,8 +6,10 @@ mod output;
 mod play;
 mod run;
 
-use crate::agents::{game_seed, Rng};
+use crate::agents::game_seed;
+
 use crate::check::{check, CheckError};
+use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::turns::{abbreviate, ListError, PlayError};
 use crate::engine::{Engine, RuleError};

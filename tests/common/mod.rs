@@ -228,7 +228,8 @@ pub fn seeded_game(
     e: &outflank::engine::Engine,
     seed: u64,
 ) -> (Vec<String>, outflank::engine::state::State) {
-    use outflank::agents::{game_seed, Rng};
+    use outflank::agents::game_seed;
+    use outflank::engine::rng::Rng;
     let mut rng = Rng::new(game_seed(seed, 0));
     let mut s = e.start().unwrap();
     let mut moves: Vec<String> = Vec::new();
