@@ -4,9 +4,16 @@
 
 use crate::board::bits::Bits;
 use crate::board::geometry::{DirSet, Geometry};
+use crate::board::CellClass;
 use crate::source::SourceFile;
-pub use crate::syntax::ast::Timing;
-use crate::syntax::ast::{CellClass, Span};
+use crate::source::Span;
+
+/// When an end condition is asked: after every step, or at turn boundaries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    AfterStep,
+    AfterTurn,
+}
 use std::sync::Arc;
 
 /// Upper bounds that keep a game state fixed-size.

@@ -3,6 +3,23 @@
 
 use std::sync::Arc;
 
+/// A byte range in one source file: what the syntax tree, diagnostics and the rules' runtime
+/// locations point at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
 /// The text of one rules file and the name it is shown under in diagnostics.
 #[derive(Debug)]
 pub struct SourceFile {

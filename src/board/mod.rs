@@ -6,3 +6,13 @@
 pub mod bits;
 pub mod geometry;
 pub mod sets;
+
+/// What a cell holds, as line patterns and the runner's cell sets see it: relative to the
+/// player to move (or to the player a pattern is matched for).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellClass {
+    Friend,
+    Opponent,
+    Empty,
+    Piece,
+}

@@ -50,7 +50,7 @@ pub struct RuleError {
     /// The statement that failed, when one did.
     pub at: Option<(
         std::sync::Arc<crate::source::SourceFile>,
-        crate::syntax::ast::Span,
+        crate::source::Span,
     )>,
     /// How to fix the rules, when the error says more than "this statement failed".
     pub help: Option<&'static str>,

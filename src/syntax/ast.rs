@@ -1,21 +1,9 @@
 //! The abstract syntax tree of a rules file. Every node keeps the byte span of its source text
 //! so that the checker can point at it.
 
-/// A byte range in one source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
-    }
-    pub fn to(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-}
+pub use crate::board::CellClass;
+pub use crate::ir::Timing;
+pub use crate::source::Span;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spanned<T> {
@@ -122,25 +110,11 @@ pub enum SetupEntry {
     ToMove(Ident),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellClass {
-    Friend,
-    Opponent,
-    Empty,
-    Piece,
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct Element {
     pub class: CellClass,
     pub min: u32,
     pub max: u32,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Timing {
-    AfterStep,
-    AfterTurn,
 }
 
 #[derive(Clone, Debug, PartialEq)]

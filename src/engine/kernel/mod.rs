@@ -39,11 +39,11 @@ use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TR
 use crate::board::bits::WORDS;
 use crate::board::geometry::DirSet;
 use crate::board::sets::{flood_cell, reached, Board, Wide};
+use crate::board::CellClass;
 use crate::ir::{
     Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
     MAX_REGISTERS, MAX_TOKENS, NOBODY,
 };
-use crate::syntax::ast::CellClass;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// A rule error met by the kernel (placing on a piece, a loop without end), with where the
