@@ -9,8 +9,8 @@ use outflank::engine::rng::Rng;
 use outflank::engine::Engine;
 
 fn load(path: &str) -> Engine {
-    let source = outflank::cli::read_source(path).expect("bundled games are readable");
-    let checked = outflank::check::check(source, &outflank::cli::FsLoader, &[])
+    let source = outflank::source::read_source(path).expect("bundled games are readable");
+    let checked = outflank::check::check(source, &outflank::source::FsLoader, &[])
         .unwrap_or_else(|_| panic!("{path} checks"));
     Engine::new(checked.game)
 }

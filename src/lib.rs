@@ -1,13 +1,14 @@
 //! outflank: Reversi-family games written as text rules and run by one generic engine.
 //!
 //! Pipeline: [`syntax`] (text -> AST with spans) -> [`check`] (names, types, ranges; compiled
-//! into the [`ir`]) -> [`engine`] (one runner executes the IR), all on the [`board`] model. [`agents`] choose steps; [`cli`]
-//! is the command line. The library does no file I/O of its own.
+//! into the [`ir`]) -> [`engine`] (one runner executes the IR), all on the [`board`] model.
+//! [`agents`] choose steps. The command line is the binary's (src/cli). The pipeline does no
+//! file I/O: it is handed sources and a [`source::Loader`]; [`source::read_source`] and
+//! [`source::FsLoader`] read files for the command line, the tests and the benches.
 
 pub mod agents;
 pub mod board;
 pub mod check;
-pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod examples;

@@ -1,3 +1,7 @@
+//! The `outflank` command: the command line (src/cli) over the library.
+
+mod cli;
+
 fn main() {
-    std::process::exit(outflank::cli::main());
+    std::process::exit(cli::main());
 }

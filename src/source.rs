@@ -86,3 +86,47 @@ impl Loader for MemoryFiles {
             .ok_or_else(|| format!("no file named {path}"))
     }
 }
+
+// ---- the file system ----------------------------------------------------------------------
+// The one place the library reads files: for the command line, the tests and the benches. The
+// pipeline itself (syntax, check, ir, engine, agents) is handed sources and a `Loader`.
+
+/// Finds base files relative to the file that extends them.
+pub struct FsLoader;
+
+impl Loader for FsLoader {
+    fn load(&self, base: &str, path: &str) -> Result<Arc<SourceFile>, String> {
+        let dir = std::path::Path::new(base)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
+        let full = dir.join(path);
+        let name = full.to_string_lossy().into_owned();
+        read_source(&name)
+    }
+}
+
+pub fn read_source(name: &str) -> Result<Arc<SourceFile>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(name).map_err(|e| format!("cannot read {name}: {e}"))?;
+    // Read one byte past the limit, so that an endless source (a device, a pipe) stops there.
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(format!(
+            "{name} is larger than {} MB; a rules file is text of a few kilobytes",
+            MAX_SOURCE_BYTES >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "cannot read {name}: not UTF-8 text (byte {} is not valid)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })?;
+    Ok(SourceFile::new(name, text))
+}
+
+/// The largest rules file read (far beyond any real one: Othello's is 2 KB).
+const MAX_SOURCE_BYTES: u64 = 4 << 20;

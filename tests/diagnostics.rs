@@ -2,7 +2,7 @@
 //! least one error, and its rendered diagnostics (no colour, fixed width) are snapshotted.
 
 use outflank::check::{check, CheckError};
-use outflank::cli::{read_source, FsLoader};
+use outflank::source::{read_source, FsLoader};
 
 fn rendered(path: &std::path::Path) -> String {
     // A relative name keeps machine paths out of the snapshots.

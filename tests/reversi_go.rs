@@ -117,8 +117,8 @@ fn handicap_stones_come_first_and_cost_points() {
     assert_eq!(end.outcome.unwrap().scores, [79.0, 7.5]);
     // Handicap 1 is not allowed by the rules.
     let err = outflank::check::check(
-        outflank::cli::read_source("games/reversi-go-9x9.rules").unwrap(),
-        &outflank::cli::FsLoader,
+        outflank::source::read_source("games/reversi-go-9x9.rules").unwrap(),
+        &outflank::source::FsLoader,
         &[("handicap".into(), "1".into())],
     );
     match err {

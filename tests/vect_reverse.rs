@@ -269,8 +269,8 @@ fn corner_lock_warns_that_the_target_cannot_be_reached() {
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
     let check = |path: &str| {
         let c = outflank::check::check(
-            outflank::cli::read_source(path).unwrap(),
-            &outflank::cli::FsLoader,
+            outflank::source::read_source(path).unwrap(),
+            &outflank::source::FsLoader,
             &[],
         )
         .unwrap_or_else(|_| panic!("{path} must check"));

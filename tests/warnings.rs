@@ -2,7 +2,7 @@
 //! one warning; the rendered warnings are snapshotted.
 
 use outflank::check::check;
-use outflank::cli::{read_source, FsLoader};
+use outflank::source::{read_source, FsLoader};
 
 #[test]
 fn lint_fixtures_warn() {

@@ -1,9 +1,9 @@
 //! `bench`: how fast each game runs, on one thread. Numbers, never assertions: tests do not time.
 
 use super::{load_game, Failure, GameArgs};
-use crate::agents::{game_seed, random_game};
-use crate::engine::rng::Rng;
-use crate::engine::state::State;
+use outflank::agents::{game_seed, random_game};
+use outflank::engine::rng::Rng;
+use outflank::engine::state::State;
 use serde::Serialize;
 use std::time::Instant;
 

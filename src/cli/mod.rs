@@ -6,19 +6,17 @@ mod output;
 mod play;
 mod run;
 
-use crate::agents::game_seed;
+use outflank::agents::game_seed;
 
-use crate::check::{check, CheckError};
-use crate::engine::rng::Rng;
-use crate::engine::state::State;
-use crate::engine::turns::{abbreviate, ListError, PlayError};
-use crate::engine::{Engine, RuleError};
-use crate::source::{Loader, SourceFile};
 use clap::{Args, Parser, Subcommand};
+use outflank::check::{check, CheckError};
+use outflank::engine::rng::Rng;
+use outflank::engine::state::State;
+use outflank::engine::turns::{abbreviate, ListError, PlayError};
+use outflank::engine::{Engine, RuleError};
+use outflank::source::{read_source, FsLoader};
 use output::*;
 use std::io::IsTerminal;
-use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -52,8 +50,8 @@ pub(crate) struct GameArgs {
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub(crate) struct StepLimit {
     /// Steps a game may take before it is reported as endless (at most 1000000).
-    #[arg(long, value_name = "N", default_value_t = crate::agents::MAX_GAME_STEPS,
-          value_parser = clap::value_parser!(u64).range(1..=crate::agents::MAX_GAME_STEPS))]
+    #[arg(long, value_name = "N", default_value_t = outflank::agents::MAX_GAME_STEPS,
+          value_parser = clap::value_parser!(u64).range(1..=outflank::agents::MAX_GAME_STEPS))]
     pub(crate) max_steps: u64,
 }
 
@@ -161,7 +159,7 @@ enum Command {
         json: bool,
         /// Megabytes the solver's tables may take (16 to 1048576); a smaller table costs only
         /// repeated work.
-        #[arg(long, value_name = "MB", default_value_t = (crate::solve::DEFAULT_MEMORY >> 20) as u64,
+        #[arg(long, value_name = "MB", default_value_t = (outflank::solve::DEFAULT_MEMORY >> 20) as u64,
               value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
         memory: u64,
     },
@@ -240,44 +238,6 @@ enum Command {
     },
 }
 
-/// Finds base files relative to the file that extends them.
-pub struct FsLoader;
-
-impl Loader for FsLoader {
-    fn load(&self, base: &str, path: &str) -> Result<Arc<SourceFile>, String> {
-        let dir = Path::new(base).parent().unwrap_or(Path::new(""));
-        let full = dir.join(path);
-        let name = full.to_string_lossy().into_owned();
-        read_source(&name)
-    }
-}
-
-pub fn read_source(name: &str) -> Result<Arc<SourceFile>, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(name).map_err(|e| format!("cannot read {name}: {e}"))?;
-    // Read one byte past the limit, so that an endless source (a device, a pipe) stops there.
-    let mut bytes = Vec::new();
-    file.take(MAX_SOURCE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(format!(
-            "{name} is larger than {} MB; a rules file is text of a few kilobytes",
-            MAX_SOURCE_BYTES >> 20
-        ));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "cannot read {name}: not UTF-8 text (byte {} is not valid)",
-            e.utf8_error().valid_up_to() + 1
-        )
-    })?;
-    Ok(SourceFile::new(name, text))
-}
-
-/// The largest rules file read (far beyond any real one: Othello's is 2 KB).
-const MAX_SOURCE_BYTES: u64 = 4 << 20;
-
 macro_rules! outln {
     ($out:expr, $($arg:tt)*) => {{
         use std::fmt::Write as _;
@@ -334,9 +294,9 @@ impl From<RuleError> for Failure {
     fn from(e: RuleError) -> Self {
         match e.at {
             Some((file, span)) => {
-                let mut all = crate::diagnostic::Diagnostics::default();
+                let mut all = outflank::diagnostic::Diagnostics::default();
                 all.push(
-                    crate::diagnostic::Diagnostic::error(&file, span, format!("rule error: {}", e.message))
+                    outflank::diagnostic::Diagnostic::error(&file, span, format!("rule error: {}", e.message))
                         .with_label(e.label.unwrap_or("while running this rule"))
                         .with_help(e.help.unwrap_or("the rules allowed a step that this statement cannot carry out; guard it with a condition")),
                 );
@@ -560,14 +520,14 @@ fn run(cli: Cli) -> i32 {
         Ok(text) => match write_stdout(&text) {
             Ok(()) => 0,
             Err(m) => {
-                eprintln!("error: {}", crate::diagnostic::printable(&m));
+                eprintln!("error: {}", outflank::diagnostic::printable(&m));
                 1
             }
         },
         Err(Failure::Printed) => 1,
         Err(Failure::Interrupted) => 130,
         Err(Failure::Message(m)) => {
-            eprintln!("error: {}", crate::diagnostic::printable(&m));
+            eprintln!("error: {}", outflank::diagnostic::printable(&m));
             1
         }
     }
@@ -580,7 +540,7 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
         let source = match read_source(f) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("error: {}", crate::diagnostic::printable(&e));
+                eprintln!("error: {}", outflank::diagnostic::printable(&e));
                 failed = true;
                 continue;
             }
@@ -610,7 +570,7 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
                 failed = true;
             }
             Err(CheckError::Setting(m)) => {
-                eprintln!("error: {}", crate::diagnostic::printable(&m));
+                eprintln!("error: {}", outflank::diagnostic::printable(&m));
                 failed = true;
             }
         }
@@ -752,13 +712,13 @@ fn cmd_fmt(files: &[String], check: bool) -> Result<String, Failure> {
     for file in files {
         let source = read_source(file)?;
         // Refuse to lay out a file that does not parse: whitespace is all that may change.
-        if let Err(d) = crate::syntax::parse(&source) {
-            let mut all = crate::diagnostic::Diagnostics::default();
+        if let Err(d) = outflank::syntax::parse(&source) {
+            let mut all = outflank::diagnostic::Diagnostics::default();
             all.push(d);
             eprint!("{}", all.render(color(), render_width()));
             return Err(Failure::Printed);
         }
-        let formatted = crate::format::format(&source.text);
+        let formatted = outflank::format::format(&source.text);
         if formatted == source.text {
             continue;
         }
@@ -780,14 +740,14 @@ fn cmd_fmt(files: &[String], check: bool) -> Result<String, Failure> {
 }
 
 fn cmd_explain(args: &GameArgs, history: &str, the_move: &str) -> Result<String, Failure> {
-    use crate::diagnostic::{Diagnostic, Diagnostics};
+    use outflank::diagnostic::{Diagnostic, Diagnostics};
     if the_move.trim().is_empty() {
         return Err(Failure::Message(
             "no move to explain: give one, e.g. `outflank explain FILE d3`".into(),
         ));
     }
     // Echoed in the explanation: no terminal escapes from it.
-    let the_move = crate::diagnostic::printable(the_move);
+    let the_move = outflank::diagnostic::printable(the_move);
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
     let ex = engine.explain(&s, the_move.trim())?;
@@ -904,7 +864,7 @@ fn cmd_render(
 ) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
-    let mut drawing = crate::render::Drawing {
+    let mut drawing = outflank::render::Drawing {
         shade,
         ..Default::default()
     };
@@ -934,7 +894,7 @@ fn cmd_render(
         }
         None => {}
     }
-    let text = crate::render::svg(&engine, &s, &drawing)?;
+    let text = outflank::render::svg(&engine, &s, &drawing)?;
     let mut done = String::new();
     if let Some(out) = svg_out {
         std::fs::write(out, &text).map_err(|e| format!("cannot write {out}: {e}"))?;
@@ -965,7 +925,7 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
             .expect("a checked game has its file")
             .clone();
         for (i, example) in engine.game.examples.iter().enumerate() {
-            let settings = crate::examples::settings(example);
+            let settings = outflank::examples::settings(example);
             // An example that sets parameters runs on the rules checked with them (the same
             // file, so its examples come in the same order).
             let with_settings;
@@ -977,7 +937,7 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
                 with_settings = load_game(&args)?;
                 (&with_settings, &with_settings.game.examples[i])
             };
-            match crate::examples::run_example(runner, example) {
+            match outflank::examples::run_example(runner, example) {
                 Ok(()) => {
                     passed += 1;
                     outln!(out, "  ok    {}", example.name.node);
@@ -1003,9 +963,9 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
                             outln!(out, "     {mark}{:>3} {w:<width$}   {h}", i + 1);
                         }
                     }
-                    let mut d = crate::diagnostic::Diagnostics::default();
+                    let mut d = outflank::diagnostic::Diagnostics::default();
                     d.push(
-                        crate::diagnostic::Diagnostic::error(
+                        outflank::diagnostic::Diagnostic::error(
                             &source,
                             f.span,
                             format!("example `{}` failed", example.name.node),
@@ -1033,7 +993,7 @@ fn cmd_solve(args: &GameArgs, history: &str, json: bool, memory: u64) -> Result<
     let s = position(&engine, args, history)?;
     let started = Instant::now();
     let memory = usize::try_from(memory << 20).unwrap_or(usize::MAX);
-    let solution = crate::solve::solve(&engine, &s, memory)?;
+    let solution = outflank::solve::solve(&engine, &s, memory)?;
     let seconds = started.elapsed().as_secs_f64();
     // The best line as whole turns.
     let mut turns: Vec<String> = Vec::new();
@@ -1099,7 +1059,7 @@ fn cmd_trace(
         outln!(out, "parameters: {}", params.join(" "));
     }
     // The history's steps, in order, or a seeded random player.
-    let mut scripted: Vec<crate::engine::Step> = Vec::new();
+    let mut scripted: Vec<outflank::engine::Step> = Vec::new();
     if let Some(h) = history {
         let mut cur = s;
         for (i, m) in h.split_whitespace().enumerate() {

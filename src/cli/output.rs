@@ -1,8 +1,8 @@
 //! Text and JSON presentation of positions and results.
 
-use crate::engine::state::State;
-use crate::engine::Engine;
-use crate::ir::NOBODY;
+use outflank::engine::state::State;
+use outflank::engine::Engine;
+use outflank::ir::NOBODY;
 use serde::Serialize;
 use serde_json::Value;
 

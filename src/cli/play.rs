@@ -3,12 +3,12 @@
 
 use super::output::result_line;
 use super::{load_game, start, Failure, GameArgs, StepLimit};
-use crate::agents::{agent, game_seed, Agent};
-use crate::check::closest_names;
-use crate::engine::state::State;
-use crate::engine::turns::PlayError;
-use crate::engine::Engine;
-use crate::record::{params_of, result_of, rules_hash, Record, RecordResult, StartPosition};
+use outflank::agents::{agent, game_seed, Agent};
+use outflank::check::closest_names;
+use outflank::engine::state::State;
+use outflank::engine::turns::PlayError;
+use outflank::engine::Engine;
+use outflank::record::{params_of, result_of, rules_hash, Record, RecordResult, StartPosition};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -189,7 +189,7 @@ impl Game<'_> {
         Ok(())
     }
 
-    fn advance(&mut self, before: State, step: crate::engine::Step, after: State, human: bool) {
+    fn advance(&mut self, before: State, step: outflank::engine::Step, after: State, human: bool) {
         let e = self.engine;
         let text = e.step_notation(&before, step);
         if before.steps == 0 {
@@ -264,17 +264,16 @@ fn seating(
             continue;
         }
         if let ("--seed" | "--max-steps", Some(value)) = (flag, value) {
-            let number = value
-                .parse::<u64>()
-                .ok()
-                .filter(|&n| flag == "--seed" || (1..=crate::agents::MAX_GAME_STEPS).contains(&n));
+            let number = value.parse::<u64>().ok().filter(|&n| {
+                flag == "--seed" || (1..=outflank::agents::MAX_GAME_STEPS).contains(&n)
+            });
             let Some(n) = number else {
                 return Err(Failure::Message(format!(
                     "{flag} {value}: give a whole number{}",
                     if flag == "--seed" {
                         String::new()
                     } else {
-                        format!(" from 1 to {}", crate::agents::MAX_GAME_STEPS)
+                        format!(" from 1 to {}", outflank::agents::MAX_GAME_STEPS)
                     }
                 )));
             };
@@ -329,7 +328,7 @@ fn keep_on_interrupt(live: Arc<Mutex<Live>>, path: Option<String>) {
                 record.moves.join(" ")
             ),
         };
-        eprintln!("\n{}", crate::diagnostic::printable(&said));
+        eprintln!("\n{}", outflank::diagnostic::printable(&said));
         std::process::exit(130);
     });
 }
@@ -386,7 +385,7 @@ pub fn cmd_play(
         write_record(path, &g.record())?;
         eprintln!(
             "the game is saved to {}",
-            crate::diagnostic::printable(path)
+            outflank::diagnostic::printable(path)
         );
     }
     played
@@ -407,7 +406,7 @@ fn session(
     let lost: std::cell::Cell<Option<std::io::Error>> = std::cell::Cell::new(None);
     let mut say = |text: &str| {
         // Moves echoed back are the player's own text: no terminal escapes from them.
-        let text = crate::diagnostic::printable(text);
+        let text = outflank::diagnostic::printable(text);
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             lost.set(Some(e));
         }
@@ -458,7 +457,7 @@ fn session(
         } else if let Some(a) = agents[g.now.mover as usize].as_mut() {
             // Computers playing each other a game that never ends would play for ever.
             if g.steps >= limit.max_steps {
-                return Err(crate::engine::RuleError::endless_game(
+                return Err(outflank::engine::RuleError::endless_game(
                     &engine.game,
                     format!("the game did not end within {} steps", limit.max_steps),
                 )
@@ -566,7 +565,7 @@ fn step_list(engine: &Engine, s: &State) -> String {
     let mut buf = Vec::new();
     let _ = engine.steps(s, &mut buf);
     let texts: Vec<String> = buf.iter().map(|&st| engine.step_notation(s, st)).collect();
-    crate::engine::turns::abbreviate(&texts)
+    outflank::engine::turns::abbreviate(&texts)
 }
 
 /// Whole moves when there are few, otherwise the next step's choices.

@@ -2,9 +2,9 @@
 
 use super::output::{board_text, rate, result_line};
 use super::{load_game, start, write_stdout, Failure, GameArgs};
-use crate::engine::Engine;
-use crate::record::{params_of, replay, result_of, rules_hash, Record, StartPosition};
-use crate::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
+use outflank::engine::Engine;
+use outflank::record::{params_of, replay, result_of, rules_hash, Record, StartPosition};
+use outflank::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -83,7 +83,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
         )));
     }
     for spec in &specs {
-        crate::agents::agent(spec, 0)?;
+        outflank::agents::agent(spec, 0)?;
     }
     if o.games == 0 {
         return Err(Failure::Message("--games 0: nothing to play".into()));
@@ -427,7 +427,7 @@ pub fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Fa
         } else {
             path.to_string()
         };
-        if let Err(m) = crate::record::same_rules(&plain, record) {
+        if let Err(m) = outflank::record::same_rules(&plain, record) {
             write_stdout(&out)?;
             return Err(Failure::Message(format!("{where_}: {m}")));
         }

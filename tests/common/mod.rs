@@ -4,8 +4,8 @@
 pub mod run;
 
 use outflank::check::{check, CheckError};
-use outflank::cli::{read_source, FsLoader};
 use outflank::engine::Engine;
+use outflank::source::{read_source, FsLoader};
 
 /// Loads a rules file (path relative to the crate) with parameter overrides.
 pub fn engine(path: &str, set: &[(&str, &str)]) -> Engine {
