@@ -24,6 +24,11 @@ struct Live {
     partial: String,
 }
 
+/// The handler only reads the record, so a poisoned lock still holds a sound one.
+fn lock(live: &Mutex<Live>) -> MutexGuard<'_, Live> {
+    live.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Live {
     fn snapshot(&self) -> Record {
         let mut record = self.record.clone();
@@ -47,8 +52,6 @@ struct Game<'a> {
     /// Cells chosen in the last turn, marked on the board.
     marks: Vec<usize>,
     resigned: Option<u8>,
-    /// Proposals of an accepted agreement.
-    agreement: Option<Vec<String>>,
     /// Play resumed after a declined agreement, and no placement has been made since.
     resumed: bool,
     /// Steps played, undone ones included: what the step limit counts.
@@ -104,24 +107,24 @@ impl Game<'_> {
         self.now.is_over() || self.resigned.is_some()
     }
 
-    fn live(&self) -> MutexGuard<'_, Live> {
-        // The handler only reads the record, so a poisoned lock still holds a sound one.
-        self.live.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn last_move(&self) -> String {
-        self.live().record.moves.last().cloned().unwrap_or_default()
+        lock(&self.live)
+            .record
+            .moves
+            .last()
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The record with the game as it stands now.
     fn record(&self) -> Record {
-        self.live().snapshot()
+        lock(&self.live).snapshot()
     }
 
     /// Brings the record's result up to date after the position or a resignation changed.
     fn update_result(&mut self) {
         let result = self.result();
-        self.live().record.result = result;
+        lock(&self.live).record.result = result;
     }
 
     fn result(&self) -> Option<RecordResult> {
@@ -171,7 +174,7 @@ impl Game<'_> {
         self.resigned = None;
         self.marks.clear();
         {
-            let mut live = self.live();
+            let mut live = lock(&self.live);
             live.record.moves.truncate(played);
             live.partial.clear();
         }
@@ -194,7 +197,7 @@ impl Game<'_> {
         let text = e.step_notation(&before, step);
         if before.steps == 0 {
             if human {
-                let played = self.live().record.moves.len();
+                let played = lock(&self.live).record.moves.len();
                 self.undo_points.push((played, before));
             }
             self.marks.clear();
@@ -204,22 +207,16 @@ impl Game<'_> {
             self.marks.push(c);
         }
         self.now = after;
-        let turn_over = after.is_over() || after.steps == 0;
-        let finished = {
-            let mut live = self.live();
-            live.partial.push_str(&text);
-            if turn_over {
-                let turn = std::mem::take(&mut live.partial);
-                let pass = turn == "pass";
-                live.record.moves.push(turn);
-                Some(pass)
-            } else {
-                None
+        let mut live = lock(&self.live);
+        live.partial.push_str(&text);
+        if after.is_over() || after.steps == 0 {
+            let turn = std::mem::take(&mut live.partial);
+            if turn != "pass" {
+                self.resumed = false;
             }
-        };
-        if finished == Some(false) {
-            self.resumed = false;
+            live.record.moves.push(turn);
         }
+        drop(live);
         if after.is_over() {
             self.update_result();
         }
@@ -316,7 +313,7 @@ fn write_record(path: &str, record: &Record) -> Result<(), String> {
 fn keep_on_interrupt(live: Arc<Mutex<Live>>, path: Option<String>) {
     // Fails only when a handler is already set (a second session in one process): keep it.
     let _ = ctrlc::set_handler(move || {
-        let record = live.lock().unwrap_or_else(|e| e.into_inner()).snapshot();
+        let record = lock(&live).snapshot();
         let said = match &path {
             Some(path) => match write_record(path, &record) {
                 Ok(()) => format!("interrupted: the game so far is saved to {path}"),
@@ -362,10 +359,7 @@ pub fn cmd_play(
     }));
     // Written at once, so that a file that cannot be written is said before the game.
     if let Some(path) = &record {
-        write_record(
-            path,
-            &live.lock().unwrap_or_else(|e| e.into_inner()).snapshot(),
-        )?;
+        write_record(path, &lock(&live).snapshot())?;
     }
     keep_on_interrupt(live.clone(), record.clone());
     let mut g = Game {
@@ -375,7 +369,6 @@ pub fn cmd_play(
         now: first,
         marks: Vec::new(),
         resigned: None,
-        agreement: None,
         resumed: false,
         steps: 0,
     };
@@ -436,7 +429,7 @@ fn session(
         if engine.game.agreement.is_some()
             && g.now.is_over()
             && g.resigned.is_none()
-            && g.agreement.is_none()
+            && lock(&g.live).record.agreement.is_none()
             && !g.resumed
             && g.now.passes >= 2
         {
@@ -488,7 +481,7 @@ fn session(
             say(&format!(
                 "{} continues {}; next: {}\n",
                 engine.player_name(g.now.mover),
-                g.live().partial,
+                lock(&g.live).partial,
                 step_list(engine, &g.now)
             ));
         }
@@ -665,8 +658,7 @@ fn offer_agreement(
     }
     if accepted {
         g.now = agreed;
-        g.live().record.agreement = Some(proposals.clone());
-        g.agreement = Some(proposals);
+        lock(&g.live).record.agreement = Some(proposals);
         g.update_result();
         say("agreed\n");
     } else {
