@@ -11,6 +11,27 @@ fn temp(name: &str) -> String {
     common::run::temp("reliability", name)
 }
 
+/// Writes `contents` as the file `name` (a rules file, a record) in this test binary's folder;
+/// returns its path.
+fn write_temp(name: &str, contents: impl AsRef<[u8]>) -> String {
+    let path = temp(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// Runs outflank from the repository under a `prlimit` resource limit (`--as=BYTES` for
+/// address space, `--cpu=SECONDS` for processor time).
+fn outflank_limited(limit: &str, args: &[&str]) -> Output {
+    Command::new("prlimit")
+        .arg(limit)
+        .arg(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
 /// Runs `command` (its name, then its options) on the rules file `path`.
 fn on_file<'a>(command: &[&'a str], path: &'a str) -> (Vec<&'a str>, Output) {
     let mut args = vec![command[0], path];
@@ -65,8 +86,7 @@ fn games_and_turns_that_never_end_are_errors_not_crashes() {
         ),
     ];
     for (name, text, commands, message) in cases {
-        let path = temp(name);
-        std::fs::write(&path, text).unwrap();
+        let path = write_temp(name, text);
         for command in commands {
             let (args, o) = on_file(&command, &path);
             assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
@@ -123,8 +143,7 @@ fn endless_inputs_and_lost_output_are_refused() {
         stdout(&o)
     );
     // Not UTF-8: said with the byte, not a parse error at 1:1.
-    let path = temp("latin1.rules");
-    std::fs::write(&path, b"title \"caf\xe9\"\n").unwrap();
+    let path = write_temp("latin1.rules", b"title \"caf\xe9\"\n");
     let o = outflank(&["check", &path]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -171,8 +190,7 @@ const ENDLESS_GAME: &str = "title \"endless\"\nboard 4 x 4\nplayer black 'B'\npl
 /// at the end condition that never came to hold.
 #[test]
 fn every_command_that_plays_a_game_out_stops_an_endless_one() {
-    let path = temp("endless-game.rules");
-    std::fs::write(&path, ENDLESS_GAME).unwrap();
+    let path = write_temp("endless-game.rules", ENDLESS_GAME);
     let cases: [(Vec<&str>, &str); 3] = [
         (
             vec!["trace", &path, "--max-steps", "40"],
@@ -215,14 +233,12 @@ fn every_command_that_plays_a_game_out_stops_an_endless_one() {
 /// A loop that never reaches a choice is reported at the loop, by every command.
 #[test]
 fn a_loop_without_end_is_pointed_at() {
-    let path = temp("loop.rules");
-    std::fs::write(
-        &path,
+    let path = write_temp(
+        "loop.rules",
         "title \"loop\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
          turn {\n  let n = 0\n  while n < 1 { let n = n * 1 }\n  choose c in empty { place c }\n}\n\
          end when none(empty)\nscore p = count(p)\n",
-    )
-    .unwrap();
+    );
     for command in [
         vec!["moves"],
         vec!["perft", "--depth", "1"],
@@ -245,20 +261,17 @@ fn a_loop_without_end_is_pointed_at() {
 /// it the threads' stacks and allocator arenas (keeping every game's result took 1.5 GB).
 #[test]
 fn a_long_run_holds_its_statistics_not_its_games() {
-    let o = Command::new("prlimit")
-        .arg(format!("--as={}", 1u64 << 30))
-        .arg(env!("CARGO_BIN_EXE_outflank"))
-        .args([
+    let o = outflank_limited(
+        &format!("--as={}", 1u64 << 30),
+        &[
             "run",
             "games/othello.rules",
             "--games",
             "1000000",
             "--jobs",
             "2",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+        ],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("1000000 games, seed 1"),
@@ -320,8 +333,7 @@ fn an_interrupted_run_keeps_its_games() {
 
 /// Replays `record` (JSON text) against `rules`; exit code and the error line.
 fn replay(rules: &str, name: &str, record: &str) -> (Option<i32>, String) {
-    let path = temp(name);
-    std::fs::write(&path, record).unwrap();
+    let path = write_temp(name, record);
     let o = outflank(&["replay", rules, &path, "--quiet"]);
     (o.status.code(), stderr(&o).trim().replace(&path, "RECORD"))
 }
@@ -437,13 +449,14 @@ fn records_replay_from_their_start_and_outlive_comments() {
         .lines()
         .map(|l| format!("   {}   // a note\n\n", l.replace(" = ", "=")))
         .collect();
-    let relaid_path = temp("othello-relaid.rules");
-    std::fs::write(&relaid_path, relaid).unwrap();
+    let relaid_path = write_temp("othello-relaid.rules", relaid);
     let o = outflank(&["replay", &relaid_path, &record, "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     // A change of meaning does not.
-    let changed_path = temp("othello-changed.rules");
-    std::fs::write(&changed_path, rules.replacen("in 4 to 26", "in 4 to 24", 1)).unwrap();
+    let changed_path = write_temp(
+        "othello-changed.rules",
+        rules.replacen("in 4 to 26", "in 4 to 24", 1),
+    );
     assert_ne!(rules, std::fs::read_to_string(&changed_path).unwrap());
     let o = outflank(&["replay", &changed_path, &record, "--quiet"]);
     assert_eq!(o.status.code(), Some(1));
@@ -472,14 +485,8 @@ fn many_warnings_are_held_once_and_shown_in_part() {
     for i in 0..10_000 {
         text.push_str(&format!("def unused{i} = {i}\n"));
     }
-    let path = temp("many-warnings.rules");
-    std::fs::write(&path, text).unwrap();
-    let o = Command::new("prlimit")
-        .arg(format!("--as={}", 512u64 << 20))
-        .args([env!("CARGO_BIN_EXE_outflank"), "check", &path])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let path = write_temp("many-warnings.rules", &text);
+    let o = outflank_limited(&format!("--as={}", 512u64 << 20), &["check", &path]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
     assert_eq!(err.matches("is never used").count(), 100);
@@ -520,8 +527,7 @@ fn right_files_are_not_called_wrong() {
         ),
     ];
     for (name, text) in cases {
-        let path = temp(name);
-        std::fs::write(&path, &text).unwrap();
+        let path = write_temp(name, text);
         let o = outflank(&["check", &path]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
         assert!(stderr(&o).is_empty(), "{name}: {}", stderr(&o));
@@ -775,21 +781,13 @@ fn an_interrupted_play_keeps_its_game() {
 /// only ends the run if that went wrong.
 #[test]
 fn a_costly_loop_that_changes_nothing_is_stopped_at_once() {
-    let path = temp("costly-loop.rules");
-    std::fs::write(
-        &path,
+    let path = write_temp(
+        "costly-loop.rules",
         "title \"costly loop\"\nboard 26 x 26\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
          turn {\n  while some(empty) {\n    choose c in empty where count(liberties(group(c))) > 0 {\n\
          \x20     require turn < 0\n    }\n  }\n}\nend when none(empty)\nscore p = count(p)\n",
-    )
-    .unwrap();
-    let o = Command::new("prlimit")
-        .arg("--cpu=30")
-        .arg(env!("CARGO_BIN_EXE_outflank"))
-        .args(["moves", &path])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    );
+    let o = outflank_limited("--cpu=30", &["moves", &path]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
