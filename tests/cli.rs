@@ -671,6 +671,31 @@ fn reversi_go_agreement_on_dead_groups() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 
+    // Taken back after the agreement: the game goes on, the record holds no agreement and
+    // replays.
+    let undone = temp("agreed-undone.json");
+    let o = outflank_with_input(
+        &args,
+        &format!("pass\npass\ndone\na1-done\nyes\nyes\nundo\nsave {undone}\nquit\n"),
+    );
+    assert!(stdout(&o).contains("undone"), "{}", stdout(&o));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&undone).unwrap()).unwrap();
+    assert!(record["agreement"].is_null(), "{record}");
+    assert!(record["result"].is_null(), "{record}");
+    assert_eq!(record["moves"], serde_json::json!(["pass"]), "{record}");
+    let o = outflank(&[
+        "replay",
+        file,
+        &undone,
+        "--quiet",
+        "--position",
+        position,
+        "--to-move",
+        "black",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
     // Declined: play resumes, and two passes in a row end it as it stands.
     let o = outflank_with_input(&args, "pass\npass\ndone\na1-done\nno\npass\npass\nquit\n");
     let text = stdout(&o);

@@ -43,10 +43,10 @@ struct Game<'a> {
     engine: &'a Engine,
     /// The moves played so far, the result and the turn in progress.
     live: Arc<Mutex<Live>>,
-    /// Turn starts a human can take back: the number of moves played before each, and the
-    /// position. Only a human's turns are kept, so that computers playing a long game do not
-    /// hold a position per turn.
-    undo_points: Vec<(usize, State)>,
+    /// Turn starts a human can take back: the number of moves played before each, the
+    /// position, and whether play had resumed after a declined agreement. Only a human's turns
+    /// are kept, so that computers playing a long game do not hold a position per turn.
+    undo_points: Vec<(usize, State, bool)>,
     /// The current position.
     now: State,
     /// Cells chosen in the last turn, marked on the board.
@@ -167,16 +167,19 @@ impl Game<'_> {
 
     /// Back to the start of the last turn a human can take back; false when there is none.
     fn undo(&mut self) -> bool {
-        let Some((played, state)) = self.undo_points.pop() else {
+        let Some((played, state, resumed)) = self.undo_points.pop() else {
             return false;
         };
         self.now = state;
         self.resigned = None;
+        self.resumed = resumed;
         self.marks.clear();
         {
             let mut live = lock(&self.live);
             live.record.moves.truncate(played);
             live.partial.clear();
+            // An agreement comes after the game stops, so every turn start is before it.
+            live.record.agreement = None;
         }
         self.update_result();
         true
@@ -198,7 +201,7 @@ impl Game<'_> {
         if before.steps == 0 {
             if human {
                 let played = lock(&self.live).record.moves.len();
-                self.undo_points.push((played, before));
+                self.undo_points.push((played, before, self.resumed));
             }
             self.marks.clear();
         }
