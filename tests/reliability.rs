@@ -246,13 +246,7 @@ fn a_loop_without_end_is_pointed_at() {
         vec!["run", "--games", "1"],
     ] {
         let (args, o) = on_file(&command, &path);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        assert!(
-            err.contains("the turn program went round without reaching a choice"),
-            "{args:?}: {err}"
-        );
-        assert!(err.contains("loop.rules:8:3"), "{args:?}: {err}");
+        let err = assert_loop_without_end(&o, "loop.rules:8:3");
         assert!(err.contains("while n < 1"), "{args:?}: {err}");
     }
 }
@@ -788,11 +782,18 @@ fn a_costly_loop_that_changes_nothing_is_stopped_at_once() {
          \x20     require turn < 0\n    }\n  }\n}\nend when none(empty)\nscore p = count(p)\n",
     );
     let o = outflank_limited("--cpu=30", &["moves", &path]);
-    let err = stderr(&o);
+    assert_loop_without_end(&o, "costly-loop.rules:7:3");
+}
+
+/// Asserts that `o` failed with the endless-loop rule error pointing at `place` (FILE:LINE:COL);
+/// returns its stderr.
+fn assert_loop_without_end(o: &Output, place: &str) -> String {
+    let err = stderr(o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
         err.contains("the turn program went round without reaching a choice"),
         "{err}"
     );
-    assert!(err.contains("costly-loop.rules:7:3"), "{err}");
+    assert!(err.contains(place), "{err}");
+    err
 }
