@@ -32,6 +32,16 @@ fn outflank_limited(limit: &str, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Sends `signal` (`-INT`, `-TERM`, `-HUP`) to `child` and waits for what it printed.
+fn interrupt(child: std::process::Child, signal: &str) -> Output {
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    child.wait_with_output().unwrap()
+}
+
 /// Runs `command` (its name, then its options) on the rules file `path`.
 fn on_file<'a>(command: &[&'a str], path: &'a str) -> (Vec<&'a str>, Output) {
     let mut args = vec![command[0], path];
@@ -303,12 +313,7 @@ fn an_interrupted_run_keeps_its_games() {
             assert!(began.elapsed().as_secs() < 60, "no games recorded");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        let killed = Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let o = child.wait_with_output().unwrap();
+        let o = interrupt(child, signal);
         assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
         let out = stdout(&o);
         let played: u64 = out
@@ -740,12 +745,7 @@ fn an_interrupted_play_keeps_its_game() {
             .and_then(|r| r.lines().next())
             .unwrap()
             .to_string();
-        let killed = Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let o = child.wait_with_output().unwrap();
+        let o = interrupt(child, signal);
         drop(input);
         assert_eq!(o.status.code(), Some(130), "{signal}: {}", stderr(&o));
         if !with_file {
