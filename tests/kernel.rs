@@ -356,6 +356,37 @@ fn fast_equals_plain_on_go_like_rules() {
     compare_playouts(&picky, "picky go-like", 100);
 }
 
+#[test]
+fn captures_by_enclosure_run_as_one_step_as_the_plain_build_runs_them() {
+    // The bundled Go games take the step, and so do its variants: without the require,
+    // the operands swapped, another neighbourhood. Each is held to the plain build.
+    for file in game_files().iter().filter(|f| f.contains("reversi-go")) {
+        assert!(engine(file, &[]).kernel_encloses(), "{file}");
+    }
+    let one_require = GO_LIKE.replace("          require count(group(c)) < 10\n", "");
+    let variants = [
+        one_require.clone(),
+        one_require.replace(
+            "opponent & neighbours(c, orthogonal)",
+            "neighbours(c, orthogonal) & opponent",
+        ),
+        one_require.replace("          require some(liberties(group(c)))\n", ""),
+        one_require.replace(
+            "opponent & neighbours(c, orthogonal))",
+            "opponent & neighbours(c))",
+        ),
+    ];
+    for (i, rules) in variants.iter().enumerate() {
+        assert_ne!(rules, GO_LIKE, "variant {i} changed the rules");
+        let e = engine_from(rules);
+        assert!(e.kernel_encloses(), "variant {i}");
+        compare_playouts(&e, &format!("enclosure variant {i}"), 150);
+        compare_perft(&e, &format!("enclosure variant {i}"), 6, 3);
+    }
+    // Two requires are more than the one step covers: the instructions run instead.
+    assert!(!engine_from(GO_LIKE).kernel_encloses());
+}
+
 /// Turns of several steps with everything the kernel runs in them: two kinds of option (cells
 /// and a word; a voluntary pass in a variant), chains in `while` loops, `auto` choices, number and cell variables,
 /// `move`, `between`, an `else` that stops the turn, end checks after each step.

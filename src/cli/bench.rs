@@ -18,7 +18,7 @@ struct Row {
     /// The runner's own state, which its playouts and perft copy instead.
     kernel_bytes_per_state: usize,
     /// "kernel", the one runner ("kernel, direct" where the game's turns run as a loop over
-    /// the boards alone).
+    /// the boards alone, "kernel, enclosure" where a Go-like capture runs as one step).
     runner: &'static str,
 }
 
@@ -74,6 +74,8 @@ pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, F
             kernel_bytes_per_state: engine.kernel_state_bytes(),
             runner: if engine.kernel_is_direct() {
                 "kernel, direct"
+            } else if engine.kernel_encloses() {
+                "kernel, enclosure"
             } else {
                 "kernel"
             },

@@ -215,6 +215,13 @@ impl Engine {
         self.kernel.direct()
     }
 
+    /// Whether a placement that takes the opponent's groups left without a liberty (Go's
+    /// capture, `place c  flip surrounded(...)`) runs as one step of the runner instead of its
+    /// instructions.
+    pub fn kernel_encloses(&self) -> bool {
+        self.kernel.encloses()
+    }
+
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
     /// position reached and the number of steps. Draws from `rng` as [`Engine::random_step`]
     /// does, one draw per step.

@@ -470,6 +470,12 @@ impl AnyKernel {
         each_width!(self, k => k.direct.is_some())
     }
 
+    /// Whether some choice's cell option runs as a capture by enclosure (see
+    /// [`Form::place_surround`]).
+    pub fn encloses(&self) -> bool {
+        each_width!(self, k => k.forms.iter().any(|f| f.place_surround.is_some()))
+    }
+
     /// Uniform random steps from `s` (see [`Kernel::playout`]) until the game ends or `limit`
     /// steps are played: the position reached and the number of steps.
     pub fn playout(

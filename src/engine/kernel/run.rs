@@ -625,6 +625,18 @@ impl<B: Board> Kernel<B> {
             self.note_changes(t, before);
             return self.end_step(game, t, Flow::TurnEnded).map(Some);
         }
+        if let (Some((dirs, require)), 0) = (self.forms[pc as usize].place_surround, alt) {
+            let before = self.read_by_step_ends(t);
+            if (t.pieces[0] | t.pieces[1]).contains(value) {
+                return Err(self.placed_on_piece(game, pc, value));
+            }
+            let near = self.ctx(game, t).neighbours(value, dirs);
+            if !self.place_surround(t, value, near, require) {
+                return Ok(None);
+            }
+            self.note_changes(t, before);
+            return self.end_step(game, t, Flow::TurnEnded).map(Some);
+        }
         let Instr::Choose(c) = &game.program[pc as usize] else {
             unreachable!("states are only suspended at choices")
         };
@@ -646,6 +658,42 @@ impl<B: Board> Kernel<B> {
         }
         self.note_changes(t, before);
         self.end_step(game, t, flow).map(Some)
+    }
+
+    /// The body of [`Form::place_surround`] on the empty cell `cell`: the mover places there
+    /// and takes every opponent group touching `near` that has no liberty left;
+    /// false, with `t` unchanged, when `require` asks the placed stone's group for a liberty
+    /// and it has none.
+    #[inline(always)]
+    pub(super) fn place_surround(
+        &self,
+        t: &mut KState<B>,
+        cell: usize,
+        near: B,
+        require: bool,
+    ) -> bool {
+        let m = t.mover as usize;
+        let mine = t.pieces[m] | B::single(cell);
+        let theirs = t.pieces[1 - m];
+        let empty = self.playable & !(mine | theirs);
+        let steps = &self.orthogonal;
+        let around = &self.orthogonal_around;
+        let mut taken = B::EMPTY;
+        for c in (near & theirs).cells() {
+            if taken.contains(c) {
+                continue;
+            }
+            if let Some(group) = flood_cell(steps, around, c, theirs, empty) {
+                taken = taken | group;
+            }
+        }
+        let (mine, theirs) = (mine | taken, theirs ^ taken);
+        if require && flood_cell(steps, around, cell, mine, empty).is_some() {
+            return false;
+        }
+        t.pieces[m] = mine;
+        t.pieces[1 - m] = theirs;
+        true
     }
 
     /// The error of a place-and-flip body (see [`Form::place_flip`]) whose cell is taken.

@@ -115,6 +115,10 @@ pub(super) struct Form {
     pub(super) sources_of: Option<usize>,
     /// The body is `place c  flip captured(L, c)` and ends the turn.
     pub(super) place_flip: Option<usize>,
+    /// The body is `place c  flip surrounded(opponent & neighbours(c, D))`, then optionally
+    /// `require some(liberties(group(c)))`, and ends the turn: capture by enclosure, run
+    /// without walking the expressions (the directions D, whether the require is there).
+    pub(super) place_surround: Option<(DirSet, bool)>,
     /// A test `some(captured(L, x))` or `some(ends(L, x))` (line, variable, whether ends) whose
     /// next instruction chooses among those very cells, as a chain's `while` loop does: the
     /// cells are found once for both.
@@ -171,18 +175,42 @@ pub(super) fn form(game: &Game, pc: usize) -> Form {
     };
     let code = &game.program;
     let body = alt.body as usize;
+    // What follows `at` must end the turn at once.
+    let ends_at = |mut at: usize| loop {
+        match code.get(at) {
+            None | Some(Instr::Stop) => break true,
+            Some(Instr::Jump(t)) if *t as usize > at => at = *t as usize,
+            _ => break false,
+        }
+    };
     let place_flip = match (code.get(body), code.get(body + 1)) {
         (Some(Instr::Place(p, _)), Some(Instr::Flip(Set::Captured(l, f))))
-            if chosen(p) && chosen(f) =>
+            if chosen(p) && chosen(f) && ends_at(body + 2) =>
         {
-            // What follows must end the turn at once.
-            let mut at = body + 2;
-            loop {
-                match code.get(at) {
-                    None | Some(Instr::Stop) => break Some(*l),
-                    Some(Instr::Jump(t)) if *t as usize > at => at = *t as usize,
-                    _ => break None,
+            Some(*l)
+        }
+        _ => None,
+    };
+    let place_surround = match (code.get(body), code.get(body + 1)) {
+        (Some(Instr::Place(p, _)), Some(Instr::Flip(Set::Surrounded(around)))) if chosen(p) => {
+            let dirs = match &**around {
+                Set::Inter(a, b) => match (&**a, &**b) {
+                    (Set::Pieces(p), Set::Neighbours(c, d))
+                    | (Set::Neighbours(c, d), Set::Pieces(p))
+                        if matches!(**p, Player::Other) && chosen(c) =>
+                    {
+                        Some(*d)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match code.get(body + 2) {
+                Some(Instr::Require(Cond::Breathes(c), _)) if chosen(c) && ends_at(body + 3) => {
+                    dirs.map(|d| (d, true))
                 }
+                _ if ends_at(body + 2) => dirs.map(|d| (d, false)),
+                _ => None,
             }
         }
         _ => None,
@@ -190,6 +218,7 @@ pub(super) fn form(game: &Game, pc: usize) -> Form {
     Form {
         sources_of,
         place_flip,
+        place_surround,
         test_then_choose: None,
     }
 }
