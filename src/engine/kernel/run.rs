@@ -159,9 +159,17 @@ impl<B: Board> Kernel<B> {
         mut f: impl FnMut(usize, usize) -> bool,
     ) -> Result<(), Fault> {
         let c = super::positions::choose_at(game, pc);
+        let enclosure = self.forms[pc as usize].place_surround;
         for i in 0..self.candidate_count(game, t, pc, moves, more) {
             let (alt, value) = self.candidate(game, t, pc, moves, more, i);
-            let legal = !c.alts[alt].needs_trial || self.passes_trial(game, t, c, alt, value)?;
+            let legal = match (alt, enclosure) {
+                (_, _) if !c.alts[alt].needs_trial => true,
+                (0, Some((dirs, require))) => {
+                    let taken = self.enclosure(game, t, pc, value, dirs, require)?;
+                    taken.is_some()
+                }
+                _ => self.passes_trial(game, t, c, alt, value)?,
+            };
             if legal && !f(alt, value) {
                 break;
             }
@@ -627,13 +635,11 @@ impl<B: Board> Kernel<B> {
         }
         if let (Some((dirs, require)), 0) = (self.forms[pc as usize].place_surround, alt) {
             let before = self.read_by_step_ends(t);
-            if (t.pieces[0] | t.pieces[1]).contains(value) {
-                return Err(self.placed_on_piece(game, pc, value));
-            }
-            let near = self.ctx(game, t).neighbours(value, dirs);
-            if !self.place_surround(t, value, near, require) {
+            let Some((mine, theirs)) = self.enclosure(game, t, pc, value, dirs, require)? else {
                 return Ok(None);
-            }
+            };
+            let m = t.mover as usize;
+            (t.pieces[m], t.pieces[1 - m]) = (mine, theirs);
             self.note_changes(t, before);
             return self.end_step(game, t, Flow::TurnEnded).map(Some);
         }
@@ -660,18 +666,37 @@ impl<B: Board> Kernel<B> {
         self.end_step(game, t, flow).map(Some)
     }
 
-    /// The body of [`Form::place_surround`] on the empty cell `cell`: the mover places there
-    /// and takes every opponent group touching `near` that has no liberty left;
-    /// false, with `t` unchanged, when `require` asks the placed stone's group for a liberty
-    /// and it has none.
+    /// The body of [`Form::place_surround`] at the choice at `pc`, on `cell` in `t`: see
+    /// [`Kernel::enclosed`]; an error when `cell` is taken.
     #[inline(always)]
-    pub(super) fn place_surround(
+    fn enclosure(
         &self,
-        t: &mut KState<B>,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        cell: usize,
+        dirs: DirSet,
+        require: bool,
+    ) -> Result<Option<(B, B)>, Fault> {
+        if (t.pieces[0] | t.pieces[1]).contains(cell) {
+            return Err(self.placed_on_piece(game, pc, cell));
+        }
+        let near = self.ctx(game, t).neighbours(cell, dirs);
+        Ok(self.enclosed(t, cell, near, require))
+    }
+
+    /// The body of [`Form::place_surround`] on the empty cell `cell` in `t`: the mover places
+    /// there and takes every opponent group touching `near` that has no liberty left. The
+    /// mover's and the opponent's cells after it; None when `require` asks the placed stone's
+    /// group for a liberty and it has none.
+    #[inline(always)]
+    pub(super) fn enclosed(
+        &self,
+        t: &KState<B>,
         cell: usize,
         near: B,
         require: bool,
-    ) -> bool {
+    ) -> Option<(B, B)> {
         let m = t.mover as usize;
         let mine = t.pieces[m] | B::single(cell);
         let theirs = t.pieces[1 - m];
@@ -689,14 +714,13 @@ impl<B: Board> Kernel<B> {
         }
         let (mine, theirs) = (mine | taken, theirs ^ taken);
         if require && flood_cell(steps, around, cell, mine, empty).is_some() {
-            return false;
+            return None;
         }
-        t.pieces[m] = mine;
-        t.pieces[1 - m] = theirs;
-        true
+        Some((mine, theirs))
     }
 
-    /// The error of a place-and-flip body (see [`Form::place_flip`]) whose cell is taken.
+    /// The error of a body that starts by placing on the chosen cell (see [`Form::place_flip`]
+    /// and [`Form::place_surround`]) when that cell is taken.
     #[cold]
     pub(super) fn placed_on_piece(&self, game: &Game, pc: u32, cell: usize) -> Fault {
         let loc = match &game.program[pc as usize] {
