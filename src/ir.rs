@@ -47,6 +47,11 @@ pub enum Num {
     If(Box<Cond>, Box<Num>, Box<Num>),
     /// A per-player attribute: index into `Game::attributes`.
     Attr(Box<Player>, usize),
+    /// `row(c)` and `column(c)`: 1-based, row 1 at the top of the printed board.
+    Row(Box<Cell>),
+    Column(Box<Cell>),
+    /// `distance(a, b)`: the king steps from one cell to the other, removed cells ignored.
+    Distance(Box<Cell>, Box<Cell>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -311,6 +316,8 @@ impl ReadsRegister for Num {
             Num::Neg(a) => a.reads(r),
             Num::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
             Num::Attr(p, _) => p.reads(r),
+            Num::Row(c) | Num::Column(c) => c.reads(r),
+            Num::Distance(a, b) => a.reads(r) || b.reads(r),
         }
     }
 }

@@ -734,7 +734,7 @@ fn bench_reports_rates_per_game() {
     let wide = rows[1]["kernel_bytes_per_state"].as_u64().unwrap();
     assert!(wide > kernel && wide < rows[1]["bytes_per_state"].as_u64().unwrap());
     assert_eq!(rows[0]["runner"], "kernel, direct");
-    assert_eq!(rows[1]["runner"], "kernel");
+    assert_eq!(rows[1]["runner"], "kernel, enclosure");
 }
 
 #[test]

@@ -96,8 +96,14 @@ fn plain_moves(p: &Plain) -> Vec<(String, Vec<String>)> {
 #[test]
 fn random_positions_agree_with_independent_generator() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], Plain);
-    let cases: [Case; 5] = [
+    let cases: [Case; 7] = [
         ("games/othello.rules", &[], Plain::othello(8)),
+        ("games/gravity-othello.rules", &[], Plain::gravity(8)),
+        (
+            "games/gravity-othello.rules",
+            &[("size", "6")],
+            Plain::gravity(6),
+        ),
         ("games/othello.rules", &[("size", "6")], Plain::othello(6)),
         ("games/reversi-6x6.rules", &[], Plain::brainking(6)),
         ("games/reversi-8x8.rules", &[], Plain::brainking(8)),
@@ -106,7 +112,9 @@ fn random_positions_agree_with_independent_generator() {
     for (file, set, plain_start) in cases {
         let e = engine(file, set);
         let mut positions = 0;
-        for game in 0..40 {
+        // Gravity games are short (about 35 turns): 100 games give each case over 1000
+        // positions.
+        for game in 0..100 {
             let mut rng = Rng::new(game_seed(11, game));
             let mut s = e.start().unwrap();
             let mut p = plain_start.clone();

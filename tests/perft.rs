@@ -63,6 +63,27 @@ fn othello_on_other_sizes_matches_independent_generator() {
 }
 
 #[test]
+fn gravity_othello_matches_independent_generator() {
+    // Gravity leaves few drops a turn (about 3.6), so the depths go far.
+    for (size, depth) in [(4usize, 16u32), (6, 15), (8, 15)] {
+        let s_text = size.to_string();
+        let e = engine("games/gravity-othello.rules", &[("size", &s_text)]);
+        let s = e.start().unwrap();
+        let plain = Plain::gravity(size);
+        for d in 1..=depth {
+            assert_eq!(
+                e.perft(&s, d).unwrap(),
+                plain.perft(d),
+                "gravity othello size {size} depth {d}"
+            );
+        }
+    }
+    // Black's two first drops on 8 x 8 (d6 and f8, see the file's first example).
+    let e = engine("games/gravity-othello.rules", &[]);
+    assert_eq!(e.perft(&e.start().unwrap(), 1).unwrap(), 2);
+}
+
+#[test]
 fn divide_sums_to_perft() {
     let e = engine("games/othello.rules", &[]);
     let s = e.start().unwrap();

@@ -23,12 +23,33 @@ impl DirSet {
     pub const ORTHOGONAL: DirSet = DirSet(0b0101_0101);
     pub const DIAGONAL: DirSet = DirSet(0b1010_1010);
 
+    /// The single directions by compass name, in the order of `DIRS`: north is towards row 1,
+    /// the top of the printed board, and east towards the last column.
+    pub const COMPASS: [&'static str; 8] = [
+        "north",
+        "northeast",
+        "east",
+        "southeast",
+        "south",
+        "southwest",
+        "west",
+        "northwest",
+    ];
+
+    /// What a rules file may write for a direction set, for help texts.
+    pub const NAMES_HELP: &'static str = "the direction sets are all, orthogonal and diagonal, \
+        and each single direction: north, northeast, east, southeast, south, southwest, west, \
+        northwest (north is towards row 1)";
+
     pub fn by_name(name: &str) -> Option<DirSet> {
         match name {
             "all" => Some(DirSet::ALL),
             "orthogonal" => Some(DirSet::ORTHOGONAL),
             "diagonal" => Some(DirSet::DIAGONAL),
-            _ => None,
+            _ => Self::COMPASS
+                .iter()
+                .position(|&c| c == name)
+                .map(|d| DirSet(1 << d)),
         }
     }
     /// The opposite directions (direction `d + 4` is the opposite of `d`).

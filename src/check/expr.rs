@@ -97,6 +97,9 @@ const FUNCTIONS: &[&str] = &[
     "centre",
     "rows",
     "cols",
+    "row",
+    "column",
+    "distance",
 ];
 
 fn boxed<T>(t: T) -> Box<T> {
@@ -495,7 +498,7 @@ impl Checker<'_> {
         }
         self.error(e.span, "expected a direction set")
             .label("not a direction set")
-            .help("the direction sets are orthogonal, diagonal and all")
+            .help(DirSet::NAMES_HELP)
             .emit();
         None
     }
@@ -623,6 +626,36 @@ impl Checker<'_> {
                 };
                 let (s, d) = (s?, d?);
                 Some(Typed::Set(self.fold_set(Set::Adjacent(boxed(s), d))))
+            }
+            "row" | "column" => {
+                if !self.arity(name, args, span, &[1], &format!("{name}(CELL)")) {
+                    return None;
+                }
+                let c = self.expect_cell(&args[0], scope)?;
+                Some(Typed::Num(match c {
+                    Cell::Const(c) => {
+                        let width = self.geometry_for(span)?.width;
+                        let (c, w) = (c as usize, width);
+                        Num::Const(if name == "row" { c / w + 1 } else { c % w + 1 } as f64)
+                    }
+                    c if name == "row" => Num::Row(boxed(c)),
+                    c => Num::Column(boxed(c)),
+                }))
+            }
+            "distance" => {
+                if !self.arity(name, args, span, &[2], "distance(CELL, CELL)") {
+                    return None;
+                }
+                let a = self.expect_cell(&args[0], scope);
+                let b = self.expect_cell(&args[1], scope);
+                Some(Typed::Num(match (a?, b?) {
+                    (Cell::Const(a), Cell::Const(b)) => {
+                        let w = self.geometry_for(span)?.width;
+                        let (a, b) = (a as usize, b as usize);
+                        Num::Const((a / w).abs_diff(b / w).max((a % w).abs_diff(b % w)) as f64)
+                    }
+                    (a, b) => Num::Distance(boxed(a), boxed(b)),
+                }))
             }
             "between" => {
                 if !self.arity(name, args, span, &[2], "between(CELL, CELL)") {

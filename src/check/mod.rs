@@ -1066,7 +1066,7 @@ impl<'a> Checker<'a> {
                 None => {
                     self.error(a.span, format!("unknown direction set `{}`", a.node))
                         .label("not a direction set")
-                        .help("the direction sets are orthogonal, diagonal and all")
+                        .help(DirSet::NAMES_HELP)
                         .emit();
                     return false;
                 }

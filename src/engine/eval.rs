@@ -18,6 +18,8 @@ pub trait Evaluate {
     fn turn(&self) -> f64;
     fn passes(&self) -> f64;
     fn attribute(&self, index: usize, player: u8) -> f64;
+    /// The board's width, which numbers the cells row by row.
+    fn width(&self) -> usize;
     fn cells(&self, s: &Set) -> Self::Cells;
     fn count(cells: &Self::Cells) -> u32;
     fn contains(cells: &Self::Cells, cell: usize) -> bool;
@@ -67,6 +69,12 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
             NOBODY => 0.0,
             p => e.attribute(*i, p),
         },
+        Num::Row(c) => (e.cell(c) / e.width() + 1) as f64,
+        Num::Column(c) => (e.cell(c) % e.width() + 1) as f64,
+        Num::Distance(a, b) => {
+            let (a, b, w) = (e.cell(a), e.cell(b), e.width());
+            (a / w).abs_diff(b / w).max((a % w).abs_diff(b % w)) as f64
+        }
         leaf => operand(e, leaf),
     }
 }

@@ -57,6 +57,8 @@ pub struct Plain {
     pub to_move: u8,
     /// BrainKing: the centre four must be filled before outflanking starts.
     pub centre_opening: bool,
+    /// Gravity Othello: a disc rests only on the bottom row or on a disc.
+    pub gravity: bool,
 }
 
 impl Plain {
@@ -66,6 +68,7 @@ impl Plain {
             cells: vec![0; size * size],
             to_move: 1,
             centre_opening: false,
+            gravity: false,
         };
         let h = size / 2;
         // White on d4 and e5, black on e4 and d5 (for size 8).
@@ -82,7 +85,32 @@ impl Plain {
             cells: vec![0; size * size],
             to_move: 1,
             centre_opening: true,
+            gravity: false,
         }
+    }
+
+    /// Gravity Othello: the Othello cross on the two bottom rows (y grows downwards, as in
+    /// the printed board).
+    pub fn gravity(size: usize) -> Plain {
+        let mut p = Plain {
+            size,
+            cells: vec![0; size * size],
+            to_move: 1,
+            centre_opening: false,
+            gravity: true,
+        };
+        let h = size / 2;
+        p.set(h - 1, size - 2, 2);
+        p.set(h, size - 2, 1);
+        p.set(h - 1, size - 1, 1);
+        p.set(h, size - 1, 2);
+        p
+    }
+
+    /// Whether a disc can come to rest on `cell` (always, without gravity).
+    fn rests(&self, cell: usize) -> bool {
+        let below = cell + self.size;
+        !self.gravity || below >= self.cells.len() || self.cells[below] != 0
     }
 
     fn set(&mut self, x: usize, y: usize, v: u8) {
@@ -146,7 +174,7 @@ impl Plain {
             return c;
         }
         (0..self.cells.len())
-            .filter(|&c| self.cells[c] == 0 && !self.flips(c, player).is_empty())
+            .filter(|&c| self.cells[c] == 0 && self.rests(c) && !self.flips(c, player).is_empty())
             .collect()
     }
 

@@ -464,6 +464,9 @@ impl<B: Board> Evaluate for Ctx<'_, B> {
     fn attribute(&self, index: usize, player: u8) -> f64 {
         self.game.attributes[index].1[player as usize]
     }
+    fn width(&self) -> usize {
+        self.game.geometry.width
+    }
     #[inline]
     fn cells(&self, s: &Set) -> B {
         self.set(s)

@@ -434,6 +434,11 @@ impl Shape<'_> {
                 self.num_with(b, reg);
             }
             Num::Attr(p, _) => self.player(p),
+            Num::Row(c) | Num::Column(c) => self.cell(c, reg),
+            Num::Distance(a, b) => {
+                self.cell(a, reg);
+                self.cell(b, reg);
+            }
         }
     }
 
