@@ -125,6 +125,8 @@ pub enum Set {
     Neighbours(Box<Cell>, DirSet),
     Adjacent(Box<Set>, DirSet),
     Between(Box<Cell>, Box<Cell>),
+    /// `ring(c, n)`: the cells `n` king steps from `c` (see `Geometry::ring`).
+    Ring(Box<Cell>, u16),
     Group(Box<Cell>),
     Liberties(Box<Set>),
     Surrounded(Box<Set>),
@@ -262,6 +264,8 @@ pub struct Game {
     /// Where the agreement program starts in `program`, if the rules have one.
     pub agreement: Option<u32>,
     pub registers: usize,
+    /// The distances the rules ask `ring(c, n)` for (the runner tabulates those rings).
+    pub ring_distances: Vec<u16>,
     pub ends: Vec<EndCondition>,
     pub score: Num,
     pub tiebreaks: Vec<Num>,
@@ -359,6 +363,7 @@ impl ReadsRegister for Set {
             Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => a.reads(r) || b.reads(r),
             Set::Adjacent(a, _) | Set::Liberties(a) | Set::Surrounded(a) => a.reads(r),
             Set::Between(a, b) => a.reads(r) || b.reads(r),
+            Set::Ring(c, _) => c.reads(r),
             Set::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
         }
     }

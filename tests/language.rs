@@ -377,3 +377,63 @@ fn an_example_that_excludes_a_cell_off_the_board_fails_instead_of_passing() {
         "{removed}"
     );
 }
+
+/// Rules whose only option is the empty cells a condition keeps: the condition's cells are
+/// the legal placements on an empty 6 x 5 board (six columns, five rows).
+fn cells_where(condition: &str) -> Vec<String> {
+    let rules = format!(
+        "board 6 x 5\nplayer black 'B'\nplayer white 'W'\nturn {{\n  choose c in empty where {condition} {{ place c }}\n}}\nend when none(empty)\nscore p = count(p)\n"
+    );
+    let mut cells = steps(&engine_from(&rules), "");
+    cells.sort();
+    cells
+}
+
+#[test]
+fn rows_columns_and_distances_count_from_the_top_left() {
+    assert_eq!(cells_where("row(c) == 2 and column(c) == 3"), ["c2"]);
+    // The last row and column: 5 rows of 6 columns.
+    assert_eq!(cells_where("row(c) == 5 and column(c) == 6"), ["f5"]);
+    // King steps: the ring of distance 2 around c3 is the 5 x 5 square less the 3 x 3 one;
+    // on this board it is cut by nothing (c3 is two from the top, the bottom and column a).
+    let ring: Vec<String> = cells_where("distance(c, c3) == 2");
+    assert_eq!(ring.len(), 25 - 9);
+    assert_eq!(cells_where("c in ring(c3, 2)"), ring);
+    assert!(ring.contains(&"a1".to_string()) && ring.contains(&"e5".to_string()));
+    // Near the corner the ring is cut by the board's edges: a1's ring of 2 is 5 cells.
+    assert_eq!(
+        cells_where("c in ring(a1, 2)"),
+        ["a3", "b3", "c1", "c2", "c3"]
+    );
+    assert_eq!(cells_where("distance(c, a1) == 0"), ["a1"]);
+}
+
+#[test]
+fn a_single_compass_direction_is_a_direction_set() {
+    // North is towards row 1: the cell north of c3 is c2; on row 1 there is none.
+    assert_eq!(
+        cells_where("some(neighbours(c, north) & cells(c2))"),
+        ["c3"]
+    );
+    assert_eq!(cells_where("none(neighbours(c, north))").len(), 6);
+    assert_eq!(cells_where("none(neighbours(c, east))").len(), 5);
+    assert_eq!(
+        cells_where("some(neighbours(c, southwest) & cells(a5))"),
+        ["b4"]
+    );
+    // A line along one direction looks that way only. Column b holds black b1, white b2 and
+    // b3; b4 is empty. Looking north from b4 closes the run at b1; looking south from b4 finds
+    // the edge, and nothing else is near a run.
+    let rules = |dir: &str| {
+        format!("board 4 x 4\nplayer black 'B'\nplayer white 'W'\nsetup {{\n  black on b1\n  white on b2, b3\n}}\nline flank = opponent+ friend along {dir}\nturn {{\n  choose c in empty where some(captured(flank, c)) {{\n    place c\n    flip captured(flank, c)\n  }}\n}}\nend when blocked\nscore p = count(p)\n")
+    };
+    let e = engine_from(&rules("north"));
+    assert_eq!(steps(&e, ""), ["b4"]);
+    assert_eq!(
+        e.board_rows(&at(&e, "b4")),
+        [".B..", ".B..", ".B..", ".B.."]
+    );
+    // Looking south nobody has a placement: the game is over before it starts.
+    let e = engine_from(&rules("south"));
+    assert!(e.start().unwrap().is_over());
+}

@@ -145,6 +145,20 @@ impl Geometry {
     #[inline]
     /// The playable cells strictly between two cells on one row, column or diagonal (none
     /// when they share no line).
+    /// The playable cells at `distance` king steps from `cell` (the square ring around it;
+    /// removed cells are not counted as in the way, so the ring reaches across them).
+    pub fn ring(&self, cell: usize, distance: u16) -> impl Iterator<Item = usize> + '_ {
+        let (w, h, n) = (self.width as i32, self.height as i32, i32::from(distance));
+        let (x, y) = (cell as i32 % w, cell as i32 / w);
+        let within = (-n..=n).flat_map(move |dy| (-n..=n).map(move |dx| (dx, dy)));
+        within
+            .filter(move |&(dx, dy)| dx.abs().max(dy.abs()) == n)
+            .map(move |(dx, dy)| (x + dx, y + dy))
+            .filter(move |&(cx, cy)| cx >= 0 && cy >= 0 && cx < w && cy < h)
+            .map(move |(cx, cy)| (cy * w + cx) as usize)
+            .filter(|&c| self.playable.contains(c))
+    }
+
     pub fn between(&self, a: usize, b: usize) -> impl Iterator<Item = usize> + '_ {
         let w = self.width as i32;
         let (ax, ay) = (a as i32 % w, a as i32 / w);

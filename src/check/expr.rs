@@ -100,6 +100,7 @@ const FUNCTIONS: &[&str] = &[
     "row",
     "column",
     "distance",
+    "ring",
 ];
 
 fn boxed<T>(t: T) -> Box<T> {
@@ -656,6 +657,39 @@ impl Checker<'_> {
                     }
                     (a, b) => Num::Distance(boxed(a), boxed(b)),
                 }))
+            }
+            "ring" => {
+                if !self.arity(name, args, span, &[2], "ring(CELL, DISTANCE)") {
+                    return None;
+                }
+                let c = self.expect_cell(&args[0], scope);
+                let n = self.const_int(&args[1], scope, "a ring's distance");
+                let (c, n) = (c?, n?);
+                let g = self.geometry_for(span)?;
+                let widest = g.width.max(g.height) as i64;
+                if !(1..widest).contains(&n) {
+                    self.error(
+                        args[1].span,
+                        format!("no cell is {n} steps from another here"),
+                    )
+                    .label("distance out of range")
+                    .help(format!(
+                        "on this board a ring's distance runs from 1 to {}",
+                        widest - 1
+                    ))
+                    .emit();
+                    return None;
+                }
+                let n = n as u16;
+                if let Cell::Const(c) = c {
+                    let mut b = crate::board::bits::Bits::EMPTY;
+                    g.ring(c as usize, n).for_each(|r| b.insert(r));
+                    return Some(Typed::Set(Set::Const(b)));
+                }
+                if !self.ring_distances.contains(&n) {
+                    self.ring_distances.push(n);
+                }
+                Some(Typed::Set(Set::Ring(boxed(c), n)))
             }
             "between" => {
                 if !self.arity(name, args, span, &[2], "between(CELL, CELL)") {

@@ -61,6 +61,7 @@ pub fn check(
         tokens: Vec::new(),
         attributes: Vec::new(),
         registers: 0,
+        ring_distances: Vec::new(),
         loops: Vec::new(),
         expanding: Vec::new(),
         expansions: 0,
@@ -116,6 +117,8 @@ pub(crate) struct Checker<'a> {
     tokens: Vec<String>,
     attributes: Vec<(String, [f64; 2])>,
     registers: usize,
+    /// The distances `ring(c, n)` is asked for, each once.
+    ring_distances: Vec<u16>,
     loops: Vec<crate::ir::LoopSpan>,
     /// The defs being expanded, outermost first, and how many expansions there have been.
     expanding: Vec<String>,
@@ -703,6 +706,7 @@ impl<'a> Checker<'a> {
             loops: std::mem::take(&mut self.loops),
             agreement,
             registers: self.registers,
+            ring_distances: std::mem::take(&mut self.ring_distances),
             ends,
             score,
             tiebreaks,

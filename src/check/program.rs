@@ -570,6 +570,7 @@ fn cell_free(s: &Set) -> bool {
         | Set::Ends(..)
         | Set::Neighbours(..)
         | Set::Between(..)
+        | Set::Ring(..)
         | Set::Group(_)
         // Its condition may ask about the chosen cell.
         | Set::If(..) => false,

@@ -104,10 +104,25 @@ impl<B: Board> Ctx<'_, B> {
                 g.between(self.cell(a), self.cell(b))
                     .fold(B::EMPTY, |out, c| out | B::single(c))
             }
+            Set::Ring(c, n) => self.ring(self.cell(c), *n),
             Set::Group(_) | Set::Liberties(_) | Set::Surrounded(_) | Set::Territory(_) => {
                 self.flooded(s)
             }
             Set::If(c, a, b) => self.chosen_set(c, a, b),
+        }
+    }
+
+    /// The ring of cells `n` steps from `cell`: from the kernel's table for the first rings,
+    /// walked out otherwise.
+    #[inline(never)]
+    fn ring(&self, cell: usize, n: u16) -> B {
+        match self.kernel.rings.get(n as usize).and_then(|r| r.get(cell)) {
+            Some(ring) => *ring,
+            None => self
+                .game
+                .geometry
+                .ring(cell, n)
+                .fold(B::EMPTY, |out, c| out | B::single(c)),
         }
     }
 

@@ -140,6 +140,9 @@ pub struct Kernel<B> {
     eight_by_parts: bool,
     /// Per cell, its neighbours in all directions, orthogonal only and diagonal only.
     around: Vec<[B; 3]>,
+    /// `rings[n][cell]`: the ring of cells `n` steps from `cell`, for the distances the
+    /// rules ask for (empty for the others).
+    rings: Vec<Vec<B>>,
     /// The playable cells in classes by their number of playable neighbours, fewest first:
     /// the solver tries those placements first (a cell with few neighbours has few ways to
     /// be outflanked, so taking it tends to be good, and good moves first cut the search).
@@ -362,6 +365,16 @@ impl<B: Board> Kernel<B> {
                 .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
             eight_by_parts: false,
             by_exposure: Vec::new(),
+            rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
+                .map(|n| {
+                    if !game.ring_distances.contains(&n) {
+                        return Vec::new();
+                    }
+                    (0..g.cells())
+                        .map(|c| g.ring(c, n).fold(B::EMPTY, |out, r| out | B::single(r)))
+                        .collect()
+                })
+                .collect(),
             around: g
                 .around
                 .iter()

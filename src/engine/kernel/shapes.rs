@@ -459,6 +459,7 @@ impl Shape<'_> {
                 self.set(a, reg);
                 self.set(b, reg);
             }
+            Set::Ring(c, _) => self.cell(c, reg),
             Set::Between(..)
             | Set::Group(_)
             | Set::Liberties(_)

@@ -1,0 +1,197 @@
+//! Ataxx: the published perft counts of the start, and deeper counts, seeded games and the
+//! blocked-cell board checked against a second generator written here from the rules.
+
+mod common;
+use common::engine;
+use outflank::agents::game_seed;
+use outflank::engine::rng::Rng;
+use outflank::engine::state::State;
+use outflank::engine::Engine;
+
+/// Ataxx on a mailbox board, independent of the engine: 0 empty, 1 red, 2 blue, 3 blocked;
+/// cells row by row from the top-left (as the engine prints them).
+#[derive(Clone)]
+struct Mailbox {
+    cells: [u8; 49],
+    to_move: u8,
+}
+
+/// A step: a growth into a cell, or a jump from one cell to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    Grow(usize),
+    Jump(usize, usize),
+}
+
+fn xy(c: usize) -> (i32, i32) {
+    ((c % 7) as i32, (c / 7) as i32)
+}
+
+/// King steps between two cells.
+fn steps_apart(a: usize, b: usize) -> i32 {
+    let ((ax, ay), (bx, by)) = (xy(a), xy(b));
+    (ax - bx).abs().max((ay - by).abs())
+}
+
+impl Mailbox {
+    fn start(blocked: &[usize]) -> Mailbox {
+        let mut cells = [0; 49];
+        // Red on a1 and g7, blue on g1 and a7.
+        (cells[0], cells[48], cells[6], cells[42]) = (1, 1, 2, 2);
+        for &b in blocked {
+            cells[b] = 3;
+        }
+        Mailbox { cells, to_move: 1 }
+    }
+
+    fn steps(&self, player: u8) -> Vec<Step> {
+        let mut out = Vec::new();
+        for to in (0..49).filter(|&c| self.cells[c] == 0) {
+            let near = |d: i32| (0..49).filter(move |&f| steps_apart(f, to) == d);
+            if near(1).any(|f| self.cells[f] == player) {
+                out.push(Step::Grow(to));
+            }
+            for from in near(2).filter(|&f| self.cells[f] == player) {
+                out.push(Step::Jump(from, to));
+            }
+        }
+        out
+    }
+
+    fn over(&self) -> bool {
+        let has = |p: u8| self.cells.contains(&p);
+        !has(1) || !has(2) || (self.steps(1).is_empty() && self.steps(2).is_empty())
+    }
+
+    /// Plays a step, or a pass when `step` is None.
+    fn play(&mut self, step: Option<Step>) {
+        let me = self.to_move;
+        if let Some(step) = step {
+            let to = match step {
+                Step::Grow(to) => to,
+                Step::Jump(from, to) => {
+                    self.cells[from] = 0;
+                    to
+                }
+            };
+            self.cells[to] = me;
+            for c in 0..49 {
+                if steps_apart(c, to) == 1 && self.cells[c] == 3 - me {
+                    self.cells[c] = me;
+                }
+            }
+        }
+        self.to_move = 3 - me;
+    }
+
+    /// Perft with the engine's conventions: a forced pass is a ply, an ended game a leaf.
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 || self.over() {
+            return 1;
+        }
+        let steps = self.steps(self.to_move);
+        if steps.is_empty() {
+            let mut next = self.clone();
+            next.play(None);
+            return next.perft(depth - 1);
+        }
+        steps
+            .into_iter()
+            .map(|s| {
+                let mut next = self.clone();
+                next.play(Some(s));
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+
+    fn rows(&self) -> Vec<String> {
+        self.cells
+            .chunks(7)
+            .map(|r| {
+                r.iter()
+                    .map(|&v| ['.', 'X', 'O', '#'][v as usize])
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+fn name(c: usize) -> String {
+    format!("{}{}", (b'a' + (c % 7) as u8) as char, c / 7 + 1)
+}
+
+fn notation(step: Step) -> String {
+    match step {
+        Step::Grow(to) => name(to),
+        Step::Jump(from, to) => format!("{}-{}", name(from), name(to)),
+    }
+}
+
+/// Blocked c3, e3, c5 and e5, as games/ataxx-blocked.rules has them.
+const BLOCKED: [usize; 4] = [14 + 2, 14 + 4, 28 + 2, 28 + 4];
+
+#[test]
+fn the_start_has_the_published_perft_counts() {
+    // The counts Ataxx engines publish for the standard start, depths 1 to 4.
+    let e = engine("games/ataxx.rules", &[]);
+    let s = e.start().unwrap();
+    let published = [16u64, 256, 6460, 155_888];
+    for (d, &n) in published.iter().enumerate() {
+        assert_eq!(e.perft(&s, d as u32 + 1).unwrap(), n, "depth {}", d + 1);
+    }
+}
+
+#[test]
+fn perft_matches_the_mailbox_generator() {
+    for (file, blocked) in [("ataxx", &[][..]), ("ataxx-blocked", &BLOCKED[..])] {
+        let e = engine(&format!("games/{file}.rules"), &[]);
+        let s = e.start().unwrap();
+        let plain = Mailbox::start(blocked);
+        assert_eq!(e.board_rows(&s), plain.rows(), "{file}");
+        for d in 1..=4 {
+            assert_eq!(e.perft(&s, d).unwrap(), plain.perft(d), "{file} depth {d}");
+        }
+    }
+}
+
+/// The engine's whole turns at `s` in notation, sorted.
+fn engine_turns(e: &Engine, s: &State) -> Vec<String> {
+    let turns = e.whole_turns(s, 10_000).unwrap();
+    let mut names: Vec<String> = turns.into_iter().map(|t| t.notation).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn seeded_games_agree_with_the_mailbox_generator() {
+    for (file, blocked) in [("ataxx", &[][..]), ("ataxx-blocked", &BLOCKED[..])] {
+        let e = engine(&format!("games/{file}.rules"), &[]);
+        let mut positions = 0;
+        for game in 0..30 {
+            let mut rng = Rng::new(game_seed(21, game));
+            let (mut s, mut plain) = (e.start().unwrap(), Mailbox::start(blocked));
+            while !plain.over() {
+                assert_eq!(e.board_rows(&s), plain.rows(), "{file} game {game}");
+                let mut ours = plain.steps(plain.to_move);
+                ours.sort_by_key(|&st| notation(st));
+                let expected: Vec<String> = ours.iter().map(|&st| notation(st)).collect();
+                let got = engine_turns(&e, &s);
+                positions += 1;
+                if expected.is_empty() {
+                    assert_eq!(got, ["pass"], "{file} game {game}");
+                    s = common::play(&e, &s, "pass");
+                    plain.play(None);
+                    continue;
+                }
+                assert_eq!(got, expected, "{file} game {game}");
+                let step = ours[rng.below(ours.len())];
+                s = common::play(&e, &s, &notation(step));
+                plain.play(Some(step));
+            }
+            assert!(s.is_over(), "{file} game {game} ended for both");
+            assert_eq!(e.board_rows(&s), plain.rows());
+        }
+        assert!(positions > 1000, "{file}: {positions} positions");
+    }
+}
