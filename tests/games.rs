@@ -43,9 +43,13 @@ fn every_game_file_checks_and_a_seeded_random_game_ends() {
             "reversi-8x8",
             "reversi-10x10",
             "verto-",
+            "ataxx",
         ];
-        if disc_count.iter().any(|g| file.contains(g)) {
-            let counts = [end.pieces[0].count() as f64, end.pieces[1].count() as f64];
+        let counts = [end.pieces[0].count() as f64, end.pieces[1].count() as f64];
+        if file.contains("anti-othello") {
+            // Fewer discs win: each scores the negation of their count.
+            assert_eq!(outcome.scores, counts.map(|n| -n), "{file}");
+        } else if disc_count.iter().any(|g| file.contains(g)) {
             assert_eq!(outcome.scores, counts, "{file}");
         }
     }
@@ -96,8 +100,10 @@ fn plain_moves(p: &Plain) -> Vec<(String, Vec<String>)> {
 #[test]
 fn random_positions_agree_with_independent_generator() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], Plain);
-    let cases: [Case; 7] = [
+    let cases: [Case; 8] = [
         ("games/othello.rules", &[], Plain::othello(8)),
+        // Anti-Othello has Othello's moves; only the winner differs.
+        ("games/anti-othello.rules", &[], Plain::othello(8)),
         ("games/gravity-othello.rules", &[], Plain::gravity(8)),
         (
             "games/gravity-othello.rules",
@@ -130,6 +136,18 @@ fn random_positions_agree_with_independent_generator() {
                 positions += 1;
                 if ours.is_empty() {
                     assert!(s.is_over() && p.over());
+                    // The winner from the plain board's discs: more wins, fewer in
+                    // Anti-Othello.
+                    let discs = |v: u8| p.cells.iter().filter(|&&x| x == v).count();
+                    let (black, white) = (discs(1), discs(2));
+                    let fewer_wins = file.contains("anti-othello");
+                    let expected = match black.cmp(&white) {
+                        std::cmp::Ordering::Equal => NOBODY,
+                        std::cmp::Ordering::Greater if !fewer_wins => 0,
+                        std::cmp::Ordering::Less if fewer_wins => 0,
+                        _ => 1,
+                    };
+                    assert_eq!(s.outcome.unwrap().winner, expected, "{file} game {game}");
                     break;
                 }
                 let mut buf: Vec<Step> = Vec::new();

@@ -71,6 +71,8 @@ fn the_solver_takes_the_games_of_one_placement_a_turn() {
     assert_eq!(
         searches,
         [
+            "anti-othello.rules",
+            "gravity-othello.rules",
             "othello.rules",
             "reversi-10x10.rules",
             "reversi-6x6.rules",

@@ -257,8 +257,9 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
     ),
     (
         &["direction", "directions", "dirs", "neighbourhood"],
-        "directions are the sets `all`, `orthogonal` and `diagonal`, given to a line pattern with \
-         `along` and to `neighbours(c, DIRS)`",
+        "directions are the sets `all`, `orthogonal` and `diagonal` and the single compass \
+         directions `north` (towards row 1) to `northwest`, given to a line pattern with `along` \
+         and to `neighbours(c, DIRS)`",
     ),
     (
         &["for", "foreach", "loop", "do"],
