@@ -19,6 +19,16 @@ use std::sync::Arc;
 /// Upper bounds that keep a game state fixed-size.
 pub const MAX_REGISTERS: usize = 16;
 pub const MAX_TOKENS: usize = 4;
+/// Counters a game may declare; each player's value of each takes a slot at the top of the
+/// state's registers, below which the turn variables live (see [`counter_slot`]).
+pub const MAX_COUNTERS: usize = 4;
+
+/// The register that holds player `player`'s value of counter `counter`: counted down from
+/// the last, so that turn variables (counted up from 0) and counters never share one.
+#[inline]
+pub fn counter_slot(counter: u8, player: u8) -> usize {
+    MAX_REGISTERS - 1 - (2 * counter as usize + player as usize)
+}
 /// Options one choice may offer: the runner keeps which are open in one 64-bit word.
 pub const MAX_OPTIONS: usize = 64;
 
@@ -47,6 +57,8 @@ pub enum Num {
     If(Box<Cond>, Box<Num>, Box<Num>),
     /// A per-player attribute: index into `Game::attributes`.
     Attr(Box<Player>, usize),
+    /// A player's value of a counter: index into `Game::counters`.
+    Counter(Box<Player>, u8),
     /// `row(c)` and `column(c)`: 1-based, row 1 at the top of the printed board.
     Row(Box<Cell>),
     Column(Box<Cell>),
@@ -181,6 +193,8 @@ pub enum Instr {
     Stop,
     Take(u8),
     MarkPass,
+    /// `add COUNTER AMOUNT to PLAYER`: where it is written, for a value a counter cannot hold.
+    Add(Box<(u8, Player, Num, Loc)>),
 }
 
 /// A `while` or `repeat` loop: its instructions `start..end` and where it is written, so a loop
@@ -266,6 +280,8 @@ pub struct Game {
     pub registers: usize,
     /// The distances the rules ask `ring(c, n)` for (the runner tabulates those rings).
     pub ring_distances: Vec<u16>,
+    /// Each counter's name and the value every player starts with.
+    pub counters: Vec<(String, i32)>,
     pub ends: Vec<EndCondition>,
     pub score: Num,
     pub tiebreaks: Vec<Num>,
@@ -319,7 +335,7 @@ impl ReadsRegister for Num {
             }
             Num::Neg(a) => a.reads(r),
             Num::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
-            Num::Attr(p, _) => p.reads(r),
+            Num::Attr(p, _) | Num::Counter(p, _) => p.reads(r),
             Num::Row(c) | Num::Column(c) => c.reads(r),
             Num::Distance(a, b) => a.reads(r) || b.reads(r),
         }

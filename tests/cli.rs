@@ -303,6 +303,21 @@ fn a_rule_that_fails_while_running_points_at_itself() {
 }
 
 #[test]
+fn counters_are_printed_and_reported_per_player() {
+    let file = "tests/fixtures/valid/supply.rules";
+    let v = json(&outflank(&["moves", file, "--json"]));
+    assert_eq!(v["extra"]["supply"]["black"], 4);
+    assert_eq!(v["extra"]["taken"]["white"], 0);
+    let moves = v["moves"].as_array().unwrap();
+    let c2 = moves.iter().find(|m| m["move"] == "c2").unwrap();
+    assert_eq!(c2["extra"]["supply"]["black"], 3);
+    assert_eq!(c2["extra"]["taken"]["black"], 1);
+    // The text output names each counter with both players' values.
+    let text = stdout(&outflank(&["moves", file]));
+    assert!(text.contains("supply: black 4, white 4\n"), "{text}");
+}
+
+#[test]
 fn json_reports_extra_state_and_half_point_scores() {
     let file = "games/reversi-go-9x9.rules";
     let v = json(&outflank(&["moves", file, "--json"]));

@@ -702,3 +702,13 @@ fn endless_and_long_turns() {
     assert_eq!(long.perft(&start, 1).unwrap(), 16);
     assert_eq!(long.perft(&start, 2).unwrap(), 16 * 15);
 }
+
+#[test]
+fn counters_run_fast_as_on_the_plain_build() {
+    // Counters live in registers that outlast the turn: the fast paths must keep them as the
+    // plain build does, in playouts, in perft and in the solver's positions.
+    let e = engine("tests/fixtures/valid/supply.rules", &[]);
+    assert!(!e.kernel_is_direct(), "the direct loop keeps no counters");
+    compare_playouts(&e, "supply", 200);
+    compare_perft(&e, "supply", 8, 4);
+}

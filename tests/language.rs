@@ -139,7 +139,10 @@ fn require_filters_suicide_and_tokens_are_not_passes() {
     let s = at(&e, "button");
     assert_eq!(
         e.extra(&s),
-        [("button".to_string(), Some("black".to_string()))]
+        [(
+            "button".to_string(),
+            outflank::engine::Extra::Holder(Some("black".to_string()))
+        )]
     );
     assert_eq!(s.passes, 0, "taking the button is not a pass");
     // White may place on any corner (they join the white stones); the button is gone.
@@ -436,4 +439,57 @@ fn a_single_compass_direction_is_a_direction_set() {
     // Looking south nobody has a placement: the game is over before it starts.
     let e = engine_from(&rules("south"));
     assert!(e.start().unwrap().is_over());
+}
+
+/// A counter's values for both players, from the engine's extra state.
+fn counter(e: &Engine, s: &State, name: &str) -> Vec<(String, i64)> {
+    match e.extra(s).into_iter().find(|(n, _)| n == name) {
+        Some((_, outflank::engine::Extra::PerPlayer(values))) => values,
+        other => panic!("no counter {name}: {other:?}"),
+    }
+}
+
+#[test]
+fn counters_last_across_turns_and_gate_placements() {
+    let e = engine("tests/fixtures/valid/supply.rules", &[]);
+    let start = at(&e, "");
+    let both = |b: i64, w: i64| vec![("black".to_string(), b), ("white".to_string(), w)];
+    assert_eq!(counter(&e, &start, "supply"), both(4, 4));
+    assert_eq!(counter(&e, &start, "taken"), both(0, 0));
+    // c2 flips c3: black spends a disc and has taken one. White answers, flipping one.
+    let s = at(&e, "c2");
+    assert_eq!(counter(&e, &s, "supply"), both(3, 4));
+    assert_eq!(counter(&e, &s, "taken"), both(1, 0));
+    let s = at(&e, "c2 b2");
+    assert_eq!(counter(&e, &s, "supply"), both(3, 3));
+    assert_eq!(counter(&e, &s, "taken").last().unwrap().1, 1);
+    // Played out: nobody ever places more than four discs, so the board keeps at most 12.
+    let mut s = start;
+    let mut rng = outflank::engine::rng::Rng::new(5);
+    while !s.is_over() {
+        let step = e.random_step(&s, &mut rng).unwrap().unwrap();
+        s = e.apply(&s, step).unwrap();
+        let supply = counter(&e, &s, "supply");
+        assert!(
+            supply.iter().all(|(_, n)| (0..=4).contains(n)),
+            "{supply:?}"
+        );
+    }
+    let discs = s.pieces[0].count() + s.pieces[1].count();
+    let spent: i64 = counter(&e, &s, "supply").iter().map(|(_, n)| 4 - n).sum();
+    assert_eq!(discs as i64, 4 + spent, "every placement spent one disc");
+}
+
+#[test]
+fn a_counter_given_a_fraction_is_a_rule_error_at_the_add() {
+    let rules = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/valid/supply.rules"
+    ))
+    .unwrap()
+    .replace("add supply -1", "add supply 0.5");
+    let e = engine_from(&rules);
+    let s = e.start().unwrap();
+    let err = e.play_history(&s, "c2").unwrap_err().to_string();
+    assert!(err.contains("counter `supply` would become 4.5"), "{err}");
 }

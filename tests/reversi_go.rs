@@ -143,10 +143,8 @@ fn two_passes_end_the_game_and_taking_the_button_is_not_a_pass() {
         !legal(&e, &s).contains(&"button".to_string()),
         "the button is taken once"
     );
-    assert_eq!(
-        e.extra(&s),
-        [("button".to_string(), Some("black".to_string()))]
-    );
+    assert_eq!(e.extra(&s)[0].0, "button");
+    assert_eq!(e.extra(&s)[0].1.holder(), Some("black"));
 }
 
 /// A second Reversi Go generator, written from the rules without the engine.
@@ -365,7 +363,7 @@ fn random_positions_agree(e: &Engine, n: usize, games: u64) {
                     format!(
                         "{} {:?}",
                         e.board_rows(&t.after).concat(),
-                        e.extra(&t.after)[0].1
+                        e.extra(&t.after)[0].1.holder()
                     )
                 })
                 .collect();
@@ -404,7 +402,7 @@ fn random_positions_agree(e: &Engine, n: usize, games: u64) {
                 .into_iter()
                 .find(|c| {
                     c.rows() == e.board_rows(&chosen.after).concat()
-                        && (c.button == 0) == e.extra(&chosen.after)[0].1.is_none()
+                        && (c.button == 0) == e.extra(&chosen.after)[0].1.holder().is_none()
                         && c.passes == chosen.after.passes
                 })
                 .unwrap();
@@ -435,7 +433,7 @@ fn seeded_game(e: &Engine, seed: u64) -> String {
             .collect::<Vec<_>>()
             .join("\n"),
         e.board_rows(&s).join("\n"),
-        e.extra(&s)[0].1,
+        e.extra(&s)[0].1.holder(),
         o.scores[0],
         o.scores[1],
         e.player_name(o.winner)

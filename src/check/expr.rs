@@ -183,23 +183,34 @@ impl Checker<'_> {
             }
             ExprKind::Attr(target, attr) => {
                 let p = self.expect_player(target, scope)?;
+                if let Some(i) = self.counters.iter().position(|(n, _)| *n == attr.node) {
+                    if scope.consts_only {
+                        self.state_dependent(&attr.node, attr.span);
+                        return None;
+                    }
+                    self.used.insert(("counter", attr.node.clone()));
+                    return Some(Typed::Num(Num::Counter(boxed(p), i as u8)));
+                }
                 match self.attributes.iter().position(|(n, _)| *n == attr.node) {
                     Some(i) => Some(Typed::Num(match p {
                         Player::Const(pl) => Num::Const(self.attributes[i].1[pl as usize]),
                         p => Num::Attr(boxed(p), i),
                     })),
                     None => {
-                        let known: Vec<String> =
-                            self.attributes.iter().map(|(n, _)| n.clone()).collect();
+                        let mut known: Vec<String> = (self.attributes.iter().map(|(n, _)| n))
+                            .chain(self.counters.iter().map(|(n, _)| n))
+                            .cloned()
+                            .collect();
+                        known.dedup();
                         self.error(
                             attr.span,
-                            format!("players have no attribute `{}`", attr.node),
+                            format!("players have no attribute or counter `{}`", attr.node),
                         )
                         .label("unknown attribute")
                         .help(if known.is_empty() {
-                            "declare one with `player NAME 'S' with NAME = VALUE`".to_string()
+                            "declare one with `player NAME 'S' with NAME = VALUE`, or a counter with `counter NAME = START`".to_string()
                         } else {
-                            format!("the attributes are: {}", known.join(", "))
+                            format!("the attributes and counters are: {}", known.join(", "))
                         })
                         .emit();
                         None

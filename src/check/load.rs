@@ -97,6 +97,7 @@ fn key(item: &ItemKind) -> (u8, Option<&str>) {
         ItemKind::Score { .. } | ItemKind::Tiebreak { .. } => (16, None),
         ItemKind::Agreement(_) => (17, None),
         ItemKind::Example(e) => (18, Some(&e.name.node)),
+        ItemKind::Counter { name, .. } => (19, Some(&name.node)),
     }
 }
 

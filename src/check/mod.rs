@@ -62,6 +62,7 @@ pub fn check(
         attributes: Vec::new(),
         registers: 0,
         ring_distances: Vec::new(),
+        counters: Vec::new(),
         loops: Vec::new(),
         expanding: Vec::new(),
         expansions: 0,
@@ -119,6 +120,8 @@ pub(crate) struct Checker<'a> {
     registers: usize,
     /// The distances `ring(c, n)` is asked for, each once.
     ring_distances: Vec<u16>,
+    /// Each counter's name and starting value.
+    counters: Vec<(String, i32)>,
     loops: Vec<crate::ir::LoopSpan>,
     /// The defs being expanded, outermost first, and how many expansions there have been.
     expanding: Vec<String>,
@@ -227,6 +230,7 @@ impl<'a> Checker<'a> {
                 ItemKind::Region { name, .. } => format!("region {}", name.node),
                 ItemKind::Def { name, .. } => format!("def {}", name.node),
                 ItemKind::Token(name) => format!("token {}", name.node),
+                ItemKind::Counter { name, .. } => format!("counter {}", name.node),
                 ItemKind::Setup(_) => "setup".to_string(),
                 ItemKind::Line { name, .. } => format!("line {}", name.node),
                 ItemKind::Turn(_) => "turn".to_string(),
@@ -246,6 +250,26 @@ impl<'a> Checker<'a> {
             } else {
                 seen.insert((s.file, key), s.item.span);
             }
+        }
+    }
+
+    /// Declares a counter: a whole starting value, at most `MAX_COUNTERS` of them. (That no
+    /// attribute has its name is checked once the attributes are known.)
+    fn counter(&mut self, name: &ast::Ident, value: &Expr, consts: &Scope) {
+        let start = self.const_int(value, consts, "a counter's starting value");
+        if self.counters.len() == ir::MAX_COUNTERS {
+            self.error(
+                name.span,
+                format!("at most {} counters are supported", ir::MAX_COUNTERS),
+            )
+            .label("one too many")
+            .help("merge counters or use fewer")
+            .emit();
+            return;
+        }
+        // `const_int` keeps whole numbers below a billion, which a counter holds.
+        if let Some(start) = start {
+            self.counters.push((name.node.clone(), start as i32));
         }
     }
 
@@ -518,6 +542,10 @@ impl<'a> Checker<'a> {
                     self.tokens.push(name.node.clone());
                 }
             }
+            if let ItemKind::Counter { name, value } = &s.item.kind {
+                self.current_file = s.file;
+                self.counter(name, value, &consts);
+            }
             if let ItemKind::Def { name, params, body } = &s.item.kind {
                 self.defs.insert(
                     name.node.clone(),
@@ -607,6 +635,22 @@ impl<'a> Checker<'a> {
             }
             self.attributes
                 .push((name, [values[0].unwrap_or(0.0), values[1].unwrap_or(0.0)]));
+        }
+
+        for s in items {
+            let ItemKind::Counter { name, .. } = &s.item.kind else {
+                continue;
+            };
+            if self.attributes.iter().any(|(a, _)| *a == name.node) {
+                self.current_file = s.file;
+                self.error(
+                    name.span,
+                    format!("`{}` is already a player attribute", name.node),
+                )
+                .label("named twice")
+                .help("`p.NAME` would be ambiguous; give the counter another name")
+                .emit();
+            }
         }
 
         // Setup.
@@ -707,6 +751,7 @@ impl<'a> Checker<'a> {
             agreement,
             registers: self.registers,
             ring_distances: std::mem::take(&mut self.ring_distances),
+            counters: std::mem::take(&mut self.counters),
             ends,
             score,
             tiebreaks,
@@ -931,6 +976,7 @@ impl<'a> Checker<'a> {
                 ItemKind::Region { name, .. } => ("region", name),
                 ItemKind::Def { name, .. } => ("def", name),
                 ItemKind::Token(name) => ("token", name),
+                ItemKind::Counter { name, .. } => ("counter", name),
                 ItemKind::Line { name, elements, .. } => {
                     // The line's own cell, the captured cells and the end must all fit.
                     let needed: u64 = 2 + elements[..elements.len() - 1]

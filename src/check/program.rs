@@ -65,19 +65,26 @@ impl Checker<'_> {
 
     /// A new register for a variable of this block.
     fn bind(&mut self, name: &str, is_cell: bool, span: Span, scope: &mut Scope) -> u8 {
+        // Counters take two registers each, from the top (see `ir::counter_slot`).
+        let limit = MAX_REGISTERS - 2 * self.counters.len();
         let reg = scope.locals.len();
-        if reg >= MAX_REGISTERS {
+        if reg >= limit {
+            let counters = if self.counters.is_empty() {
+                String::new()
+            } else {
+                format!(", with {} counters declared", self.counters.len())
+            };
             self.error(
                 span,
-                format!("too many variables alive at once (at most {MAX_REGISTERS})"),
+                format!("too many variables alive at once (at most {limit}{counters})"),
             )
             .label("one too many")
             .help("reuse a variable with let, or close blocks earlier")
             .emit();
         }
-        let reg = reg.min(MAX_REGISTERS - 1) as u8;
+        let reg = reg.min(limit - 1) as u8;
         scope.locals.push((name.to_string(), reg, is_cell));
-        self.registers = self.registers.max(scope.locals.len().min(MAX_REGISTERS));
+        self.registers = self.registers.max(scope.locals.len().min(limit));
         reg
     }
 
@@ -362,6 +369,34 @@ impl Checker<'_> {
                 }
             }
             StmtKind::Stop => code.push(Instr::Stop),
+            StmtKind::Add {
+                counter,
+                amount,
+                player,
+            } => {
+                let index = self.counters.iter().position(|(n, _)| *n == counter.node);
+                if index.is_none() {
+                    let known: Vec<String> = self.counters.iter().map(|(n, _)| n.clone()).collect();
+                    self.error(counter.span, format!("unknown counter `{}`", counter.node))
+                        .label("not a counter")
+                        .help(if known.is_empty() {
+                            "declare it with `counter NAME = START`".to_string()
+                        } else {
+                            format!("the counters are: {}", known.join(", "))
+                        })
+                        .emit();
+                }
+                let amount = self.expect_num(amount, scope);
+                let player = match player {
+                    Some(p) => self.expect_player(p, scope),
+                    None => Some(crate::ir::Player::Mover),
+                };
+                if let (Some(i), Some(amount), Some(player)) = (index, amount, player) {
+                    self.used.insert(("counter", counter.node.clone()));
+                    let loc = self.loc(stmt.span);
+                    code.push(Instr::Add(Box::new((i as u8, player, amount, loc))));
+                }
+            }
             StmtKind::Take(name) => match self.tokens.iter().position(|t| *t == name.node) {
                 Some(t) => {
                     self.used.insert(("token", name.node.clone()));
@@ -458,7 +493,11 @@ impl Checker<'_> {
 fn has_effect(s: &Stmt) -> bool {
     let any = |b: &Block| b.statements.iter().any(has_effect);
     match &s.kind {
-        StmtKind::Place(_) | StmtKind::Flip(_) | StmtKind::Move { .. } | StmtKind::Take(_) => true,
+        StmtKind::Place(_)
+        | StmtKind::Flip(_)
+        | StmtKind::Move { .. }
+        | StmtKind::Take(_)
+        | StmtKind::Add { .. } => true,
         StmtKind::Choose {
             options, otherwise, ..
         } => options.iter().any(|o| any(&o.body)) || otherwise.as_ref().is_some_and(any),

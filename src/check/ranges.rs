@@ -87,6 +87,7 @@ impl Ranges<'_> {
                 }
             },
             Num::Attr(p, i) => self.attr(p, *i),
+            Num::Counter(..) => ALL,
             Num::Row(_) | Num::Column(_) => (1.0, f64::INFINITY),
             Num::Distance(..) => (0.0, f64::INFINITY),
         }

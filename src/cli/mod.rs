@@ -1097,7 +1097,7 @@ fn cmd_trace(
         steps += 1;
         out.push('\n');
         if s.is_over() {
-            outp!(out, "{}", board_text(&engine, &s));
+            outp!(out, "{}", position_text(&engine, &s));
             outln!(out, "result: {}", result_line(&engine, &s));
             break;
         }
@@ -1129,7 +1129,7 @@ fn cmd_trace(
             )
         };
         outln!(out, "{heading}");
-        outp!(out, "{}", board_text(&engine, &s));
+        outp!(out, "{}", position_text(&engine, &s));
         let legal: Vec<String> = buf.iter().map(|&st| engine.step_notation(&s, st)).collect();
         outln!(out, "legal: {}", abbreviate(&legal));
         outln!(

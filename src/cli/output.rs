@@ -2,6 +2,7 @@
 
 use outflank::engine::state::State;
 use outflank::engine::Engine;
+use outflank::engine::Extra;
 use outflank::ir::NOBODY;
 use serde::Serialize;
 use serde_json::Value;
@@ -95,13 +96,24 @@ impl PositionReport {
     }
 }
 
-/// Tokens and their holders, when the game declares any.
+/// Tokens and their holders, counters and each player's value, when the game declares any.
 fn extra(engine: &Engine, s: &State) -> Option<serde_json::Map<String, Value>> {
-    let tokens = engine.extra(s);
-    (!tokens.is_empty()).then(|| {
-        tokens
+    let extra = engine.extra(s);
+    (!extra.is_empty()).then(|| {
+        extra
             .into_iter()
-            .map(|(k, v)| (k, v.map(Value::from).unwrap_or(Value::Null)))
+            .map(|(k, v)| {
+                let value = match v {
+                    Extra::Holder(h) => h.map(Value::from).unwrap_or(Value::Null),
+                    Extra::PerPlayer(values) => Value::Object(
+                        values
+                            .into_iter()
+                            .map(|(p, n)| (p, Value::from(n)))
+                            .collect(),
+                    ),
+                };
+                (k, value)
+            })
             .collect()
     })
 }
@@ -163,15 +175,18 @@ pub fn result_line(engine: &Engine, s: &State) -> String {
     }
 }
 
+/// The board, then the state beyond it (each token's holder, each counter's values).
+pub fn position_text(engine: &Engine, s: &State) -> String {
+    let mut text = board_text(engine, s);
+    for (name, value) in engine.extra(s) {
+        text.push_str(&format!("{name}: {value}\n"));
+    }
+    text
+}
+
 /// A readable summary of a position for the text output of `moves`.
 pub fn describe_position(engine: &Engine, s: &State) -> String {
-    let mut out = board_text(engine, s);
-    for (token, holder) in engine.extra(s) {
-        out.push_str(&format!(
-            "{token}: {}\n",
-            holder.as_deref().unwrap_or("nobody")
-        ));
-    }
+    let mut out = position_text(engine, s);
     if s.is_over() {
         out.push_str(&format!("game over: {}\n", result_line(engine, s)));
     } else if s.steps > 0 {

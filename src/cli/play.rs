@@ -94,11 +94,8 @@ impl Game<'_> {
             e.player_name(1),
             super::output::score_value(o.scores[1])
         );
-        for (token, holder) in e.extra(&self.now) {
-            line.push_str(&format!(
-                "; {token}: {}",
-                holder.as_deref().unwrap_or("nobody")
-            ));
+        for (name, value) in e.extra(&self.now) {
+            line.push_str(&format!("; {name}: {value}"));
         }
         line
     }

@@ -2,7 +2,7 @@
 //! it holds cells in (see [`Evaluate`]; the runner's context is `kernel::Ctx`).
 
 use super::state::Outcome;
-use crate::ir::{Cell, Cond, EndCondition, Num, Player, Set, Timing, NOBODY};
+use crate::ir::{counter_slot, Cell, Cond, EndCondition, Num, Player, Set, Timing, NOBODY};
 
 /// What the evaluation of numbers, players and conditions needs from a context: the
 /// language's arithmetic and logic are written here once, over whatever sets the context
@@ -68,6 +68,10 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
         Num::Attr(p, i) => match player(e, p) {
             NOBODY => 0.0,
             p => e.attribute(*i, p),
+        },
+        Num::Counter(p, i) => match player(e, p) {
+            NOBODY => 0.0,
+            p => e.register(counter_slot(*i, p) as u8),
         },
         Num::Row(c) => (e.cell(c) / e.width() + 1) as f64,
         Num::Column(c) => (e.cell(c) % e.width() + 1) as f64,

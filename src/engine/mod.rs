@@ -21,6 +21,7 @@ pub mod turns;
 use crate::board::bits::Bits;
 use crate::ir::{AltKind, Choose, Game, Instr};
 use kernel::{each_width, AnyKernel};
+pub use notation::Extra;
 use state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use std::fmt;
 
@@ -153,6 +154,13 @@ impl RuleError {
         let message = format!("move to {cell}, which is not an empty playable cell");
         Self::in_rules(game, message, Some(loc))
     }
+
+    pub(crate) fn counter_value(game: &Game, name: &str, value: f64, loc: &crate::ir::Loc) -> Self {
+        let message = format!(
+            "counter `{name}` would become {value}; counters hold whole numbers below a billion"
+        );
+        Self::in_rules(game, message, Some(loc))
+    }
 }
 
 /// A game ready to play.
@@ -261,7 +269,19 @@ impl Engine {
 
     /// The position before the first turn, advanced to the first step.
     pub fn start(&self) -> Result<State, RuleError> {
-        self.begin(&State::new(self.game.setup, self.game.first))
+        self.begin(&self.fresh(self.game.setup, self.game.first))
+    }
+
+    /// A position before the first turn: these pieces, this mover, every counter at its
+    /// starting value.
+    pub(crate) fn fresh(&self, pieces: [Bits; 2], mover: u8) -> State {
+        let mut s = State::new(pieces, mover);
+        for (i, (_, start)) in self.game.counters.iter().enumerate() {
+            for p in 0..2 {
+                s.regs[crate::ir::counter_slot(i as u8, p)] = *start;
+            }
+        }
+        s
     }
 
     /// A position before a turn, advanced to the mover's first step (or the game's end, or a

@@ -70,7 +70,7 @@ impl Engine {
                 )
             })?,
         };
-        let s = State::new(pieces, mover);
+        let s = self.fresh(pieces, mover);
         self.begin(&s).map_err(|e| format!("rule error: {e}"))
     }
 
@@ -142,19 +142,54 @@ impl Engine {
         }
     }
 
-    /// Extra state beyond the board: each token and its holder.
-    pub fn extra(&self, s: &State) -> Vec<(String, Option<String>)> {
-        self.game
-            .tokens
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let h = s.tokens[i];
-                (
-                    t.clone(),
-                    (h != NOBODY).then(|| self.player_name(h).to_string()),
-                )
-            })
-            .collect()
+    /// Extra state beyond the board: each token and its holder, then each counter and its
+    /// value for each player.
+    pub fn extra(&self, s: &State) -> Vec<(String, Extra)> {
+        let tokens = self.game.tokens.iter().enumerate().map(|(i, t)| {
+            let h = s.tokens[i];
+            let holder = (h != NOBODY).then(|| self.player_name(h).to_string());
+            (t.clone(), Extra::Holder(holder))
+        });
+        let counters = self.game.counters.iter().enumerate().map(|(i, (name, _))| {
+            let values = (0..2)
+                .map(|p| {
+                    let value = s.regs[crate::ir::counter_slot(i as u8, p)];
+                    (self.player_name(p).to_string(), i64::from(value))
+                })
+                .collect();
+            (name.clone(), Extra::PerPlayer(values))
+        });
+        tokens.chain(counters).collect()
+    }
+}
+
+/// A value of the state beyond the board (see [`Engine::extra`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Extra {
+    /// A token's holder (None: nobody).
+    Holder(Option<String>),
+    /// A counter: each player's name and value.
+    PerPlayer(Vec<(String, i64)>),
+}
+
+impl Extra {
+    /// A token's holder; None for nobody, and for a counter.
+    pub fn holder(&self) -> Option<&str> {
+        match self {
+            Extra::Holder(h) => h.as_deref(),
+            Extra::PerPlayer(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Extra {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Extra::Holder(h) => f.write_str(h.as_deref().unwrap_or("nobody")),
+            Extra::PerPlayer(values) => {
+                let parts: Vec<String> = values.iter().map(|(p, v)| format!("{p} {v}")).collect();
+                f.write_str(&parts.join(", "))
+            }
+        }
     }
 }

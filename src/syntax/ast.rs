@@ -83,6 +83,11 @@ pub enum ItemKind {
         body: Expr,
     },
     Token(Ident),
+    /// `counter NAME = VALUE`: a number per player that lasts the whole game.
+    Counter {
+        name: Ident,
+        value: Expr,
+    },
     Setup(Vec<SetupEntry>),
     Line {
         name: Ident,
@@ -171,6 +176,12 @@ pub enum StmtKind {
     Require(Expr),
     Stop,
     Take(Ident),
+    /// `add COUNTER AMOUNT [to PLAYER]` (the mover's when no player is named).
+    Add {
+        counter: Ident,
+        amount: Expr,
+        player: Option<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -246,9 +246,10 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
          of piece",
     ),
     (
-        &["counter", "counters", "var", "variable", "global", "supply", "state"],
-        "values that last across turns are not available: turn variables (`let`) last one turn, \
-         and a `token` is held by one player (or nobody) for the whole game",
+        &["counters", "var", "variable", "global", "supply", "state", "increment", "decrement"],
+        "a number that lasts across turns is a counter: `counter NAME = START` gives each player \
+         one, `add NAME AMOUNT` changes the mover's (`to PLAYER` another's), `p.NAME` reads it; \
+         turn variables (`let`) last one turn",
     ),
     (
         &["lowest", "highest", "wins", "win", "loses", "lose", "misere"],
@@ -726,6 +727,13 @@ fn item(pair: Pair<Rule>) -> Item {
             }
         }
         Rule::token => ItemKind::Token(ident(inner.next().unwrap())),
+        Rule::counter => {
+            inner.next(); // the keyword
+            ItemKind::Counter {
+                name: ident(inner.next().unwrap()),
+                value: expr(inner.next().unwrap()),
+            }
+        }
         Rule::setup => ItemKind::Setup(inner.map(setup_entry).collect()),
         Rule::line => {
             let name = ident(inner.next().unwrap());
@@ -954,6 +962,14 @@ fn statement(pair: Pair<Rule>) -> Stmt {
         Rule::require => StmtKind::Require(expr(inner.next().unwrap())),
         Rule::stop => StmtKind::Stop,
         Rule::take => StmtKind::Take(ident(inner.next().unwrap())),
+        Rule::add => {
+            inner.next(); // the keyword
+            StmtKind::Add {
+                counter: ident(inner.next().unwrap()),
+                amount: expr(inner.next().unwrap()),
+                player: inner.next().map(expr),
+            }
+        }
         other => unreachable!("statement {other:?}"),
     };
     Stmt { kind, span: sp }

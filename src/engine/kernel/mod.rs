@@ -41,8 +41,8 @@ use crate::board::geometry::DirSet;
 use crate::board::sets::{flood_cell, reached, Board, Wide};
 use crate::board::CellClass;
 use crate::ir::{
-    Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player, RegValue, Set, Timing,
-    MAX_REGISTERS, MAX_TOKENS, NOBODY,
+    counter_slot, Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player,
+    RegValue, Set, Timing, MAX_REGISTERS, MAX_TOKENS, NOBODY,
 };
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -143,6 +143,10 @@ pub struct Kernel<B> {
     /// `rings[n][cell]`: the ring of cells `n` steps from `cell`, for the distances the
     /// rules ask for (empty for the others).
     rings: Vec<Vec<B>>,
+    /// The game has counters: registers from `turn_registers` on hold them and last from
+    /// turn to turn (see `ir::counter_slot`).
+    counted: bool,
+    turn_registers: usize,
     /// The playable cells in classes by their number of playable neighbours, fewest first:
     /// the solver tries those placements first (a cell with few neighbours has few ways to
     /// be outflanked, so taking it tends to be good, and good moves first cut the search).
@@ -262,9 +266,10 @@ impl StepEndTable {
 impl<B: Board> KState<B> {
     /// A copy of a position at a turn boundary, for the searches that branch there: the turn's
     /// variables are zero at a boundary, so only the board and counters are read (a copy of
-    /// the whole state is slower: the fields are reread at once from a wide store).
+    /// the whole state is slower: the fields are reread at once from a wide store). The
+    /// registers are copied only when `counted`: the game's counters live there.
     #[inline(always)]
-    pub fn at_boundary(&self) -> KState<B> {
+    pub fn at_boundary(&self, counted: bool) -> KState<B> {
         KState {
             pieces: self.pieces,
             mover: self.mover,
@@ -273,7 +278,11 @@ impl<B: Board> KState<B> {
             step_ends_clear: self.step_ends_clear,
             steps: 0,
             passing: false,
-            regs: [0; MAX_REGISTERS],
+            regs: if counted {
+                self.regs
+            } else {
+                [0; MAX_REGISTERS]
+            },
             tokens: self.tokens,
             agreeing: false,
             trials: 0,
@@ -365,6 +374,8 @@ impl<B: Board> Kernel<B> {
                 .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
             eight_by_parts: false,
             by_exposure: Vec::new(),
+            counted: !game.counters.is_empty(),
+            turn_registers: MAX_REGISTERS - 2 * game.counters.len(),
             rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
                 .map(|n| {
                     if !game.ring_distances.contains(&n) {

@@ -93,7 +93,8 @@ impl<B: Board> Kernel<B> {
     /// the new opponent's cells.
     #[inline(always)]
     pub(super) fn after_direct(s: &KState<B>, mover: B, opponent: B) -> KState<B> {
-        let mut t = s.at_boundary();
+        // A game of this shape has no counters (see `shapes::direct`).
+        let mut t = s.at_boundary(false);
         t.mover = 1 - s.mover;
         t.pieces[t.mover as usize] = mover;
         t.pieces[s.mover as usize] = opponent;

@@ -490,6 +490,21 @@ impl<B: Board> Kernel<B> {
                     t.tokens[*token as usize] = t.mover;
                     pc += 1;
                 }
+                Instr::Add(add) => {
+                    let (counter, player, amount, loc) = &**add;
+                    let ctx = self.ctx(game, t);
+                    let (p, amount) = (ctx.player(player), ctx.num(amount));
+                    if p != NOBODY {
+                        let slot = counter_slot(*counter, p);
+                        let sum = f64::from(t.regs[slot]) + amount;
+                        if amount.fract() != 0.0 || sum.abs() >= 1e9 {
+                            let name = &game.counters[*counter as usize].0;
+                            return Err(Box::new(RuleError::counter_value(game, name, sum, loc)));
+                        }
+                        t.regs[slot] = sum as i32;
+                    }
+                    pc += 1;
+                }
             }
         }
     }
@@ -543,7 +558,7 @@ impl<B: Board> Kernel<B> {
         }
         u.steps = 0;
         u.passing = false;
-        u.regs = [0; MAX_REGISTERS];
+        self.clear_turn_variables(&mut u);
         if self.opening_choice(game, &u).is_some() {
             return true;
         }
@@ -787,8 +802,19 @@ impl<B: Board> Kernel<B> {
         t.turn += 1;
         t.steps = 0;
         t.passing = false;
-        t.regs = [0; MAX_REGISTERS];
+        self.clear_turn_variables(t);
         self.begin_turn(game, t)
+    }
+
+    /// Zeroes the turn's variables, keeping the counters.
+    #[inline(always)]
+    pub(super) fn clear_turn_variables(&self, t: &mut KState<B>) {
+        let kept = t.regs;
+        t.regs = [0; MAX_REGISTERS];
+        if self.counted {
+            let top = self.turn_registers;
+            t.regs[top..].copy_from_slice(&kept[top..]);
+        }
     }
 
     /// The after-step end checks at `t`, from the table when there is one.

@@ -70,7 +70,8 @@ pub(super) fn direct<B: Board>(
     ends_after_step: bool,
     ends_need_blocked: bool,
 ) -> Option<Direct<B>> {
-    if !single_step || ends_after_step || !ends_need_blocked {
+    // The loop keeps the boards alone between turns, so no counter may be kept.
+    if !single_step || ends_after_step || !ends_need_blocked || !game.counters.is_empty() {
         return None;
     }
     let (pc, gate) = match game.program.first()? {
@@ -434,6 +435,7 @@ impl Shape<'_> {
                 self.num_with(b, reg);
             }
             Num::Attr(p, _) => self.player(p),
+            Num::Counter(..) => self.no("a counter"),
             Num::Row(c) | Num::Column(c) => self.cell(c, reg),
             Num::Distance(a, b) => {
                 self.cell(a, reg);
