@@ -141,10 +141,6 @@ impl Geometry {
         }
     }
 
-    /// The neighbours of `cell` along `dirs`.
-    #[inline]
-    /// The playable cells strictly between two cells on one row, column or diagonal (none
-    /// when they share no line).
     /// The playable cells at `distance` king steps from `cell` (the square ring around it;
     /// removed cells are not counted as in the way, so the ring reaches across them).
     pub fn ring(&self, cell: usize, distance: u16) -> impl Iterator<Item = usize> + '_ {
@@ -159,6 +155,8 @@ impl Geometry {
             .filter(|&c| self.playable.contains(c))
     }
 
+    /// The playable cells strictly between two cells on one row, column or diagonal (none
+    /// when they share no line).
     pub fn between(&self, a: usize, b: usize) -> impl Iterator<Item = usize> + '_ {
         let w = self.width as i32;
         let (ax, ay) = (a as i32 % w, a as i32 / w);
@@ -170,6 +168,7 @@ impl Geometry {
             .filter(|&c| self.playable.contains(c))
     }
 
+    /// The neighbours of `cell` along `dirs`.
     pub fn neighbours_of(&self, cell: usize, dirs: DirSet) -> Bits {
         let which = match dirs {
             DirSet::ALL => 0,
