@@ -491,18 +491,7 @@ impl<B: Board> Kernel<B> {
                     pc += 1;
                 }
                 Instr::Add(add) => {
-                    let (counter, player, amount, loc) = &**add;
-                    let ctx = self.ctx(game, t);
-                    let (p, amount) = (ctx.player(player), ctx.num(amount));
-                    if p != NOBODY {
-                        let slot = counter_slot(*counter, p);
-                        let sum = f64::from(t.regs[slot]) + amount;
-                        if amount.fract() != 0.0 || sum.abs() >= 1e9 {
-                            let name = &game.counters[*counter as usize].0;
-                            return Err(Box::new(RuleError::counter_value(game, name, sum, loc)));
-                        }
-                        t.regs[slot] = sum as i32;
-                    }
+                    self.add_to_counter(game, t, add)?;
                     pc += 1;
                 }
             }
@@ -809,12 +798,36 @@ impl<B: Board> Kernel<B> {
     /// Zeroes the turn's variables, keeping the counters.
     #[inline(always)]
     pub(super) fn clear_turn_variables(&self, t: &mut KState<B>) {
-        let kept = t.regs;
-        t.regs = [0; MAX_REGISTERS];
         if self.counted {
-            let top = self.turn_registers;
-            t.regs[top..].copy_from_slice(&kept[top..]);
+            t.regs[..self.turn_registers].fill(0);
+        } else {
+            t.regs = [0; MAX_REGISTERS];
         }
+    }
+
+    /// `add COUNTER AMOUNT to PLAYER`, kept out of [`Kernel::run`]'s loop, which games
+    /// without counters run just as fast without it.
+    #[inline(never)]
+    fn add_to_counter(
+        &self,
+        game: &Game,
+        t: &mut KState<B>,
+        add: &(u8, crate::ir::Player, crate::ir::Num, crate::ir::Loc),
+    ) -> Result<(), Fault> {
+        let (counter, player, amount, loc) = add;
+        let ctx = self.ctx(game, t);
+        let (p, amount) = (ctx.player(player), ctx.num(amount));
+        if p == NOBODY {
+            return Ok(());
+        }
+        let slot = counter_slot(*counter, p);
+        let sum = f64::from(t.regs[slot]) + amount;
+        if amount.fract() != 0.0 || sum.abs() >= 1e9 {
+            let name = &game.counters[*counter as usize].0;
+            return Err(Box::new(RuleError::counter_value(game, name, sum, loc)));
+        }
+        t.regs[slot] = sum as i32;
+        Ok(())
     }
 
     /// The after-step end checks at `t`, from the table when there is one.
