@@ -66,6 +66,57 @@ fn the_variant_captures_along_rows_and_columns_only() {
     assert_eq!(variant.perft(&variant.start().unwrap(), 1).unwrap(), 60);
 }
 
+#[test]
+fn the_upright_game_with_a_supply_behaves_as_the_second_walk_through_says() {
+    let file = blocks().pop().unwrap();
+    let rules = |discs: &str| {
+        let overrides = [("discs".to_string(), discs.to_string())];
+        let checked = check(
+            SourceFile::new("upright.rules", file.clone()),
+            &NoFiles,
+            &overrides,
+        )
+        .unwrap_or_else(|_| panic!("the walk-through's file must check"));
+        Engine::new(checked.game)
+    };
+    let e = rules("10");
+    let start = e.start().unwrap();
+    let mut first: Vec<String> = e
+        .whole_turns(&start, 100)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.notation)
+        .collect();
+    first.sort();
+    assert_eq!(first, ["c4", "e6"]);
+    assert_eq!(e.perft(&start, 1).unwrap(), 2);
+    let text = |s| {
+        e.extra(s)
+            .into_iter()
+            .map(|(n, v)| format!("{n}: {v}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(text(&start), ["supply: black 10, white 10"]);
+    let after = e
+        .play_history(&start, "e6")
+        .map_err(|x| x.to_string())
+        .unwrap();
+    assert_eq!(text(&after), ["supply: black 9, white 10"]);
+    // With three discs each, no game ends with more than 4 + 2 x 3 discs on the board.
+    let e = rules("3");
+    for seed in 0..200 {
+        let mut rng = outflank::engine::rng::Rng::new(seed);
+        let (end, _) = e
+            .random_playout(&e.start().unwrap(), &mut rng, u64::MAX)
+            .unwrap();
+        assert!(end.is_over());
+        assert!(
+            end.pieces[0].count() + end.pieces[1].count() <= 10,
+            "seed {seed}"
+        );
+    }
+}
+
 fn blocks() -> Vec<String> {
     common::rules_blocks(include_str!("../docs/TUTORIAL.md"))
 }
