@@ -4,7 +4,8 @@
 //!
 //! The files are put together from pieces of the language (board shapes, lines, kinds of
 //! turn, end conditions, scores), so that shapes no bundled game has are met too: a word or a
-//! cell as a later option, `auto` with `require`, chains, groups, removed cells.
+//! cell as a later option, `auto` with `require`, chains, groups, removed cells, single
+//! directions, rings and distances, a counter.
 
 use outflank::check::check;
 use outflank::engine::state::State;
@@ -12,8 +13,9 @@ use outflank::engine::{Engine, RuleError};
 use outflank::source::{NoFiles, SourceFile};
 use proptest::prelude::*;
 
-const LINES: [&str; 4] = [
+const LINES: [&str; 5] = [
     "opponent+ friend",
+    "opponent+ friend along south",
     "opponent+ friend along orthogonal",
     "opponent? friend along diagonal",
     "opponent{2} empty",
@@ -60,7 +62,7 @@ const TURNS: [&str; 7] = [
     }",
 ];
 
-const CONDS: [&str; 8] = [
+const CONDS: [&str; 10] = [
     "true",
     // Parts that do not read the chosen cell, asked once for all candidates.
     "count(empty) > 20",
@@ -70,27 +72,34 @@ const CONDS: [&str; 8] = [
     "count(neighbours(c) & empty) >= 2",
     "c in edges",
     "not some(neighbours(c, diagonal) & opponent)",
+    // Positions and distances.
+    "distance(c, at(1, 1)) >= 2 and row(c) != 2 and column(c) <= 4",
+    "some(ring(c, 2) & friend) or none(empty & neighbours(c, south))",
 ];
 
-const REQUIRES: [&str; 4] = [
+const REQUIRES: [&str; 5] = [
     "",
     "require count(friend) > 2",
     "require count(opponent) != 3",
     "require some(liberties(group(c)))",
+    // A counter spent by each placement, which refuses once it runs out.
+    "add left -1  require mover.left >= 0",
 ];
 
-const ENDS: [&str; 5] = [
+const ENDS: [&str; 6] = [
     "end when blocked",
     "end when passes >= 2",
     "end after step when count(black & corners) >= 2 winner black",
     "end after step for each p when count(p) >= 12 winner p",
     "end after turn when count(pieces) >= 14 winner (if turn > 20 then black else white)",
+    "end for each p when p.left < 3 winner opponent(p)",
 ];
 
-const SCORES: [&str; 3] = [
+const SCORES: [&str; 4] = [
     "count(p)",
     "count(p) + count(territory(p))",
     "count(p & edges) * 2 - count(p & corners)",
+    "count(p) + p.left",
 ];
 
 #[derive(Debug, Clone)]
@@ -134,6 +143,7 @@ impl Recipe {
               white on c2, b3
             }}
             token star
+            counter left = 9
             region edges = rows(1, 1) | cols(1, 1)
             line run = {line}
             turn {{
@@ -186,8 +196,16 @@ fn recipe() -> impl Strategy<Value = Recipe> {
 fn summary(r: Result<(State, u64), RuleError>) -> String {
     match r {
         Ok((s, n)) => format!(
-            "{:?} mover {} turn {} passes {} tokens {:?} outcome {:?} after {n} steps",
-            s.pieces, s.mover, s.turn, s.passes, s.tokens, s.outcome
+            "{:?} mover {} turn {} passes {} tokens {:?} counter {:?} outcome {:?} after {n} steps",
+            s.pieces,
+            s.mover,
+            s.turn,
+            s.passes,
+            s.tokens,
+            // The one counter's two values (the turn's variables mean nothing once a game
+            // is over).
+            [0, 1].map(|p| s.regs[outflank::ir::counter_slot(0, p)]),
+            s.outcome
         ),
         Err(e) => format!("error {} at {:?}", e.message, e.at.map(|(_, span)| span)),
     }
