@@ -29,36 +29,39 @@ fn brainking_first_plies_by_reasoning() {
     }
 }
 
+/// Perft of `file` (with `size` set, if given) at every depth up to `depth` equals the
+/// independent generator's from `plain`.
+fn perft_matches(file: &str, size: Option<usize>, plain: Plain, depth: u32) {
+    let size_text = size.map(|n| n.to_string());
+    let set: Vec<(&str, &str)> = size_text.iter().map(|n| ("size", n.as_str())).collect();
+    let e = engine(file, &set);
+    let s = e.start().unwrap();
+    for d in 1..=depth {
+        assert_eq!(
+            e.perft(&s, d).unwrap(),
+            plain.perft(d),
+            "{file} {size:?} depth {d}"
+        );
+    }
+}
+
 #[test]
 fn brainking_deeper_perft_matches_independent_generator() {
     for (file, size, depth) in [("6x6", 6, 8), ("8x8", 8, 7), ("10x10", 10, 6)] {
-        let e = engine(&format!("games/reversi-{file}.rules"), &[]);
-        let s = e.start().unwrap();
-        let plain = Plain::brainking(size);
-        for d in 1..=depth {
-            assert_eq!(
-                e.perft(&s, d).unwrap(),
-                plain.perft(d),
-                "reversi-{file} depth {d}"
-            );
-        }
+        let file = format!("games/reversi-{file}.rules");
+        perft_matches(&file, None, Plain::brainking(size), depth);
     }
 }
 
 #[test]
 fn othello_on_other_sizes_matches_independent_generator() {
     for (size, depth) in [(4usize, 12u32), (6, 7), (10, 5)] {
-        let s_text = size.to_string();
-        let e = engine("games/othello.rules", &[("size", &s_text)]);
-        let s = e.start().unwrap();
-        let plain = Plain::othello(size);
-        for d in 1..=depth {
-            assert_eq!(
-                e.perft(&s, d).unwrap(),
-                plain.perft(d),
-                "othello size {size} depth {d}"
-            );
-        }
+        perft_matches(
+            "games/othello.rules",
+            Some(size),
+            Plain::othello(size),
+            depth,
+        );
     }
 }
 
@@ -66,17 +69,8 @@ fn othello_on_other_sizes_matches_independent_generator() {
 fn gravity_othello_matches_independent_generator() {
     // Gravity leaves few drops a turn (about 3.6), so the depths go far.
     for (size, depth) in [(4usize, 16u32), (6, 15), (8, 15)] {
-        let s_text = size.to_string();
-        let e = engine("games/gravity-othello.rules", &[("size", &s_text)]);
-        let s = e.start().unwrap();
         let plain = Plain::gravity(size);
-        for d in 1..=depth {
-            assert_eq!(
-                e.perft(&s, d).unwrap(),
-                plain.perft(d),
-                "gravity othello size {size} depth {d}"
-            );
-        }
+        perft_matches("games/gravity-othello.rules", Some(size), plain, depth);
     }
     // Black's two first drops on 8 x 8 (d6 and f8, see the file's first example).
     let e = engine("games/gravity-othello.rules", &[]);
