@@ -674,17 +674,22 @@ fn reversi_go_agreement_on_dead_groups() {
         text.contains("game over: black 0, white 88: white wins"),
         "{text}"
     );
-    let o = outflank(&[
-        "replay",
-        file,
-        &saved,
-        "--quiet",
-        "--position",
-        position,
-        "--to-move",
-        "black",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    // A saved record replays from the same position.
+    let replays = |record: &str| {
+        let args = [
+            "replay",
+            file,
+            record,
+            "--quiet",
+            "--position",
+            position,
+            "--to-move",
+            "black",
+        ];
+        let o = outflank(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    replays(&saved);
 
     // Taken back after the agreement: the game goes on, the record holds no agreement and
     // replays.
@@ -699,17 +704,7 @@ fn reversi_go_agreement_on_dead_groups() {
     assert!(record["agreement"].is_null(), "{record}");
     assert!(record["result"].is_null(), "{record}");
     assert_eq!(record["moves"], serde_json::json!(["pass"]), "{record}");
-    let o = outflank(&[
-        "replay",
-        file,
-        &undone,
-        "--quiet",
-        "--position",
-        position,
-        "--to-move",
-        "black",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    replays(&undone);
 
     // Declined: play resumes, and two passes in a row end it as it stands.
     let o = outflank_with_input(&args, "pass\npass\ndone\na1-done\nno\npass\npass\nquit\n");
