@@ -68,8 +68,7 @@ impl<B: Board> Kernel<B> {
             let (alt, value) = self.candidate(game, s, pc, moves, more, i);
             let option = &c.alts[alt];
             if depth == 1 && (c.last_choice || option.ends_turn) {
-                let legal = !option.needs_trial || self.passes_trial(game, s, c, alt, value)?;
-                total += u64::from(legal);
+                total += u64::from(self.is_legal(game, s, pc, c, alt, value)?);
                 continue;
             }
             let mut t = *s;

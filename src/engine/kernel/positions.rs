@@ -114,7 +114,7 @@ impl<B: Board> Kernel<B> {
                 };
                 draw_tried(len, nth, rng, |st| {
                     let passes =
-                        self.passes_trial(game, &k, c, st.alt as usize, st.value as usize)?;
+                        self.is_legal(game, &k, pc, c, st.alt as usize, st.value as usize)?;
                     Ok::<_, Fault>(passes.then_some(st))
                 })?
             }

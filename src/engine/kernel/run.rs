@@ -159,18 +159,9 @@ impl<B: Board> Kernel<B> {
         mut f: impl FnMut(usize, usize) -> bool,
     ) -> Result<(), Fault> {
         let c = super::positions::choose_at(game, pc);
-        let enclosure = self.forms[pc as usize].place_surround;
         for i in 0..self.candidate_count(game, t, pc, moves, more) {
             let (alt, value) = self.candidate(game, t, pc, moves, more, i);
-            let legal = match (alt, enclosure) {
-                (_, _) if !c.alts[alt].needs_trial => true,
-                (0, Some((dirs, require))) => {
-                    let taken = self.enclosure(game, t, pc, value, dirs, require)?;
-                    taken.is_some()
-                }
-                _ => self.passes_trial(game, t, c, alt, value)?,
-            };
-            if legal && !f(alt, value) {
+            if self.is_legal(game, t, pc, c, alt, value)? && !f(alt, value) {
                 break;
             }
         }
@@ -278,6 +269,30 @@ impl<B: Board> Kernel<B> {
             k -= n;
         }
         unreachable!("a candidate below the number of candidates")
+    }
+
+    /// Whether value `value` of option `alt` of the choice `c` at `pc` is a legal step: an
+    /// option without a trial is; an enclosure is judged by [`Kernel::enclosure`], any other
+    /// by [`Kernel::passes_trial`].
+    #[inline(always)]
+    pub(super) fn is_legal(
+        &self,
+        game: &Game,
+        t: &KState<B>,
+        pc: u32,
+        c: &Choose,
+        alt: usize,
+        value: usize,
+    ) -> Result<bool, Fault> {
+        if !c.alts[alt].needs_trial {
+            return Ok(true);
+        }
+        match (alt, self.forms[pc as usize].place_surround) {
+            (0, Some((dirs, require))) => {
+                Ok(self.enclosure(game, t, pc, value, dirs, require)?.is_some())
+            }
+            _ => self.passes_trial(game, t, c, alt, value),
+        }
     }
 
     /// Whether value `value` of option `alt` passes its trial: its body, run on a copy, meets
