@@ -493,3 +493,22 @@ fn a_counter_given_a_fraction_is_a_rule_error_at_the_add() {
     let err = e.play_history(&s, "c2").unwrap_err().to_string();
     assert!(err.contains("counter `supply` would become 4.5"), "{err}");
 }
+
+#[test]
+fn a_file_can_name_its_own_direction_sets() {
+    // Forward is towards row 1 and its two diagonals; a line along it looks only that way.
+    let rules = "board 5 x 5\nplayer black 'B'\nplayer white 'W'\nsetup {\n  black on c1, a3\n  white on c2, b4\n}\ndirections forward = north, northeast, northwest\ndirections sideways = east, west\ndirections around = forward, sideways\nline flank = opponent+ friend along forward\nturn {\n  choose c in empty where some(captured(flank, c)) or count(neighbours(c, around) & pieces) >= 3 {\n    place c\n    flip captured(flank, c)\n  }\n}\nend when blocked\nscore p = count(p)\n";
+    let e = engine_from(rules);
+    let mut legal = steps(&e, "");
+    legal.sort();
+    // c3 closes c2 against c1 looking north; c5 closes b4 against a3 looking northwest.
+    // Looking south from c1 or east from a3 would find nothing to close anyway, and no cell
+    // has three pieces among its five forward-and-side neighbours.
+    assert_eq!(legal, ["c3", "c5"]);
+    // `around` is the union of the two, five directions: with two pieces among them, b2 (c1
+    // and c2), d2 (c1 and c2), b3 (a3 and c2) and a4 (a3 and b4) qualify too.
+    let two = rules.replace(">= 3", ">= 2");
+    let mut more = steps(&engine_from(&two), "");
+    more.sort();
+    assert_eq!(more, ["a4", "b2", "b3", "c3", "c5", "d2"]);
+}

@@ -504,9 +504,11 @@ impl Checker<'_> {
 
     fn dirs_arg(&mut self, e: &Expr) -> Option<DirSet> {
         if let ExprKind::Name(n) = &e.kind {
-            if let Some(d) = DirSet::by_name(n) {
-                return Some(d);
-            }
+            let name = crate::syntax::ast::Spanned {
+                node: n.clone(),
+                span: e.span,
+            };
+            return self.direction_set(&name);
         }
         self.error(e.span, "expected a direction set")
             .label("not a direction set")

@@ -98,6 +98,7 @@ fn key(item: &ItemKind) -> (u8, Option<&str>) {
         ItemKind::Agreement(_) => (17, None),
         ItemKind::Example(e) => (18, Some(&e.name.node)),
         ItemKind::Counter { name, .. } => (19, Some(&name.node)),
+        ItemKind::Directions { name, .. } => (20, Some(&name.node)),
     }
 }
 

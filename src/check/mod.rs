@@ -63,6 +63,7 @@ pub fn check(
         registers: 0,
         ring_distances: Vec::new(),
         counters: Vec::new(),
+        direction_sets: Vec::new(),
         loops: Vec::new(),
         expanding: Vec::new(),
         expansions: 0,
@@ -122,6 +123,8 @@ pub(crate) struct Checker<'a> {
     ring_distances: Vec<u16>,
     /// Each counter's name and starting value.
     counters: Vec<(String, i32)>,
+    /// The direction sets the rules name (`directions NAME = ...`).
+    direction_sets: Vec<(String, DirSet)>,
     loops: Vec<crate::ir::LoopSpan>,
     /// The defs being expanded, outermost first, and how many expansions there have been.
     expanding: Vec<String>,
@@ -231,6 +234,7 @@ impl<'a> Checker<'a> {
                 ItemKind::Def { name, .. } => format!("def {}", name.node),
                 ItemKind::Token(name) => format!("token {}", name.node),
                 ItemKind::Counter { name, .. } => format!("counter {}", name.node),
+                ItemKind::Directions { name, .. } => format!("directions {}", name.node),
                 ItemKind::Setup(_) => "setup".to_string(),
                 ItemKind::Line { name, .. } => format!("line {}", name.node),
                 ItemKind::Turn(_) => "turn".to_string(),
@@ -251,6 +255,62 @@ impl<'a> Checker<'a> {
                 seen.insert((s.file, key), s.item.span);
             }
         }
+    }
+
+    /// A direction set by name: one the rules declare, or one the language has. Reports an
+    /// unknown name.
+    pub(super) fn direction_set(&mut self, name: &ast::Ident) -> Option<DirSet> {
+        if let Some((_, d)) = self.direction_sets.iter().find(|(n, _)| *n == name.node) {
+            self.used.insert(("directions", name.node.clone()));
+            return Some(*d);
+        }
+        if let Some(d) = DirSet::by_name(&name.node) {
+            return Some(d);
+        }
+        let declared: Vec<String> = self.direction_sets.iter().map(|(n, _)| n.clone()).collect();
+        let known: Vec<String> = ["all", "orthogonal", "diagonal"]
+            .into_iter()
+            .chain(DirSet::COMPASS)
+            .map(String::from)
+            .chain(declared.iter().cloned())
+            .collect();
+        let help = match crate::diagnostic::closest(&name.node, &known) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None if declared.is_empty() => DirSet::NAMES_HELP.to_string(),
+            None => format!(
+                "{}; this file declares {}",
+                DirSet::NAMES_HELP,
+                declared.join(", ")
+            ),
+        };
+        self.error(name.span, format!("unknown direction set `{}`", name.node))
+            .label("not a direction set")
+            .help(help)
+            .emit();
+        None
+    }
+
+    /// `directions NAME = ...`: the union of the listed sets, under a name the language does
+    /// not already give a direction set.
+    fn declare_directions(&mut self, name: &ast::Ident, parts: &[ast::Ident]) {
+        if DirSet::by_name(&name.node).is_some() {
+            self.error(
+                name.span,
+                format!("`{}` is already a direction set", name.node),
+            )
+            .label("a built-in name")
+            .help("give the new set a name of its own, e.g. `forward`")
+            .emit();
+            return;
+        }
+        let mut dirs = DirSet(0);
+        for part in parts {
+            match self.direction_set(part) {
+                Some(d) => dirs = DirSet(dirs.0 | d.0),
+                None => return,
+            }
+        }
+        self.direction_sets.push((name.node.clone(), dirs));
     }
 
     /// Declares a counter: a whole starting value, at most `MAX_COUNTERS` of them. (That no
@@ -545,6 +605,10 @@ impl<'a> Checker<'a> {
             if let ItemKind::Counter { name, value } = &s.item.kind {
                 self.current_file = s.file;
                 self.counter(name, value, &consts);
+            }
+            if let ItemKind::Directions { name, parts } = &s.item.kind {
+                self.current_file = s.file;
+                self.declare_directions(name, parts);
             }
             if let ItemKind::Def { name, params, body } = &s.item.kind {
                 self.defs.insert(
@@ -977,6 +1041,7 @@ impl<'a> Checker<'a> {
                 ItemKind::Def { name, .. } => ("def", name),
                 ItemKind::Token(name) => ("token", name),
                 ItemKind::Counter { name, .. } => ("counter", name),
+                ItemKind::Directions { name, .. } => ("directions", name),
                 ItemKind::Line { name, elements, .. } => {
                     // The line's own cell, the captured cells and the end must all fit.
                     let needed: u64 = 2 + elements[..elements.len() - 1]
@@ -1111,15 +1176,9 @@ impl<'a> Checker<'a> {
     ) -> bool {
         let dirs = match along {
             None => DirSet::ALL,
-            Some(a) => match DirSet::by_name(&a.node) {
+            Some(a) => match self.direction_set(a) {
                 Some(d) => d,
-                None => {
-                    self.error(a.span, format!("unknown direction set `{}`", a.node))
-                        .label("not a direction set")
-                        .help(DirSet::NAMES_HELP)
-                        .emit();
-                    return false;
-                }
+                None => return false,
             },
         };
         let (last, captured) = elements

@@ -83,6 +83,11 @@ pub enum ItemKind {
         body: Expr,
     },
     Token(Ident),
+    /// `directions NAME = D, D, ...`: a named set of directions.
+    Directions {
+        name: Ident,
+        parts: Vec<Ident>,
+    },
     /// `counter NAME = VALUE`: a number per player that lasts the whole game.
     Counter {
         name: Ident,

@@ -257,10 +257,11 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
          `score p = -count(p)`",
     ),
     (
-        &["direction", "directions", "dirs", "neighbourhood"],
-        "directions are the sets `all`, `orthogonal` and `diagonal` and the single compass \
-         directions `north` (towards row 1) to `northwest`, given to a line pattern with `along` \
-         and to `neighbours(c, DIRS)`",
+        &["direction", "dirs", "neighbourhood"],
+        "directions are the sets `all`, `orthogonal` and `diagonal`, the single compass \
+         directions `north` (towards row 1) to `northwest`, and the sets a file names with \
+         `directions NAME = north, east`; they are given to a line pattern with `along` and to \
+         `neighbours(c, DIRS)`",
     ),
     (
         &["for", "foreach", "loop", "do"],
@@ -727,6 +728,13 @@ fn item(pair: Pair<Rule>) -> Item {
             }
         }
         Rule::token => ItemKind::Token(ident(inner.next().unwrap())),
+        Rule::directions => {
+            inner.next(); // the keyword
+            ItemKind::Directions {
+                name: ident(inner.next().unwrap()),
+                parts: inner.map(ident).collect(),
+            }
+        }
         Rule::counter => {
             inner.next(); // the keyword
             ItemKind::Counter {
