@@ -315,6 +315,18 @@ fn counters_are_printed_and_reported_per_player() {
     // The text output names each counter with both players' values.
     let text = stdout(&outflank(&["moves", file]));
     assert!(text.contains("supply: black 4, white 4\n"), "{text}");
+    // `explain` says what a move changes beyond the board: c2 spends a disc and takes c3.
+    let text = stdout(&outflank(&["explain", file, "c2"]));
+    assert!(
+        text.contains("it places c2; flips c3; changes black's supply from 4 to 3; changes black's taken from 0 to 1"),
+        "{text}"
+    );
+    let text = stdout(&outflank(&[
+        "explain",
+        "games/reversi-go-9x9.rules",
+        "button",
+    ]));
+    assert!(text.contains("it gives button to black"), "{text}");
 }
 
 #[test]

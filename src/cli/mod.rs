@@ -13,7 +13,7 @@ use outflank::check::{check, CheckError};
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
 use outflank::engine::turns::{abbreviate, ListError, PlayError};
-use outflank::engine::{Engine, RuleError};
+use outflank::engine::{Engine, Extra, RuleError};
 use outflank::source::{read_source, FsLoader};
 use output::*;
 use std::io::IsTerminal;
@@ -806,6 +806,20 @@ fn cmd_explain(args: &GameArgs, history: &str, the_move: &str) -> Result<String,
     ] {
         if !cells.is_empty() {
             parts.push(format!("{what} {}", cells.join(" ")));
+        }
+    }
+    // And the state beyond the board: a token changing hands, a counter changing.
+    for ((name, before), (_, after)) in engine.extra(&s).into_iter().zip(engine.extra(&ex.after)) {
+        match (&before, &after) {
+            (Extra::PerPlayer(b), Extra::PerPlayer(a)) => {
+                for ((player, x), (_, y)) in b.iter().zip(a) {
+                    if x != y {
+                        parts.push(format!("changes {player}'s {name} from {x} to {y}"));
+                    }
+                }
+            }
+            _ if before != after => parts.push(format!("gives {name} to {after}")),
+            _ => {}
         }
     }
     let lead = if ex.legal { "it" } else { "its legal part" };
