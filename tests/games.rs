@@ -44,6 +44,7 @@ fn every_game_file_checks_and_a_seeded_random_game_ends() {
             "reversi-10x10",
             "verto-",
             "ataxx",
+            "hex-reversi",
         ];
         let counts = [end.pieces[0].count() as f64, end.pieces[1].count() as f64];
         if file.contains("anti-othello") {

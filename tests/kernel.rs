@@ -73,6 +73,7 @@ fn the_solver_takes_the_games_of_one_placement_a_turn() {
         [
             "anti-othello.rules",
             "gravity-othello.rules",
+            "hex-reversi.rules",
             "othello.rules",
             "reversi-10x10.rules",
             "reversi-6x6.rules",

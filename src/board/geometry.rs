@@ -80,10 +80,34 @@ pub struct Geometry {
     /// offset of that neighbour.
     pub step_from: [Bits; 8],
     pub step_offset: [i32; 8],
+    /// A hexagonal board: cells in a square grid whose six neighbours are north, northeast,
+    /// east, south, southwest and west (the grid's two other diagonals are not neighbours).
+    pub hex: bool,
+    /// The directions that join pieces into groups and empty cells into regions: the four
+    /// orthogonal ones on a square board, all six on a hexagonal one.
+    pub connect: DirSet,
 }
 
 impl Geometry {
     pub fn new(width: usize, height: usize, removed: &Bits) -> Geometry {
+        Self::build(width, height, removed, false)
+    }
+
+    /// A hexagon of `side` cells a side, on a square grid of 2 side - 1: the grid's cells
+    /// nearest its top-left and bottom-right corners are not part of it (with `removed`).
+    pub fn hexagon(side: usize, removed: &Bits) -> Geometry {
+        let n = 2 * side - 1;
+        let mut out = *removed;
+        for c in 0..n * n {
+            let (x, y) = (c % n, c / n);
+            if x + y < side - 1 || x + y > 3 * (side - 1) {
+                out.insert(c);
+            }
+        }
+        Self::build(n, n, &out, true)
+    }
+
+    fn build(width: usize, height: usize, removed: &Bits, hex: bool) -> Geometry {
         let cells = width * height;
         let mut playable = Bits::EMPTY;
         for c in 0..cells {
@@ -96,6 +120,10 @@ impl Geometry {
                 let (x, y) = ((c % width) as i32, (c / width) as i32);
                 let mut n = [NONE; 8];
                 for (d, (dx, dy)) in DIRS.iter().enumerate() {
+                    // On a hexagonal grid, southeast and northwest are two steps away.
+                    if hex && dx == dy {
+                        continue;
+                    }
                     let (nx, ny) = (x + dx, y + dy);
                     if nx >= 0 && ny >= 0 && (nx as usize) < width && (ny as usize) < height {
                         let nc = ny as usize * width + nx as usize;
@@ -138,6 +166,8 @@ impl Geometry {
             neighbours,
             step_from,
             step_offset,
+            hex,
+            connect: if hex { DirSet::ALL } else { DirSet::ORTHOGONAL },
         }
     }
 

@@ -265,6 +265,18 @@ impl<'a> Checker<'a> {
             return Some(*d);
         }
         if let Some(d) = DirSet::by_name(&name.node) {
+            let hex = self.geometry.as_ref().is_some_and(|g| g.hex);
+            let off_hex = ["orthogonal", "diagonal", "southeast", "northwest"];
+            if hex && off_hex.contains(&name.node.as_str()) {
+                self.error(
+                    name.span,
+                    format!("`{}` does not fit a hexagonal board", name.node),
+                )
+                .label("not a hexagonal direction")
+                .help("a hexagon's six directions are north, northeast, east, south, southwest and west; `all` is the six")
+                .emit();
+                return None;
+            }
             return Some(d);
         }
         let declared: Vec<String> = self.direction_sets.iter().map(|(n, _)| n.clone()).collect();
@@ -492,26 +504,57 @@ impl<'a> Checker<'a> {
             return Ok(None);
         };
         self.current_file = bs.file;
-        let w = self.const_int(width, &consts, "the board width");
-        let h = self.const_int(height, &consts, "the board height");
-        let (Some(w), Some(h)) = (w, h) else {
-            return Ok(None);
+        // Cells taken out of play: `removed`, and outside a hexagon the corners of its grid.
+        let removed_bits = |checker: &mut Self| -> Bits {
+            let Some((rs, e)) = removed_item else {
+                return Bits::EMPTY;
+            };
+            checker.current_file = rs.file;
+            let bits = match checker.expect_set(e, &consts) {
+                Some(set) => checker.const_set(set, e.span),
+                None => Bits::EMPTY,
+            };
+            checker.current_file = bs.file;
+            bits
         };
-        for (v, e) in [(w, width), (h, height)] {
-            if !(1..=26).contains(&v) {
-                self.error(e.span, format!("a board side of {v} is not supported"))
-                    .label("out of range")
-                    .help("each side must be between 1 and 26 (columns are lettered a to z)")
-                    .emit();
-                return Ok(None);
+        match height {
+            None => {
+                // A hexagon of `side` cells a side, laid out on a square grid of 2 side - 1.
+                let Some(side) = self.const_int(width, &consts, "the hexagon's side") else {
+                    return Ok(None);
+                };
+                if !(2..=13).contains(&side) {
+                    self.error(width.span, format!("a hexagon side of {side} is not supported"))
+                        .label("out of range")
+                        .help("a hexagon's side must be between 2 and 13 (its grid, 2 side - 1 cells across, is lettered a to z)")
+                        .emit();
+                    return Ok(None);
+                }
+                let side = side as usize;
+                self.geometry = Some(Geometry::hexagon(side, &Bits::EMPTY));
+                let bits = removed_bits(self);
+                self.geometry = Some(Geometry::hexagon(side, &bits));
             }
-        }
-        let (w, h) = (w as usize, h as usize);
-        self.geometry = Some(Geometry::new(w, h, &Bits::EMPTY));
-        if let Some((rs, e)) = removed_item {
-            self.current_file = rs.file;
-            if let Some(set) = self.expect_set(e, &consts) {
-                let bits = self.const_set(set, e.span);
+            Some(height) => {
+                let w = self.const_int(width, &consts, "the board width");
+                let h = self.const_int(height, &consts, "the board height");
+                let (Some(w), Some(h)) = (w, h) else {
+                    return Ok(None);
+                };
+                for (v, e) in [(w, width), (h, height)] {
+                    if !(1..=26).contains(&v) {
+                        self.error(e.span, format!("a board side of {v} is not supported"))
+                            .label("out of range")
+                            .help(
+                                "each side must be between 1 and 26 (columns are lettered a to z)",
+                            )
+                            .emit();
+                        return Ok(None);
+                    }
+                }
+                let (w, h) = (w as usize, h as usize);
+                self.geometry = Some(Geometry::new(w, h, &Bits::EMPTY));
+                let bits = removed_bits(self);
                 self.geometry = Some(Geometry::new(w, h, &bits));
             }
         }

@@ -62,9 +62,10 @@ pub enum ItemKind {
         name: Ident,
         value: Spanned<Literal>,
     },
+    /// `board W x H`, or `board hexagon SIDE` (then `height` is None and `width` the side).
     Board {
         width: Expr,
-        height: Expr,
+        height: Option<Expr>,
     },
     Removed(Expr),
     Player {

@@ -236,9 +236,9 @@ const STATEMENT_WORDS: &[&str] = &[
 /// what it has instead.
 const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
     (
-        &["wrap", "wraps", "wrapping", "torus", "cylinder", "hex", "hexagon", "hexagonal"],
-        "boards are rectangles whose edges do not wrap: `board W x H`, with `removed CELLS` to cut \
-         other shapes out of one",
+        &["wrap", "wraps", "wrapping", "torus", "cylinder", "hex", "hexagonal"],
+        "boards are rectangles (`board W x H`) or hexagons (`board hexagon SIDE`), and their edges \
+         do not wrap; `removed CELLS` cuts other shapes out of one",
     ),
     (
         &["piece", "pieces", "kind", "kinds", "neutral", "joker", "disc", "stone"],
@@ -666,11 +666,19 @@ fn item(pair: Pair<Rule>) -> Item {
             value: literal(inner.next().unwrap()),
         },
         Rule::board => {
-            let width = expr(inner.next().unwrap());
-            inner.next(); // the `x` between the sides
-            ItemKind::Board {
-                width,
-                height: expr(inner.next().unwrap()),
+            let first = inner.next().unwrap();
+            if first.as_rule() == Rule::kw_hexagon {
+                ItemKind::Board {
+                    width: expr(inner.next().unwrap()),
+                    height: None,
+                }
+            } else {
+                let width = expr(first);
+                inner.next(); // the `x` between the sides
+                ItemKind::Board {
+                    width,
+                    height: Some(expr(inner.next().unwrap())),
+                }
             }
         }
         Rule::removed => ItemKind::Removed(expr(inner.next().unwrap())),

@@ -139,7 +139,8 @@ impl<B: Board> Ctx<'_, B> {
         match s {
             Set::Group(c) => self.group_at(self.cell(c)),
             Set::Liberties(a) => {
-                self.adjacent(self.operand(a), DirSet::ORTHOGONAL.0) & self.class(CellClass::Empty)
+                let connect = self.game.geometry.connect;
+                self.adjacent(self.operand(a), connect.0) & self.class(CellClass::Empty)
             }
             Set::Surrounded(a) => {
                 let empty = self.class(CellClass::Empty);

@@ -362,11 +362,19 @@ impl<B: Board> Kernel<B> {
             ends_need_blocked,
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
-            orthogonal: DirSet::ORTHOGONAL
+            // Groups connect along `g.connect`: the orthogonal steps on a square board, all six
+            // on a hexagonal one (whose other two directions have no cells to step from).
+            orthogonal: g
+                .connect
                 .iter()
+                .filter(|&d| !g.step_from[d].is_empty())
                 .map(|d| (B::from_bits(&g.step_from[d]), g.step_offset[d]))
                 .collect(),
-            orthogonal_around: g.around.iter().map(|a| B::from_bits(&a[1])).collect(),
+            orthogonal_around: g
+                .around
+                .iter()
+                .map(|a| B::from_bits(&a[if g.hex { 0 } else { 1 }]))
+                .collect(),
             playable: B::from_bits(&g.playable),
             ends_use_blocked: game
                 .ends

@@ -1,0 +1,188 @@
+//! Hexagonal Reversi: perft and seeded games against a second generator written here on
+//! axial coordinates, and the hexagon's shape, neighbourhoods and groups.
+
+mod common;
+use common::{engine, engine_from, step_names};
+use outflank::agents::game_seed;
+use outflank::engine::rng::Rng;
+
+/// Reversi on a hexagon, independent of the engine: cells by axial coordinates (q, r) with
+/// |q|, |r| and |q + r| at most side - 1; 0 empty, 1 black, 2 white.
+#[derive(Clone)]
+struct Hex {
+    side: i32,
+    cells: std::collections::BTreeMap<(i32, i32), u8>,
+    to_move: u8,
+}
+
+const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+impl Hex {
+    fn start(side: i32) -> Hex {
+        let n = side - 1;
+        let mut cells = std::collections::BTreeMap::new();
+        for q in -n..=n {
+            for r in -n..=n {
+                if (q + r).abs() <= n {
+                    cells.insert((q, r), 0);
+                }
+            }
+        }
+        // Around the centre, the colours alternating, black first to the east.
+        for (i, d) in DIRECTIONS.iter().enumerate() {
+            cells.insert(*d, if i % 2 == 0 { 1 } else { 2 });
+        }
+        Hex {
+            side,
+            cells,
+            to_move: 1,
+        }
+    }
+
+    fn flips(&self, at: (i32, i32), player: u8) -> Vec<(i32, i32)> {
+        let mut out = Vec::new();
+        for (dq, dr) in DIRECTIONS {
+            let mut run = Vec::new();
+            let mut c = (at.0 + dq, at.1 + dr);
+            while let Some(&v) = self.cells.get(&c) {
+                if v == 0 {
+                    break;
+                }
+                if v == player {
+                    out.extend(run.iter().copied());
+                    break;
+                }
+                run.push(c);
+                c = (c.0 + dq, c.1 + dr);
+            }
+        }
+        out
+    }
+
+    fn moves(&self, player: u8) -> Vec<(i32, i32)> {
+        let cells = self.cells.iter().filter(|(_, &v)| v == 0);
+        cells
+            .map(|(&c, _)| c)
+            .filter(|&c| !self.flips(c, player).is_empty())
+            .collect()
+    }
+
+    fn play(&mut self, at: Option<(i32, i32)>) {
+        if let Some(c) = at {
+            for f in self.flips(c, self.to_move) {
+                self.cells.insert(f, self.to_move);
+            }
+            self.cells.insert(c, self.to_move);
+        }
+        self.to_move = 3 - self.to_move;
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.moves(self.to_move);
+        if moves.is_empty() {
+            if self.moves(3 - self.to_move).is_empty() {
+                return 1;
+            }
+            let mut next = self.clone();
+            next.play(None);
+            return next.perft(depth - 1);
+        }
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut next = self.clone();
+                next.play(Some(m));
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+
+    /// The engine's name of a cell: the grid column is q + side - 1, the row r + side - 1.
+    fn name(&self, (q, r): (i32, i32)) -> String {
+        let n = self.side - 1;
+        format!("{}{}", (b'a' + (q + n) as u8) as char, r + n + 1)
+    }
+}
+
+#[test]
+fn perft_matches_the_axial_generator() {
+    for (side, depth) in [(3, 9), (4, 7), (5, 6), (7, 5)] {
+        let size = side.to_string();
+        let e = engine("games/hex-reversi.rules", &[("side", &size)]);
+        let s = e.start().unwrap();
+        let plain = Hex::start(side);
+        for d in 1..=depth {
+            assert_eq!(
+                e.perft(&s, d).unwrap(),
+                plain.perft(d),
+                "side {side} depth {d}"
+            );
+        }
+    }
+}
+
+#[test]
+fn seeded_games_agree_with_the_axial_generator() {
+    let e = engine("games/hex-reversi.rules", &[]);
+    let mut positions = 0;
+    for game in 0..30 {
+        let mut rng = Rng::new(game_seed(41, game));
+        let (mut s, mut plain) = (e.start().unwrap(), Hex::start(5));
+        while !s.is_over() {
+            let mut ours = step_names(&e, &s);
+            ours.sort();
+            let mut theirs: Vec<String> = plain
+                .moves(plain.to_move)
+                .into_iter()
+                .map(|c| plain.name(c))
+                .collect();
+            theirs.sort();
+            positions += 1;
+            if theirs.is_empty() {
+                assert_eq!(ours, ["pass"], "game {game}");
+                s = common::play(&e, &s, "pass");
+                plain.play(None);
+                continue;
+            }
+            assert_eq!(ours, theirs, "game {game}");
+            let pick = plain.moves(plain.to_move)[rng.below(theirs.len())];
+            s = common::play(&e, &s, &plain.name(pick));
+            plain.play(Some(pick));
+        }
+        assert!(plain.moves(1).is_empty() && plain.moves(2).is_empty());
+    }
+    assert!(positions > 1000, "{positions} positions");
+}
+
+#[test]
+fn a_hexagon_has_six_neighbours_and_groups_join_along_them() {
+    // A hexagon of side 3 is 19 cells on a 5 x 5 grid: the centre c3 has six neighbours,
+    // a corner of the hexagon three.
+    let rules = "board hexagon 3\nplayer black 'B'\nplayer white 'W'\nturn {\n  choose c in empty where COND { place c }\n}\nend when none(empty)\nscore p = count(p)\n";
+    let cells = |cond: &str| {
+        let e = engine_from(&rules.replace("COND", cond));
+        let mut names = step_names(&e, &e.start().unwrap());
+        names.sort();
+        names
+    };
+    assert_eq!(cells("true").len(), 19);
+    assert_eq!(
+        cells("c in neighbours(c3)"),
+        ["b3", "b4", "c2", "c4", "d2", "d3"]
+    );
+    assert_eq!(
+        cells("count(neighbours(c)) == 3"),
+        ["a3", "a5", "c1", "c5", "e1", "e3"]
+    );
+    // Groups and liberties follow the six directions: b4 touches c3 (southwest of it), and
+    // the pair has eight empty neighbours: b3 c2 c4 d2 d3 around c3, a4 a5 b5 around b4.
+    let go = "board hexagon 3\nplayer black 'B'\nplayer white 'W'\nsetup {\n  black on c3, b4\n}\nturn {\n  choose c in empty where count(group(c3)) == 2 and count(liberties(group(c3))) == 8 { place c }\n}\nend when none(empty)\nscore p = count(p)\n";
+    let e = engine_from(go);
+    assert_eq!(step_names(&e, &e.start().unwrap()).len(), 17);
+    // With 7 the condition fails everywhere: the only step is the pass of a blocked mover.
+    let e = engine_from(&go.replace("== 8", "== 7"));
+    assert_eq!(step_names(&e, &e.start().unwrap()), ["pass"]);
+}
