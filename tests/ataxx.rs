@@ -84,27 +84,6 @@ impl Mailbox {
         self.to_move = 3 - me;
     }
 
-    /// Perft with the engine's conventions: a forced pass is a ply, an ended game a leaf.
-    fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 || self.over() {
-            return 1;
-        }
-        let steps = self.steps(self.to_move);
-        if steps.is_empty() {
-            let mut next = self.clone();
-            next.play(None);
-            return next.perft(depth - 1);
-        }
-        steps
-            .into_iter()
-            .map(|s| {
-                let mut next = self.clone();
-                next.play(Some(s));
-                next.perft(depth - 1)
-            })
-            .sum()
-    }
-
     fn rows(&self) -> Vec<String> {
         self.cells
             .chunks(7)
@@ -114,6 +93,19 @@ impl Mailbox {
                     .collect()
             })
             .collect()
+    }
+}
+
+impl common::Oracle for Mailbox {
+    type Move = Step;
+    fn moves(&self) -> Vec<Step> {
+        self.steps(self.to_move)
+    }
+    fn over(&self) -> bool {
+        Mailbox::over(self)
+    }
+    fn play_move(&mut self, m: Option<Step>) {
+        self.play(m)
     }
 }
 
@@ -150,7 +142,11 @@ fn perft_matches_the_mailbox_generator() {
         let plain = Mailbox::start(blocked);
         assert_eq!(e.board_rows(&s), plain.rows(), "{file}");
         for d in 1..=4 {
-            assert_eq!(e.perft(&s, d).unwrap(), plain.perft(d), "{file} depth {d}");
+            assert_eq!(
+                e.perft(&s, d).unwrap(),
+                common::perft_of(&plain, d),
+                "{file} depth {d}"
+            );
         }
     }
 }

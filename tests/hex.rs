@@ -77,33 +77,23 @@ impl Hex {
         self.to_move = 3 - self.to_move;
     }
 
-    fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.moves(self.to_move);
-        if moves.is_empty() {
-            if self.moves(3 - self.to_move).is_empty() {
-                return 1;
-            }
-            let mut next = self.clone();
-            next.play(None);
-            return next.perft(depth - 1);
-        }
-        moves
-            .into_iter()
-            .map(|m| {
-                let mut next = self.clone();
-                next.play(Some(m));
-                next.perft(depth - 1)
-            })
-            .sum()
-    }
-
     /// The engine's name of a cell: the grid column is q + side - 1, the row r + side - 1.
     fn name(&self, (q, r): (i32, i32)) -> String {
         let n = self.side - 1;
         format!("{}{}", (b'a' + (q + n) as u8) as char, r + n + 1)
+    }
+}
+
+impl common::Oracle for Hex {
+    type Move = (i32, i32);
+    fn moves(&self) -> Vec<(i32, i32)> {
+        Hex::moves(self, self.to_move)
+    }
+    fn over(&self) -> bool {
+        Hex::moves(self, 1).is_empty() && Hex::moves(self, 2).is_empty()
+    }
+    fn play_move(&mut self, m: Option<(i32, i32)>) {
+        self.play(m)
     }
 }
 
@@ -117,7 +107,7 @@ fn perft_matches_the_axial_generator() {
         for d in 1..=depth {
             assert_eq!(
                 e.perft(&s, d).unwrap(),
-                plain.perft(d),
+                common::perft_of(&plain, d),
                 "side {side} depth {d}"
             );
         }

@@ -194,23 +194,7 @@ impl Plain {
     }
 
     pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 || self.over() {
-            return 1;
-        }
-        let moves = self.moves_for(self.to_move);
-        if moves.is_empty() {
-            let mut n = self.clone();
-            n.play(None);
-            return n.perft(depth - 1);
-        }
-        moves
-            .into_iter()
-            .map(|m| {
-                let mut n = self.clone();
-                n.play(Some(m));
-                n.perft(depth - 1)
-            })
-            .sum()
+        perft_of(self, depth)
     }
 
     pub fn rows(&self) -> Vec<String> {
@@ -226,6 +210,50 @@ impl Plain {
             (b'a' + (cell % self.size) as u8) as char,
             cell / self.size + 1
         )
+    }
+}
+
+/// A game written in the tests independently of the engine, as far as perft needs it.
+pub trait Oracle: Clone {
+    type Move: Copy;
+    /// The player to move's moves; none for a pass (or at the end, see `over`).
+    fn moves(&self) -> Vec<Self::Move>;
+    fn over(&self) -> bool;
+    /// Plays a move, or a pass when `m` is None.
+    fn play_move(&mut self, m: Option<Self::Move>);
+}
+
+/// Perft with the engine's conventions: a forced pass is a ply, an ended game one leaf.
+pub fn perft_of<O: Oracle>(o: &O, depth: u32) -> u64 {
+    if depth == 0 || o.over() {
+        return 1;
+    }
+    let moves = o.moves();
+    if moves.is_empty() {
+        let mut next = o.clone();
+        next.play_move(None);
+        return perft_of(&next, depth - 1);
+    }
+    moves
+        .into_iter()
+        .map(|m| {
+            let mut next = o.clone();
+            next.play_move(Some(m));
+            perft_of(&next, depth - 1)
+        })
+        .sum()
+}
+
+impl Oracle for Plain {
+    type Move = usize;
+    fn moves(&self) -> Vec<usize> {
+        self.moves_for(self.to_move)
+    }
+    fn over(&self) -> bool {
+        Plain::over(self)
+    }
+    fn play_move(&mut self, m: Option<usize>) {
+        self.play(m)
     }
 }
 
