@@ -193,8 +193,18 @@ pub enum Instr {
     Stop,
     Take(u8),
     MarkPass,
-    /// `add COUNTER AMOUNT to PLAYER`: where it is written, for a value a counter cannot hold.
-    Add(Box<(u8, Player, Num, Loc)>),
+    /// `add COUNTER AMOUNT to PLAYER` (boxed: rare, and larger than the other instructions).
+    Add(Box<AddToCounter>),
+}
+
+#[derive(Clone, Debug)]
+pub struct AddToCounter {
+    /// Index into `Game::counters`.
+    pub counter: u8,
+    pub player: Player,
+    pub amount: Num,
+    /// Where it is written, for a value the counter cannot hold.
+    pub loc: Loc,
 }
 
 /// A `while` or `repeat` loop: its instructions `start..end` and where it is written, so a loop

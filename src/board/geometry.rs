@@ -62,6 +62,21 @@ impl DirSet {
     }
 }
 
+/// A cell's 1-based row and column on a board `width` cells wide (row 1 at the top).
+#[inline]
+pub fn row_and_column(cell: usize, width: usize) -> (usize, usize) {
+    (cell / width + 1, cell % width + 1)
+}
+
+/// The king steps between two cells of a board `width` cells wide: the larger of the row and
+/// column differences, whatever lies between.
+#[inline]
+pub fn king_steps(a: usize, b: usize, width: usize) -> usize {
+    (a / width)
+        .abs_diff(b / width)
+        .max((a % width).abs_diff(b % width))
+}
+
 /// Marks "no cell" in neighbour tables: the edge of the board or a removed cell.
 pub const NONE: u16 = u16::MAX;
 

@@ -1,7 +1,7 @@
 //! Typing and compiling expressions into the IR.
 
 use super::Checker;
-use crate::board::geometry::DirSet;
+use crate::board::geometry::{king_steps, row_and_column, DirSet};
 use crate::diagnostic::closest;
 use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, Span, UnaryOp};
@@ -649,8 +649,8 @@ impl Checker<'_> {
                 Some(Typed::Num(match c {
                     Cell::Const(c) => {
                         let width = self.geometry_for(span)?.width;
-                        let (c, w) = (c as usize, width);
-                        Num::Const(if name == "row" { c / w + 1 } else { c % w + 1 } as f64)
+                        let (row, column) = row_and_column(c as usize, width);
+                        Num::Const(if name == "row" { row } else { column } as f64)
                     }
                     c if name == "row" => Num::Row(boxed(c)),
                     c => Num::Column(boxed(c)),
@@ -665,8 +665,7 @@ impl Checker<'_> {
                 Some(Typed::Num(match (a?, b?) {
                     (Cell::Const(a), Cell::Const(b)) => {
                         let w = self.geometry_for(span)?.width;
-                        let (a, b) = (a as usize, b as usize);
-                        Num::Const((a / w).abs_diff(b / w).max((a % w).abs_diff(b % w)) as f64)
+                        Num::Const(king_steps(a as usize, b as usize, w) as f64)
                     }
                     (a, b) => Num::Distance(boxed(a), boxed(b)),
                 }))

@@ -394,7 +394,12 @@ impl Checker<'_> {
                 if let (Some(i), Some(amount), Some(player)) = (index, amount, player) {
                     self.used.insert(("counter", counter.node.clone()));
                     let loc = self.loc(stmt.span);
-                    code.push(Instr::Add(Box::new((i as u8, player, amount, loc))));
+                    code.push(Instr::Add(Box::new(crate::ir::AddToCounter {
+                        counter: i as u8,
+                        player,
+                        amount,
+                        loc,
+                    })));
                 }
             }
             StmtKind::Take(name) => match self.tokens.iter().position(|t| *t == name.node) {

@@ -2,6 +2,7 @@
 //! it holds cells in (see [`Evaluate`]; the runner's context is `kernel::Ctx`).
 
 use super::state::Outcome;
+use crate::board::geometry::{king_steps, row_and_column};
 use crate::ir::{counter_slot, Cell, Cond, EndCondition, Num, Player, Set, Timing, NOBODY};
 
 /// What the evaluation of numbers, players and conditions needs from a context: the
@@ -73,12 +74,9 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
             NOBODY => 0.0,
             p => e.register(counter_slot(*i, p) as u8),
         },
-        Num::Row(c) => (e.cell(c) / e.width() + 1) as f64,
-        Num::Column(c) => (e.cell(c) % e.width() + 1) as f64,
-        Num::Distance(a, b) => {
-            let (a, b, w) = (e.cell(a), e.cell(b), e.width());
-            (a / w).abs_diff(b / w).max((a % w).abs_diff(b % w)) as f64
-        }
+        Num::Row(c) => row_and_column(e.cell(c), e.width()).0 as f64,
+        Num::Column(c) => row_and_column(e.cell(c), e.width()).1 as f64,
+        Num::Distance(a, b) => king_steps(e.cell(a), e.cell(b), e.width()) as f64,
         leaf => operand(e, leaf),
     }
 }

@@ -112,18 +112,11 @@ impl<B: Board> Ctx<'_, B> {
         }
     }
 
-    /// The ring of cells `n` steps from `cell`: from the kernel's table for the first rings,
-    /// walked out otherwise.
-    #[inline(never)]
+    /// The ring of cells `n` steps from `cell`, from the kernel's table (which holds every
+    /// distance the checker recorded in `Game::ring_distances`).
+    #[inline]
     fn ring(&self, cell: usize, n: u16) -> B {
-        match self.kernel.rings.get(n as usize).and_then(|r| r.get(cell)) {
-            Some(ring) => *ring,
-            None => self
-                .game
-                .geometry
-                .ring(cell, n)
-                .fold(B::EMPTY, |out, c| out | B::single(c)),
-        }
+        self.kernel.rings[n as usize][cell]
     }
 
     /// `if C then A else B` over sets, kept out of [`Ctx::set`] as the group expressions are.

@@ -143,9 +143,8 @@ pub struct Kernel<B> {
     /// `rings[n][cell]`: the ring of cells `n` steps from `cell`, for the distances the
     /// rules ask for (empty for the others).
     rings: Vec<Vec<B>>,
-    /// The game has counters: registers from `turn_registers` on hold them and last from
-    /// turn to turn (see `ir::counter_slot`).
-    counted: bool,
+    /// The registers of the turn's variables: the ones from here on hold the game's counters
+    /// and last from turn to turn (see `ir::counter_slot`).
     turn_registers: usize,
     /// The playable cells in classes by their number of playable neighbours, fewest first:
     /// the solver tries those placements first (a cell with few neighbours has few ways to
@@ -260,6 +259,14 @@ impl StepEndTable {
             2 => Some(None),
             c => Some(Some(c - 3)),
         }
+    }
+}
+
+impl<B: Board> Kernel<B> {
+    /// The game has counters, which outlast the turn.
+    #[inline(always)]
+    pub(super) fn counted(&self) -> bool {
+        self.turn_registers < MAX_REGISTERS
     }
 }
 
@@ -382,7 +389,6 @@ impl<B: Board> Kernel<B> {
                 .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
             eight_by_parts: false,
             by_exposure: Vec::new(),
-            counted: !game.counters.is_empty(),
             turn_registers: MAX_REGISTERS - 2 * game.counters.len(),
             rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
                 .map(|n| {

@@ -50,7 +50,7 @@ impl<B: Board> Kernel<B> {
             At::Over(_) => return Ok(1),
             At::Pass if depth == 1 => return Ok(1),
             At::Pass => {
-                let mut t = s.at_boundary(self.counted);
+                let mut t = s.at_boundary(self.counted());
                 let next = self.pass(game, &mut t)?;
                 return self.perft_steps(game, &t, &next, depth - 1, memo);
             }
@@ -103,7 +103,7 @@ impl<B: Board> Kernel<B> {
             At::Over(_) => Ok(1),
             At::Pass if depth == 1 => Ok(1),
             At::Pass => {
-                let mut t = s.at_boundary(self.counted);
+                let mut t = s.at_boundary(self.counted());
                 let next = self.pass(game, &mut t)?;
                 self.perft(game, &t, &next, depth - 1)
             }
@@ -114,7 +114,7 @@ impl<B: Board> Kernel<B> {
                 }
                 let mut total = 0;
                 for cell in moves.cells() {
-                    let mut t = s.at_boundary(self.counted);
+                    let mut t = s.at_boundary(self.counted());
                     let next = self.play(game, &mut t, pc, 0, cell)?;
                     total += self.perft(game, &t, &next, depth - 1)?;
                 }

@@ -52,7 +52,7 @@ impl<B: Board> Kernel<B> {
     /// The position before a turn, advanced to the mover's first step (or the game's end, or
     /// a forced pass).
     pub fn begin(&self, game: &Game, s: &State) -> Result<State, Fault> {
-        let mut k = self.load(s).at_boundary(self.counted);
+        let mut k = self.load(s).at_boundary(self.counted());
         let at = self.begin_turn(game, &mut k)?;
         Ok(self.export(game, &k, &at))
     }
@@ -129,7 +129,7 @@ impl<B: Board> Kernel<B> {
     /// How many first-step candidates `player` would have if it were their turn at `s`, their
     /// bodies not tried (a `require` may still refuse some): a cheap mobility for evaluations.
     pub fn first_candidates(&self, game: &Game, s: &State, player: u8) -> Result<usize, Fault> {
-        let mut k = self.load(s).at_boundary(self.counted);
+        let mut k = self.load(s).at_boundary(self.counted());
         k.mover = player;
         Ok(match self.opening(game, &k)? {
             Some((u, pc, moves, more)) => self.candidate_count(game, &u, pc, moves, more),
@@ -139,7 +139,7 @@ impl<B: Board> Kernel<B> {
 
     /// Whether `player` would have a first step if it were their turn at `s`.
     pub fn can_start_turn(&self, game: &Game, s: &State, player: u8) -> bool {
-        self.can_start(game, &self.load(s).at_boundary(self.counted), player)
+        self.can_start(game, &self.load(s).at_boundary(self.counted()), player)
     }
 
     /// The agreement program begun at `entry` on a stopped game, for `proposer`.
@@ -150,7 +150,7 @@ impl<B: Board> Kernel<B> {
         proposer: u8,
         entry: u32,
     ) -> Result<State, Fault> {
-        let mut k = self.load(s).at_boundary(self.counted);
+        let mut k = self.load(s).at_boundary(self.counted());
         k.mover = proposer;
         k.agreeing = true;
         let flow = self.run(game, &mut k, entry)?;
@@ -213,7 +213,7 @@ impl<B: Board> Kernel<B> {
     /// Play resumes at `s` (the players did not agree): the same position, no passes counted,
     /// `mover` to move; no end is checked.
     pub fn resume(&self, game: &Game, s: &State, mover: u8) -> Result<State, Fault> {
-        let mut k = self.load(s).at_boundary(self.counted);
+        let mut k = self.load(s).at_boundary(self.counted());
         k.mover = mover;
         k.passes = 0;
         let at = match self.opening(game, &k)? {

@@ -813,7 +813,7 @@ impl<B: Board> Kernel<B> {
     /// Zeroes the turn's variables, keeping the counters.
     #[inline(always)]
     pub(super) fn clear_turn_variables(&self, t: &mut KState<B>) {
-        if self.counted {
+        if self.counted() {
             t.regs[..self.turn_registers].fill(0);
         } else {
             t.regs = [0; MAX_REGISTERS];
@@ -827,9 +827,14 @@ impl<B: Board> Kernel<B> {
         &self,
         game: &Game,
         t: &mut KState<B>,
-        add: &(u8, crate::ir::Player, crate::ir::Num, crate::ir::Loc),
+        add: &crate::ir::AddToCounter,
     ) -> Result<(), Fault> {
-        let (counter, player, amount, loc) = add;
+        let crate::ir::AddToCounter {
+            counter,
+            player,
+            amount,
+            loc,
+        } = add;
         let ctx = self.ctx(game, t);
         let (p, amount) = (ctx.player(player), ctx.num(amount));
         if p == NOBODY {

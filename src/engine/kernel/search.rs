@@ -210,7 +210,7 @@ impl<B: Board> Kernel<B> {
         let (pc, moves) = match *at {
             At::Over(winner) => return Ok(self.terminal_value(game, s, winner, s.mover)),
             At::Pass => {
-                let mut t = s.at_boundary(self.counted);
+                let mut t = s.at_boundary(self.counted());
                 let next = self.pass(game, &mut t)?;
                 return self.child_value(game, table, s, &t, &next, alpha, beta);
             }
@@ -247,7 +247,7 @@ impl<B: Board> Kernel<B> {
             let (t, next) = match direct {
                 Some(d) => self.direct_child(game, d, s, cell),
                 None => {
-                    let mut t = s.at_boundary(self.counted);
+                    let mut t = s.at_boundary(self.counted());
                     let next = self.play(game, &mut t, pc, 0, cell)?;
                     (t, next)
                 }
@@ -446,7 +446,7 @@ impl<B: Board> Kernel<B> {
             let (next, other, replies) = self.direct_turn(d, mover, opponent, cell);
             let v = if replies.is_empty() {
                 // The position this search stands at, as a state, then the turn played.
-                let mut here = s.at_boundary(self.counted);
+                let mut here = s.at_boundary(self.counted());
                 here.mover ^= (plies & 1) as u8;
                 here.turn += plies;
                 let (who, t) = (here.mover, Self::after_direct(&here, next, other));
