@@ -2,11 +2,10 @@
 //! blocked-cell board checked against a second generator written here from the rules.
 
 mod common;
-use common::engine;
+use common::{engine, play_alongside};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
-use outflank::engine::Engine;
 
 /// Ataxx on a mailbox board, independent of the engine: 0 empty, 1 red, 2 blue, 3 blocked;
 /// cells row by row from the top-left (as the engine prints them).
@@ -151,14 +150,6 @@ fn perft_matches_the_mailbox_generator() {
     }
 }
 
-/// The engine's whole turns at `s` in notation, sorted.
-fn engine_turns(e: &Engine, s: &State) -> Vec<String> {
-    let turns = e.whole_turns(s, 10_000).unwrap();
-    let mut names: Vec<String> = turns.into_iter().map(|t| t.notation).collect();
-    names.sort();
-    names
-}
-
 #[test]
 fn seeded_games_agree_with_the_mailbox_generator() {
     for (file, blocked) in [("ataxx", &[][..]), ("ataxx-blocked", &BLOCKED[..])] {
@@ -166,27 +157,12 @@ fn seeded_games_agree_with_the_mailbox_generator() {
         let mut positions = 0;
         for game in 0..30 {
             let mut rng = Rng::new(game_seed(21, game));
-            let (mut s, mut plain) = (e.start().unwrap(), Mailbox::start(blocked));
-            while !plain.over() {
-                assert_eq!(e.board_rows(&s), plain.rows(), "{file} game {game}");
-                let mut ours = plain.steps(plain.to_move);
-                ours.sort_by_key(|&st| notation(st));
-                let expected: Vec<String> = ours.iter().map(|&st| notation(st)).collect();
-                let got = engine_turns(&e, &s);
-                positions += 1;
-                if expected.is_empty() {
-                    assert_eq!(got, ["pass"], "{file} game {game}");
-                    s = common::play(&e, &s, "pass");
-                    plain.play(None);
-                    continue;
-                }
-                assert_eq!(got, expected, "{file} game {game}");
-                let step = ours[rng.below(ours.len())];
-                s = common::play(&e, &s, &notation(step));
-                plain.play(Some(step));
-            }
-            assert!(s.is_over(), "{file} game {game} ended for both");
-            assert_eq!(e.board_rows(&s), plain.rows());
+            let what = format!("{file} game {game}");
+            let same_board =
+                |s: &State, m: &Mailbox| assert_eq!(e.board_rows(s), m.rows(), "{what}");
+            let start = Mailbox::start(blocked);
+            positions +=
+                play_alongside(&e, start, &mut rng, &what, |_, st| notation(st), same_board);
         }
         assert!(positions > 1000, "{file}: {positions} positions");
     }

@@ -2,7 +2,7 @@
 //! axial coordinates, and the hexagon's shape, neighbourhoods and groups.
 
 mod common;
-use common::{engine, engine_from, step_names};
+use common::{engine, engine_from, play_alongside, step_names};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 
@@ -120,29 +120,9 @@ fn seeded_games_agree_with_the_axial_generator() {
     let mut positions = 0;
     for game in 0..30 {
         let mut rng = Rng::new(game_seed(41, game));
-        let (mut s, mut plain) = (e.start().unwrap(), Hex::start(5));
-        while !s.is_over() {
-            let mut ours = step_names(&e, &s);
-            ours.sort();
-            let mut theirs: Vec<String> = plain
-                .moves(plain.to_move)
-                .into_iter()
-                .map(|c| plain.name(c))
-                .collect();
-            theirs.sort();
-            positions += 1;
-            if theirs.is_empty() {
-                assert_eq!(ours, ["pass"], "game {game}");
-                s = common::play(&e, &s, "pass");
-                plain.play(None);
-                continue;
-            }
-            assert_eq!(ours, theirs, "game {game}");
-            let pick = plain.moves(plain.to_move)[rng.below(theirs.len())];
-            s = common::play(&e, &s, &plain.name(pick));
-            plain.play(Some(pick));
-        }
-        assert!(plain.moves(1).is_empty() && plain.moves(2).is_empty());
+        let what = format!("game {game}");
+        let name = |h: &Hex, c| h.name(c);
+        positions += play_alongside(&e, Hex::start(5), &mut rng, &what, name, |_, _| {});
     }
     assert!(positions > 1000, "{positions} positions");
 }

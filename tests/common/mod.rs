@@ -244,6 +244,45 @@ pub fn perft_of<O: Oracle>(o: &O, depth: u32) -> u64 {
         .sum()
 }
 
+/// Plays one game from the start on the engine and on `oracle` side by side, the oracle's
+/// move drawn from `rng`: at every position the engine's whole turns (in notation, `name`)
+/// must be the oracle's moves, a pass where it has none, and `same` must hold of the two.
+/// Returns the positions compared.
+pub fn play_alongside<O: Oracle>(
+    e: &outflank::engine::Engine,
+    mut oracle: O,
+    rng: &mut outflank::engine::rng::Rng,
+    what: &str,
+    name: impl Fn(&O, O::Move) -> String,
+    same: impl Fn(&outflank::engine::state::State, &O),
+) -> usize {
+    let mut s = e.start().unwrap();
+    let mut positions = 0;
+    while !oracle.over() {
+        same(&s, &oracle);
+        let moves = oracle.moves();
+        let mut expected: Vec<String> = moves.iter().map(|&m| name(&oracle, m)).collect();
+        expected.sort();
+        let turns = e.whole_turns(&s, 10_000).unwrap();
+        let mut got: Vec<String> = turns.into_iter().map(|t| t.notation).collect();
+        got.sort();
+        positions += 1;
+        let chosen = if moves.is_empty() {
+            assert_eq!(got, ["pass"], "{what}");
+            None
+        } else {
+            assert_eq!(got, expected, "{what}");
+            Some(moves[rng.below(moves.len())])
+        };
+        let text = chosen.map_or("pass".to_string(), |m| name(&oracle, m));
+        s = play(e, &s, &text);
+        oracle.play_move(chosen);
+    }
+    assert!(s.is_over(), "{what}: the game ended for both");
+    same(&s, &oracle);
+    positions
+}
+
 impl Oracle for Plain {
     type Move = usize;
     fn moves(&self) -> Vec<usize> {
