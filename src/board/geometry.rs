@@ -68,13 +68,22 @@ pub fn row_and_column(cell: usize, width: usize) -> (usize, usize) {
     (cell / width + 1, cell % width + 1)
 }
 
-/// The king steps between two cells of a board `width` cells wide: the larger of the row and
-/// column differences, whatever lies between.
-#[inline]
-pub fn king_steps(a: usize, b: usize, width: usize) -> usize {
-    (a / width)
-        .abs_diff(b / width)
-        .max((a % width).abs_diff(b % width))
+/// Which edges of a rectangle are joined: with `across`, a row leaves its last column into its
+/// first (a cylinder); with `down` too, a column leaves its last row into its first (a torus).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wrap {
+    pub across: bool,
+    pub down: bool,
+}
+
+impl Wrap {
+    pub const NONE: Wrap = Wrap {
+        across: false,
+        down: false,
+    };
+    pub fn any(self) -> bool {
+        self.across || self.down
+    }
 }
 
 /// Marks "no cell" in neighbour tables: the edge of the board or a removed cell.
@@ -95,6 +104,11 @@ pub struct Geometry {
     /// offset of that neighbour.
     pub step_from: [Bits; 8],
     pub step_offset: [i32; 8],
+    /// On a wrapping board, the steps across a joined edge: per direction, the cells whose
+    /// neighbour lies across it and that neighbour's index offset (one entry per edge crossed,
+    /// up to three for a diagonal on a torus). Empty on other boards.
+    pub wrapped_steps: [Vec<(Bits, i32)>; 8],
+    pub wrap: Wrap,
     /// A hexagonal board: cells in a square grid whose six neighbours are north, northeast,
     /// east, south, southwest and west (the grid's two other diagonals are not neighbours).
     pub hex: bool,
@@ -105,7 +119,18 @@ pub struct Geometry {
 
 impl Geometry {
     pub fn new(width: usize, height: usize, removed: &Bits) -> Geometry {
-        Self::build(width, height, removed, false)
+        Self::build(width, height, removed, false, Wrap::NONE)
+    }
+
+    /// A rectangle whose edges `wrap` joins.
+    pub fn wrapping(width: usize, height: usize, removed: &Bits, wrap: Wrap) -> Geometry {
+        Self::build(width, height, removed, false, wrap)
+    }
+
+    /// A rhombus (a parallelogram when the sides differ) of hexagonal cells: the square grid
+    /// with the six neighbours of a hexagon (see [`Geometry::hex`]).
+    pub fn rhombus(width: usize, height: usize, removed: &Bits) -> Geometry {
+        Self::build(width, height, removed, true, Wrap::NONE)
     }
 
     /// A hexagon of `side` cells a side, on a square grid of 2 side - 1: the grid's cells
@@ -119,10 +144,10 @@ impl Geometry {
                 out.insert(c);
             }
         }
-        Self::build(n, n, &out, true)
+        Self::build(n, n, &out, true, Wrap::NONE)
     }
 
-    fn build(width: usize, height: usize, removed: &Bits, hex: bool) -> Geometry {
+    fn build(width: usize, height: usize, removed: &Bits, hex: bool, wrap: Wrap) -> Geometry {
         let cells = width * height;
         let mut playable = Bits::EMPTY;
         for c in 0..cells {
@@ -139,10 +164,17 @@ impl Geometry {
                     if hex && dx == dy {
                         continue;
                     }
-                    let (nx, ny) = (x + dx, y + dy);
+                    let (mut nx, mut ny) = (x + dx, y + dy);
+                    if wrap.across {
+                        nx = nx.rem_euclid(width as i32);
+                    }
+                    if wrap.down {
+                        ny = ny.rem_euclid(height as i32);
+                    }
                     if nx >= 0 && ny >= 0 && (nx as usize) < width && (ny as usize) < height {
                         let nc = ny as usize * width + nx as usize;
-                        if playable.contains(nc) && playable.contains(c) {
+                        // On a board one cell across, a row's wrap leads back to the cell itself.
+                        if playable.contains(nc) && playable.contains(c) && nc != c {
                             n[d] = nc as u16;
                         }
                     }
@@ -150,15 +182,29 @@ impl Geometry {
                 n
             })
             .collect();
+        let step_offset = DIRS.map(|(dx, dy)| dy * width as i32 + dx);
         let mut step_from = [Bits::EMPTY; 8];
+        let mut wrapped_steps: [Vec<(Bits, i32)>; 8] = Default::default();
         for (c, n) in neighbours.iter().enumerate() {
             for d in 0..8 {
-                if n[d] != NONE {
+                if n[d] == NONE {
+                    continue;
+                }
+                let offset = i32::from(n[d]) - c as i32;
+                if offset == step_offset[d] {
                     step_from[d].insert(c);
+                } else {
+                    match wrapped_steps[d].iter_mut().find(|(_, o)| *o == offset) {
+                        Some((from, _)) => from.insert(c),
+                        None => {
+                            let mut from = Bits::EMPTY;
+                            from.insert(c);
+                            wrapped_steps[d].push((from, offset));
+                        }
+                    }
                 }
             }
         }
-        let step_offset = DIRS.map(|(dx, dy)| dy * width as i32 + dx);
         let around = neighbours
             .iter()
             .map(|n| {
@@ -181,23 +227,41 @@ impl Geometry {
             neighbours,
             step_from,
             step_offset,
+            wrapped_steps,
+            wrap,
             hex,
             connect: if hex { DirSet::ALL } else { DirSet::ORTHOGONAL },
         }
     }
 
-    /// The playable cells at `distance` king steps from `cell` (the square ring around it;
-    /// removed cells are not counted as in the way, so the ring reaches across them).
+    /// The steps from `a` to `b` across the board, whatever lies between: king steps on a
+    /// square board (the larger of the row and column differences, each the shorter way round
+    /// a joined edge), steps between hexagons on a hexagonal one.
+    pub fn distance(&self, a: usize, b: usize) -> usize {
+        let (w, h) = (self.width as i64, self.height as i64);
+        let (ax, ay) = (a as i64 % w, a as i64 / w);
+        let (bx, by) = (b as i64 % w, b as i64 / w);
+        let (mut dx, mut dy) = (bx - ax, by - ay);
+        if self.hex {
+            // Axial coordinates: the six neighbours are the steps whose two parts and their sum
+            // all lie within one.
+            return dx.abs().max(dy.abs()).max((dx + dy).abs()) as usize;
+        }
+        if self.wrap.across {
+            dx = dx.abs().min(w - dx.abs());
+        }
+        if self.wrap.down {
+            dy = dy.abs().min(h - dy.abs());
+        }
+        dx.abs().max(dy.abs()) as usize
+    }
+
+    /// The playable cells exactly `distance` steps from `cell` (see [`Geometry::distance`];
+    /// removed cells are not in the way, so a ring reaches across them).
     pub fn ring(&self, cell: usize, distance: u16) -> impl Iterator<Item = usize> + '_ {
-        let (w, h, n) = (self.width as i32, self.height as i32, i32::from(distance));
-        let (x, y) = (cell as i32 % w, cell as i32 / w);
-        let within = (-n..=n).flat_map(move |dy| (-n..=n).map(move |dx| (dx, dy)));
-        within
-            .filter(move |&(dx, dy)| dx.abs().max(dy.abs()) == n)
-            .map(move |(dx, dy)| (x + dx, y + dy))
-            .filter(move |&(cx, cy)| cx >= 0 && cy >= 0 && cx < w && cy < h)
-            .map(move |(cx, cy)| (cy * w + cx) as usize)
-            .filter(|&c| self.playable.contains(c))
+        self.playable
+            .iter()
+            .filter(move |&c| self.distance(cell, c) == usize::from(distance))
     }
 
     /// The playable cells strictly between two cells on one row, column or diagonal (none
@@ -235,7 +299,17 @@ impl Geometry {
     /// Every cell of `s` moved one step in direction `d` (cells without a neighbour there drop).
     #[inline]
     pub fn step(&self, s: &Bits, d: usize) -> Bits {
-        s.inter(&self.step_from[d]).shifted(self.step_offset[d])
+        let mut out = s.inter(&self.step_from[d]).shifted(self.step_offset[d]);
+        for (from, offset) in &self.wrapped_steps[d] {
+            out = out.union(&s.inter(from).shifted(*offset));
+        }
+        out
+    }
+
+    /// Whether direction `d` has any step on this board (a diagonal on a board one cell wide
+    /// has none).
+    pub fn has_steps(&self, d: usize) -> bool {
+        !self.step_from[d].is_empty() || !self.wrapped_steps[d].is_empty()
     }
 
     pub fn cells(&self) -> usize {

@@ -1,7 +1,7 @@
 //! Typing and compiling expressions into the IR.
 
 use super::Checker;
-use crate::board::geometry::{king_steps, row_and_column, DirSet};
+use crate::board::geometry::{row_and_column, DirSet};
 use crate::diagnostic::closest;
 use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, Span, UnaryOp};
@@ -664,8 +664,8 @@ impl Checker<'_> {
                 let b = self.expect_cell(&args[1], scope);
                 Some(Typed::Num(match (a?, b?) {
                     (Cell::Const(a), Cell::Const(b)) => {
-                        let w = self.geometry_for(span)?.width;
-                        Num::Const(king_steps(a as usize, b as usize, w) as f64)
+                        let g = self.geometry_for(span)?;
+                        Num::Const(g.distance(a as usize, b as usize) as f64)
                     }
                     (a, b) => Num::Distance(boxed(a), boxed(b)),
                 }))

@@ -7,12 +7,14 @@ mod program;
 mod ranges;
 
 use crate::board::bits::Bits;
-use crate::board::geometry::{DirSet, Geometry};
+use crate::board::geometry::{DirSet, Geometry, Wrap};
 pub use crate::diagnostic::closest_names;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir::{self, Game, LinePattern, PlayerInfo, MAX_TOKENS};
 use crate::source::{Loader, SourceFile};
-use crate::syntax::ast::{self, AllowedPart, CellClass, Expr, ItemKind, Literal, SetupEntry, Span};
+use crate::syntax::ast::{
+    self, AllowedPart, BoardShape, CellClass, Expr, ItemKind, Literal, SetupEntry, Span,
+};
 use expr::{Scope, Typed};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -495,12 +497,16 @@ impl<'a> Checker<'a> {
         let mut removed_item = None;
         for s in items {
             match &s.item.kind {
-                ItemKind::Board { width, height } => board_item = Some((s, width, height)),
+                ItemKind::Board {
+                    shape,
+                    width,
+                    height,
+                } => board_item = Some((s, *shape, width, height)),
                 ItemKind::Removed(e) => removed_item = Some((s, e)),
                 _ => {}
             }
         }
-        let Some((bs, width, height)) = board_item else {
+        let Some((bs, shape, width, height)) = board_item else {
             return Ok(None);
         };
         self.current_file = bs.file;
@@ -517,46 +523,56 @@ impl<'a> Checker<'a> {
             checker.current_file = bs.file;
             bits
         };
-        match height {
-            None => {
-                // A hexagon of `side` cells a side, laid out on a square grid of 2 side - 1.
-                let Some(side) = self.const_int(width, &consts, "the hexagon's side") else {
-                    return Ok(None);
-                };
-                if !(2..=13).contains(&side) {
-                    self.error(width.span, format!("a hexagon side of {side} is not supported"))
+        if shape == BoardShape::Hexagon {
+            // A hexagon of `side` cells a side, laid out on a square grid of 2 side - 1.
+            let Some(side) = self.const_int(width, &consts, "the hexagon's side") else {
+                return Ok(None);
+            };
+            if !(2..=13).contains(&side) {
+                self.error(width.span, format!("a hexagon side of {side} is not supported"))
+                    .label("out of range")
+                    .help("a hexagon's side must be between 2 and 13 (its grid, 2 side - 1 cells across, is lettered a to z)")
+                    .emit();
+                return Ok(None);
+            }
+            let side = side as usize;
+            self.geometry = Some(Geometry::hexagon(side, &Bits::EMPTY));
+            let bits = removed_bits(self);
+            self.geometry = Some(Geometry::hexagon(side, &bits));
+        } else {
+            // A rhombus of one side is as tall as it is wide.
+            let height = height.as_ref().unwrap_or(width);
+            let w = self.const_int(width, &consts, "the board width");
+            let h = self.const_int(height, &consts, "the board height");
+            let (Some(w), Some(h)) = (w, h) else {
+                return Ok(None);
+            };
+            for (v, e) in [(w, width), (h, height)] {
+                if !(1..=26).contains(&v) {
+                    self.error(e.span, format!("a board side of {v} is not supported"))
                         .label("out of range")
-                        .help("a hexagon's side must be between 2 and 13 (its grid, 2 side - 1 cells across, is lettered a to z)")
+                        .help("each side must be between 1 and 26 (columns are lettered a to z)")
                         .emit();
                     return Ok(None);
                 }
-                let side = side as usize;
-                self.geometry = Some(Geometry::hexagon(side, &Bits::EMPTY));
-                let bits = removed_bits(self);
-                self.geometry = Some(Geometry::hexagon(side, &bits));
             }
-            Some(height) => {
-                let w = self.const_int(width, &consts, "the board width");
-                let h = self.const_int(height, &consts, "the board height");
-                let (Some(w), Some(h)) = (w, h) else {
-                    return Ok(None);
-                };
-                for (v, e) in [(w, width), (h, height)] {
-                    if !(1..=26).contains(&v) {
-                        self.error(e.span, format!("a board side of {v} is not supported"))
-                            .label("out of range")
-                            .help(
-                                "each side must be between 1 and 26 (columns are lettered a to z)",
-                            )
-                            .emit();
-                        return Ok(None);
-                    }
-                }
-                let (w, h) = (w as usize, h as usize);
-                self.geometry = Some(Geometry::new(w, h, &Bits::EMPTY));
-                let bits = removed_bits(self);
-                self.geometry = Some(Geometry::new(w, h, &bits));
-            }
+            let (w, h) = (w as usize, h as usize);
+            let make = |removed: &Bits| match shape {
+                BoardShape::Rhombus => Geometry::rhombus(w, h, removed),
+                BoardShape::Cylinder | BoardShape::Torus => Geometry::wrapping(
+                    w,
+                    h,
+                    removed,
+                    Wrap {
+                        across: true,
+                        down: shape == BoardShape::Torus,
+                    },
+                ),
+                _ => Geometry::new(w, h, removed),
+            };
+            self.geometry = Some(make(&Bits::EMPTY));
+            let bits = removed_bits(self);
+            self.geometry = Some(make(&bits));
         }
 
         // Players.

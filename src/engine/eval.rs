@@ -2,7 +2,7 @@
 //! it holds cells in (see [`Evaluate`]; the runner's context is `kernel::Ctx`).
 
 use super::state::Outcome;
-use crate::board::geometry::{king_steps, row_and_column};
+use crate::board::geometry::{row_and_column, Geometry};
 use crate::ir::{counter_slot, Cell, Cond, EndCondition, Num, Player, Set, Timing, NOBODY};
 
 /// What the evaluation of numbers, players and conditions needs from a context: the
@@ -19,8 +19,8 @@ pub trait Evaluate {
     fn turn(&self) -> f64;
     fn passes(&self) -> f64;
     fn attribute(&self, index: usize, player: u8) -> f64;
-    /// The board's width, which numbers the cells row by row.
-    fn width(&self) -> usize;
+    /// The board, whose width numbers the cells row by row.
+    fn geometry(&self) -> &Geometry;
     fn cells(&self, s: &Set) -> Self::Cells;
     fn count(cells: &Self::Cells) -> u32;
     fn contains(cells: &Self::Cells, cell: usize) -> bool;
@@ -74,9 +74,9 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
             NOBODY => 0.0,
             p => e.register(counter_slot(*i, p) as u8),
         },
-        Num::Row(c) => row_and_column(e.cell(c), e.width()).0 as f64,
-        Num::Column(c) => row_and_column(e.cell(c), e.width()).1 as f64,
-        Num::Distance(a, b) => king_steps(e.cell(a), e.cell(b), e.width()) as f64,
+        Num::Row(c) => row_and_column(e.cell(c), e.geometry().width).0 as f64,
+        Num::Column(c) => row_and_column(e.cell(c), e.geometry().width).1 as f64,
+        Num::Distance(a, b) => e.geometry().distance(e.cell(a), e.cell(b)) as f64,
         leaf => operand(e, leaf),
     }
 }

@@ -48,6 +48,16 @@ pub struct AllowedPart {
     pub step: i64,
 }
 
+/// The kind of board a `board` item describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardShape {
+    Rectangle,
+    Cylinder,
+    Torus,
+    Hexagon,
+    Rhombus,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ItemKind {
     Title(Spanned<String>),
@@ -62,8 +72,10 @@ pub enum ItemKind {
         name: Ident,
         value: Spanned<Literal>,
     },
-    /// `board W x H`, or `board hexagon SIDE` (then `height` is None and `width` the side).
+    /// `board W x H` (with `cylinder` or `torus` after it, its edges joined), `board hexagon
+    /// SIDE` (then `height` is None and `width` the side) or `board rhombus W [x H]`.
     Board {
+        shape: BoardShape,
         width: Expr,
         height: Option<Expr>,
     },

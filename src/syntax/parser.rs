@@ -236,23 +236,46 @@ const STATEMENT_WORDS: &[&str] = &[
 /// what it has instead.
 const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
     (
-        &["wrap", "wraps", "wrapping", "torus", "cylinder", "hex", "hexagonal"],
-        "boards are rectangles (`board W x H`) or hexagons (`board hexagon SIDE`), and their edges \
-         do not wrap; `removed CELLS` cuts other shapes out of one",
+        &[
+            "wrap",
+            "wraps",
+            "wrapping",
+            "torus",
+            "cylinder",
+            "hex",
+            "hexagonal",
+            "rhombus",
+        ],
+        "boards are rectangles (`board W x H`), rectangles whose edges are joined (`board W x H \
+         cylinder` or `board W x H torus`), hexagons (`board hexagon SIDE`) or rhombi of hexagons \
+         (`board rhombus SIDE`); `removed CELLS` cuts other shapes out of one",
     ),
     (
-        &["piece", "pieces", "kind", "kinds", "neutral", "joker", "disc", "stone"],
+        &[
+            "piece", "pieces", "kind", "kinds", "neutral", "joker", "disc", "stone",
+        ],
         "every piece belongs to one of the players (`player NAME 'S'`); there are no other kinds \
          of piece",
     ),
     (
-        &["counters", "var", "variable", "global", "supply", "state", "increment", "decrement"],
+        &[
+            "counters",
+            "var",
+            "variable",
+            "global",
+            "supply",
+            "state",
+            "increment",
+            "decrement",
+        ],
         "a number that lasts across turns is a counter: `counter NAME = START` gives each player \
          one, `add NAME AMOUNT` changes the mover's (`to PLAYER` another's), `p.NAME` reads it; \
          turn variables (`let`) last one turn",
     ),
     (
-        &["lowest", "highest", "wins", "win", "loses", "lose", "misere"],
+        &[
+            "lowest", "highest", "wins", "win", "loses", "lose", "misere",
+        ],
         "the higher `score` wins; to make the lower win, score its negation, e.g. \
          `score p = -count(p)`",
     ),
@@ -339,6 +362,20 @@ fn unknown_word(
             )
             .with_label(label)
             .with_help("write it inside `turn { ... }` (or `agreement { ... }`); a `}` above may close the turn early"),
+        );
+    }
+    if matches!(word, "cylinder" | "torus") {
+        // Part of the language, out of its place: after a hexagon's side, or on a line alone.
+        return Some(
+            Diagnostic::error(
+                source,
+                Span::new(start, start + word.len()),
+                format!("`{word}` belongs at the end of a rectangle's `board` item"),
+            )
+            .with_label(label)
+            .with_help(format!(
+                "write `board W x H {word}`; hexagonal boards (`hexagon`, `rhombus`) do not wrap"
+            )),
         );
     }
     let lower = word.to_ascii_lowercase();
@@ -667,18 +704,27 @@ fn item(pair: Pair<Rule>) -> Item {
         },
         Rule::board => {
             let first = inner.next().unwrap();
-            if first.as_rule() == Rule::kw_hexagon {
-                ItemKind::Board {
-                    width: expr(inner.next().unwrap()),
-                    height: None,
-                }
+            let shape = match first.as_rule() {
+                Rule::kw_hexagon => BoardShape::Hexagon,
+                Rule::kw_rhombus => BoardShape::Rhombus,
+                _ => BoardShape::Rectangle,
+            };
+            let width = if shape == BoardShape::Rectangle {
+                expr(first)
             } else {
-                let width = expr(first);
-                inner.next(); // the `x` between the sides
-                ItemKind::Board {
-                    width,
-                    height: Some(expr(inner.next().unwrap())),
-                }
+                expr(inner.next().unwrap())
+            };
+            inner.next(); // the `x` between the sides, if any
+            let height = inner.next().map(expr);
+            let shape = match inner.next().map(|p| p.as_str()) {
+                Some("cylinder") => BoardShape::Cylinder,
+                Some(_) => BoardShape::Torus,
+                None => shape,
+            };
+            ItemKind::Board {
+                shape,
+                width,
+                height,
             }
         }
         Rule::removed => ItemKind::Removed(expr(inner.next().unwrap())),

@@ -79,7 +79,11 @@ impl<B: Board> Ctx<'_, B> {
 
     #[inline]
     pub(super) fn step(&self, s: B, d: usize) -> B {
-        (s & self.kernel.step_from[d]).shifted(self.kernel.step_offset[d])
+        let flat = (s & self.kernel.step_from[d]).shifted(self.kernel.step_offset[d]);
+        if self.kernel.wraps {
+            return self.kernel.wrapped_step(s, d, flat);
+        }
+        flat
     }
 
     pub(super) fn set(&self, s: &Set) -> B {
@@ -313,7 +317,8 @@ impl<B: Board> Ctx<'_, B> {
             return out;
         }
         for &d in &compiled.dirs {
-            if let Some(n) = self.match_elements(line, 0, B::single(from), d, 0) {
+            let start = B::single(from);
+            if let Some(n) = self.match_elements(line, 0, (start, start), d, 0) {
                 let mut x = B::single(from);
                 for _ in 0..n {
                     x = self.step(x, d);
@@ -330,47 +335,47 @@ impl<B: Board> Ctx<'_, B> {
     }
 
     /// Backtracking match of a general line from the cell `at` (one bit; its successor in
-    /// direction `d` is the next to match). Greedy first, so the longest match is
-    /// found.
+    /// direction `d` is the next to match), for a match that began at `start` and may not meet
+    /// it again (it can only on a wrapping board). Greedy first, so the longest match is found.
     pub(super) fn match_elements(
         &self,
         line: &LinePattern,
         index: usize,
-        at: B,
+        (at, start): (B, B),
         d: usize,
         taken: usize,
     ) -> Option<usize> {
         if index == line.elements.len() {
-            let next = self.step(at, d);
+            let next = self.step(at, d) & !start;
             return (!(next & self.class(line.end)).is_empty()).then_some(taken);
         }
         let (class, min, max) = line.elements[index];
-        let class = self.class(class);
-        // The cell reached after taking k = 0, 1, ... cells of this class.
-        let mut after = [B::EMPTY; 32];
-        after[0] = at;
-        let mut k = 0usize;
+        let class = self.class(class) & !start;
+        // As many cells of this class as there are, then back a cell at a time: the cell a
+        // step back is the one before (neighbours are mutual), so no walk is stored.
+        let mut k = 0u32;
         let mut cur = at;
-        while k < 31 && (k as u32) < max {
+        while k < max {
             let next = self.step(cur, d);
             if (next & class).is_empty() {
                 break;
             }
             cur = next;
             k += 1;
-            after[k] = cur;
         }
-        let mut n = k;
+        let back = (d + 4) % 8;
         loop {
-            if n as u32 >= min {
-                if let Some(r) = self.match_elements(line, index + 1, after[n], d, taken + n) {
+            if k >= min {
+                let next = (cur, start);
+                if let Some(r) = self.match_elements(line, index + 1, next, d, taken + k as usize) {
                     return Some(r);
                 }
             }
-            if n == 0 {
+            if k == 0 {
                 return None;
             }
-            n -= 1;
+            k -= 1;
+            cur = self.step(cur, back);
         }
     }
 
@@ -415,8 +420,14 @@ impl<B: Board> Ctx<'_, B> {
             }
             return out;
         }
-        let size = self.game.geometry.width.max(self.game.geometry.height) as u32;
-        for &d in &self.kernel.lines[l].dirs {
+        let g = &self.game.geometry;
+        // On a wrapping board a run may go round a joined edge, up to the whole board.
+        let size = if compiled.walks.is_some() {
+            g.cells()
+        } else {
+            g.width.max(g.height)
+        } as u32;
+        for &d in &compiled.dirs {
             let back = (d + 4) % 8;
             // `taking` keeps the matches that take at least one cell.
             let mut rest = self.class(line.end);
@@ -441,6 +452,14 @@ impl<B: Board> Ctx<'_, B> {
                 };
             }
             out = out | self.step(taking, back);
+        }
+        if compiled.walks.is_some() {
+            // The shifts above may have come round to a match's own start, which a match
+            // never meets again: keep the cells whose match holds when walked.
+            return out
+                .cells()
+                .filter(|&c| !self.line_cells(l, c, false).is_empty())
+                .fold(B::EMPTY, |kept, c| kept | B::single(c));
         }
         out
     }
@@ -473,8 +492,8 @@ impl<B: Board> Evaluate for Ctx<'_, B> {
     fn attribute(&self, index: usize, player: u8) -> f64 {
         self.game.attributes[index].1[player as usize]
     }
-    fn width(&self) -> usize {
-        self.game.geometry.width
+    fn geometry(&self) -> &crate::board::geometry::Geometry {
+        &self.game.geometry
     }
     #[inline]
     fn cells(&self, s: &Set) -> B {

@@ -2,6 +2,8 @@
 //! all cells at once.
 
 use super::*;
+use crate::board::bits::Bits;
+use crate::board::geometry::NONE;
 
 /// A line's directions in two groups of four lanes: those along which cell numbers grow
 /// ("up", a left shift) and those along which they fall ("down", a right shift). Each of the
@@ -22,6 +24,49 @@ pub(super) struct CompiledLine<B> {
     /// For single-cell matching: `beyond[c][lane]`, the cells after `c` along the lane's
     /// direction up to the edge or a removed cell; lanes 0-3 go up, 4-7 go down.
     pub(super) beyond: Vec<[B; 8]>,
+    /// On a wrapping board, the line walked direction by direction instead of by lanes: a lane
+    /// shifts one way, and a row that crosses a joined edge continues the other way.
+    pub(super) walks: Option<Box<Walks<B>>>,
+}
+
+/// A line on a wrapping board, one direction at a time.
+pub(super) struct Walks<B> {
+    /// `ahead[(c * 8 + k) * pieces..][..pieces]`: the cells after `c` along the line's `k`th
+    /// direction, up to an edge, a removed cell or `c` itself, cut where the walk crosses a
+    /// joined edge: within each piece cell numbers run one way (`ascending[k]`), so the
+    /// nearest cell of a set is its lowest or highest. Unused pieces are empty.
+    ahead: Vec<B>,
+    /// The most pieces a walk has: two on a cylinder, three on a square torus (a diagonal
+    /// crossing both edges apart), more on a long thin one.
+    pieces: usize,
+    ascending: [bool; 8],
+    /// Per direction of the line (in the order of `dirs`): the steps that walk it backwards.
+    back: Vec<WalkBack<B>>,
+}
+
+/// The steps that walk one direction backwards on a wrapping board: each lands on the cells
+/// `lands` with a shift of `amount`, the first two growing cell numbers, the last two
+/// lowering them (unused ones land nowhere). A diagonal on a torus has four: within the
+/// board, across either joined edge, across both; two of each kind.
+#[derive(Clone, Copy)]
+struct WalkBack<B> {
+    amount: [B; 4],
+    lands: [B; 4],
+    /// The most cells a run can hold along the direction without reaching its own start.
+    longest: u32,
+}
+
+impl<B: Board> WalkBack<B> {
+    /// One step of every cell in `s` that lands in `within[i]` by step `i`.
+    #[inline(always)]
+    fn step(&self, s: B, within: &[B; 4]) -> B {
+        // A fixed four, without tests: quicker than skipping the unused ones (and than
+        // running the eight directions as lanes of vectors, measured).
+        (s.up(self.amount[0]) & within[0])
+            | (s.up(self.amount[1]) & within[1])
+            | (s.down(self.amount[2]) & within[2])
+            | (s.down(self.amount[3]) & within[3])
+    }
 }
 
 /// Four lanes of one shift direction: how far each shifts and which cells may receive.
@@ -57,11 +102,7 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
     let g = &game.geometry;
     // A direction no cell has a neighbour in (a diagonal on a board one cell wide) holds no
     // line; its step may even be 0, which fits neither half of the shifts.
-    let dirs: Vec<usize> = line
-        .dirs
-        .iter()
-        .filter(|&d| !g.step_from[d].is_empty())
-        .collect();
+    let dirs: Vec<usize> = line.dirs.iter().filter(|&d| g.has_steps(d)).collect();
     let empty = Group {
         amount: [B::EMPTY; 4],
         lands: [B::EMPTY; 4],
@@ -98,21 +139,103 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
         let group = usize::from(g.step_offset[d] < 0);
         let lane = group * 4 + forward[group];
         forward[group] += 1;
+        // A wrapping board walks its lines instead (see `walks`).
+        if g.wrap.any() {
+            continue;
+        }
         for (c, cell) in beyond.iter_mut().enumerate() {
             let mut at = g.neighbours[c][d];
-            while at != crate::board::geometry::NONE {
+            while at != NONE {
                 cell[lane] = cell[lane] | B::single(at as usize);
                 at = g.neighbours[at as usize][d];
             }
         }
     }
+    let walks = g.wrap.any().then(|| {
+        let back = dirs
+            .iter()
+            .map(|&d| {
+                let b = (d + 4) % 8;
+                let flat = (g.step_from[b], g.step_offset[b]);
+                let steps: Vec<(Bits, i32)> = std::iter::once(flat)
+                    .chain(g.wrapped_steps[b].iter().copied())
+                    .filter(|(from, _)| !from.is_empty())
+                    .collect();
+                let mut walk = WalkBack {
+                    amount: [B::EMPTY; 4],
+                    lands: [B::EMPTY; 4],
+                    longest: 0,
+                };
+                let mut filled = [0, 2];
+                for (from, offset) in steps {
+                    let kind = usize::from(offset < 0);
+                    let slot = &mut filled[kind];
+                    assert!(*slot < 2 + 2 * kind, "at most two steps of each kind");
+                    walk.amount[*slot] = B::amount(offset.unsigned_abs());
+                    walk.lands[*slot] = B::from_bits(&from.shifted(offset));
+                    *slot += 1;
+                }
+                // The longest walk from a cell that stops at an edge, a removed cell or the
+                // cell itself: a run leaves room for the cell that closes it.
+                let longest = (0..g.cells())
+                    .map(|c| {
+                        let (mut at, mut n) = (g.neighbours[c][d], 0u32);
+                        while at != NONE && usize::from(at) != c {
+                            n += 1;
+                            at = g.neighbours[usize::from(at)][d];
+                        }
+                        n
+                    })
+                    .max()
+                    .unwrap_or(0);
+                walk.longest = longest.saturating_sub(1);
+                walk
+            })
+            .collect();
+        let mut ascending = [false; 8];
+        let mut walked = Vec::new();
+        for (k, &d) in dirs.iter().enumerate() {
+            ascending[k] = g.step_offset[d] > 0;
+            for c in 0..g.cells() {
+                let (mut at, mut pieces) = (c, vec![B::EMPTY]);
+                loop {
+                    let next = g.neighbours[at][d];
+                    if next == NONE || usize::from(next) == c {
+                        break;
+                    }
+                    let next = usize::from(next);
+                    let last = pieces.len() - 1;
+                    if next as i32 - at as i32 != g.step_offset[d] && !pieces[last].is_empty() {
+                        pieces.push(B::EMPTY);
+                    }
+                    let last = pieces.len() - 1;
+                    pieces[last] = pieces[last] | B::single(next);
+                    at = next;
+                }
+                walked.push((c * 8 + k, pieces));
+            }
+        }
+        let most = walked.iter().map(|(_, p)| p.len()).max().unwrap_or(1);
+        let mut ahead = vec![B::EMPTY; g.cells() * 8 * most];
+        for (at, pieces) in walked {
+            ahead[at * most..at * most + pieces.len()].copy_from_slice(&pieces);
+        }
+        Box::new(Walks {
+            ahead,
+            pieces: most,
+            ascending,
+            back,
+        })
+    });
     CompiledLine {
         dirs,
         back,
         ahead,
         longest_run,
-        fixed_length: line.elements.iter().all(|&(_, min, max)| min == max),
+        // The lanes that match a fixed-length line in one walk cannot wrap.
+        fixed_length: walks.is_none() && line.elements.iter().all(|&(_, min, max)| min == max),
         beyond,
+        walks,
     }
 }
 
@@ -121,6 +244,9 @@ impl<B: Board> CompiledLine<B> {
     /// from `from` (with `ends`, the closing cells instead).
     #[inline(always)]
     pub(super) fn run_captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+        if let Some(walks) = &self.walks {
+            return self.walked_captures(walks, from, run, end, ends);
+        }
         let mut out = B::EMPTY;
         for (lane, &cells) in self.beyond[from].iter().enumerate() {
             // The first cell along the lane that is not of the run's class closes it:
@@ -146,6 +272,9 @@ impl<B: Board> CompiledLine<B> {
     /// it captures something, by whole-set shifts.
     #[inline(always)]
     pub(super) fn run_sources(&self, run: B, end: B) -> B {
+        if let Some(walks) = &self.walks {
+            return self.walked_sources(walks, run, end);
+        }
         let mut out = B::EMPTY;
         // Run cells whose next cell closes the line, then runs growing backwards. On boards
         // of one or two words a fixed number of rounds (no test per round) is quicker than
@@ -170,6 +299,57 @@ impl<B: Board> CompiledLine<B> {
             for r in back.step(runs, up) {
                 out = out | r;
             }
+        }
+        out
+    }
+
+    /// [`CompiledLine::run_captures`] on a wrapping board: each direction a piece at a time
+    /// (see [`Walks::ahead`]), stopping short of the start.
+    #[inline(never)]
+    fn walked_captures(&self, walks: &Walks<B>, from: usize, run: B, end: B, ends: bool) -> B {
+        let mut out = B::EMPTY;
+        let n = walks.pieces;
+        for k in 0..self.dirs.len() {
+            let mut taken = B::EMPTY;
+            for &piece in &walks.ahead[(from * 8 + k) * n..][..n] {
+                let stops = piece & !run;
+                if stops.is_empty() {
+                    // The whole piece is run (an empty piece: the walk ended unclosed).
+                    taken = taken | piece;
+                    continue;
+                }
+                let (stop, before) = if walks.ascending[k] {
+                    let stop = stops.lowest_bit();
+                    (stop, piece & stop.below())
+                } else {
+                    let stop = stops.highest_bit();
+                    (stop, piece & !stop.below() & !stop)
+                };
+                taken = taken | before;
+                if !(stop & end).is_empty() && !taken.is_empty() {
+                    out = out | if ends { stop } else { taken };
+                }
+                break;
+            }
+        }
+        out
+    }
+
+    /// [`CompiledLine::run_sources`] on a wrapping board: runs grown backwards from the closing
+    /// cells, one direction at a time, never longer than the direction allows (so a run never
+    /// meets its own start).
+    #[inline(never)]
+    fn walked_sources(&self, walks: &Walks<B>, run: B, end: B) -> B {
+        let mut out = B::EMPTY;
+        for walk in &walks.back {
+            let within = walk.lands.map(|m| m & run);
+            let mut reach = walk.step(end, &within);
+            let mut runs = reach;
+            for _ in 1..walk.longest {
+                reach = walk.step(reach, &within);
+                runs = runs | reach;
+            }
+            out = out | walk.step(runs, &walk.lands);
         }
         out
     }

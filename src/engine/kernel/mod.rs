@@ -130,6 +130,10 @@ pub struct Kernel<B> {
     single_step: bool,
     step_from: [B; 8],
     step_offset: [i32; 8],
+    /// The steps across a wrapping board's joined edges (see `Geometry::wrapped_steps`).
+    wrapped_steps: [Vec<(B, i32)>; 8],
+    /// The board wraps: steps take `wrapped_steps` too, and lines walk cell by cell.
+    wraps: bool,
     /// The orthogonal steps (the cells that can take each, and its offset): groups, their
     /// liberties and territory are flooded along them, a layer at a time.
     orthogonal: Vec<(B, i32)>,
@@ -263,6 +267,18 @@ impl StepEndTable {
 }
 
 impl<B: Board> Kernel<B> {
+    /// A step in direction `d` on a wrapping board: `flat`, the step within the board's
+    /// edges, and the cells of `s` that cross a joined edge. Apart, so that boards without
+    /// joined edges pay one test for it.
+    #[inline(never)]
+    pub(super) fn wrapped_step(&self, s: B, d: usize, flat: B) -> B {
+        self.wrapped_steps[d]
+            .iter()
+            .fold(flat, |out, &(from, offset)| {
+                out | (s & from).shifted(offset)
+            })
+    }
+
     /// The game has counters, which outlast the turn.
     #[inline(always)]
     pub(super) fn counted(&self) -> bool {
@@ -369,13 +385,22 @@ impl<B: Board> Kernel<B> {
             ends_need_blocked,
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
+            wrapped_steps: g
+                .wrapped_steps
+                .each_ref()
+                .map(|parts| parts.iter().map(|(b, o)| (B::from_bits(b), *o)).collect()),
+            wraps: g.wrap.any(),
             // Groups connect along `g.connect`: the orthogonal steps on a square board, all six
             // on a hexagonal one (whose other two directions have no cells to step from).
             orthogonal: g
                 .connect
                 .iter()
-                .filter(|&d| !g.step_from[d].is_empty())
-                .map(|d| (B::from_bits(&g.step_from[d]), g.step_offset[d]))
+                .flat_map(|d| {
+                    let flat = (g.step_from[d], g.step_offset[d]);
+                    std::iter::once(flat).chain(g.wrapped_steps[d].iter().copied())
+                })
+                .filter(|(from, _)| !from.is_empty())
+                .map(|(from, offset)| (B::from_bits(&from), offset))
                 .collect(),
             orthogonal_around: g
                 .around
