@@ -101,8 +101,19 @@ fn plain_moves(p: &Plain) -> Vec<(String, Vec<String>)> {
 #[test]
 fn random_positions_agree_with_independent_generator() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], Plain);
-    let cases: [Case; 8] = [
+    let cases: [Case; 11] = [
         ("games/othello.rules", &[], Plain::othello(8)),
+        (
+            "games/cylinder-othello.rules",
+            &[],
+            Plain::wrapped(8, false),
+        ),
+        ("games/torus-othello.rules", &[], Plain::wrapped(8, true)),
+        (
+            "games/torus-othello.rules",
+            &[("size", "6")],
+            Plain::wrapped(6, true),
+        ),
         // Anti-Othello has Othello's moves; only the winner differs.
         ("games/anti-othello.rules", &[], Plain::othello(8)),
         ("games/gravity-othello.rules", &[], Plain::gravity(8)),

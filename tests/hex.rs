@@ -156,3 +156,84 @@ fn a_hexagon_has_six_neighbours_and_groups_join_along_them() {
     let e = engine_from(&go.replace("== 8", "== 7"));
     assert_eq!(step_names(&e, &e.start().unwrap()), ["pass"]);
 }
+
+/// The cells where `cond` holds on `board`, found as the steps of a placement turn.
+fn cells_where(board: &str, cond: &str) -> Vec<String> {
+    let rules = format!("{board}\nplayer black 'B'\nplayer white 'W'\nturn {{\n  choose c in empty where {cond} {{ place c }}\n}}\nend when none(empty)\nscore p = count(p)\n");
+    let e = engine_from(&rules);
+    let mut names = step_names(&e, &e.start().unwrap());
+    names.sort();
+    names
+}
+
+#[test]
+fn distance_and_rings_count_steps_between_hexagons() {
+    // On the hexagon of side 3 (centre c3) every cell is at most two steps from the centre:
+    // the six neighbours at one, the twelve of the rim at two.
+    let hexagon = "board hexagon 3";
+    assert_eq!(cells_where(hexagon, "distance(c, c3) == 1").len(), 6);
+    assert_eq!(cells_where(hexagon, "c in ring(c3, 2)").len(), 12);
+    // d4 is a step southeast on the square grid, two steps between hexagons (east, south).
+    assert_eq!(
+        cells_where(hexagon, "distance(c, c3) == 1 and c in ring(c3, 1)"),
+        ["b3", "b4", "c2", "c4", "d2", "d3"]
+    );
+    assert!(cells_where(hexagon, "c == d4 and distance(c3, d4) == 2").contains(&"d4".into()));
+}
+
+#[test]
+fn a_rhombus_is_the_whole_grid_with_six_neighbours() {
+    let rhombus = "board rhombus 4";
+    assert_eq!(cells_where(rhombus, "true").len(), 16);
+    // An inner cell has six neighbours; the acute corners a1 and d4 two, the obtuse ones three.
+    assert_eq!(
+        cells_where(rhombus, "c in neighbours(b2)"),
+        ["a2", "a3", "b1", "b3", "c1", "c2"]
+    );
+    assert_eq!(
+        cells_where(rhombus, "count(neighbours(c)) == 2"),
+        ["a1", "d4"]
+    );
+    assert_eq!(
+        cells_where(rhombus, "count(neighbours(c)) == 3"),
+        ["a4", "d1"]
+    );
+    // Two sides give a parallelogram.
+    assert_eq!(cells_where("board rhombus 5 x 3", "true").len(), 15);
+}
+
+#[test]
+fn joined_edges_carry_neighbours_distances_rings_and_groups() {
+    let torus = "board 5 x 5 torus";
+    let cylinder = "board 5 x 5 cylinder";
+    // On a torus every cell has eight neighbours; a1's reach round both edges.
+    assert_eq!(cells_where(torus, "count(neighbours(c)) == 8").len(), 25);
+    assert_eq!(
+        cells_where(torus, "c in neighbours(a1)"),
+        ["a2", "a5", "b1", "b2", "b5", "e1", "e2", "e5"]
+    );
+    // On a cylinder the rows wrap but the top and bottom stay edges.
+    assert_eq!(
+        cells_where(cylinder, "c in neighbours(a1)"),
+        ["a2", "b1", "b2", "e1", "e2"]
+    );
+    // Distance goes the shorter way round: e5 is one step from a1 on the torus.
+    assert_eq!(
+        cells_where(torus, "distance(c, a1) == 1"),
+        cells_where(torus, "c in neighbours(a1)")
+    );
+    assert_eq!(
+        cells_where(cylinder, "distance(c, a1) == 4"),
+        ["a5", "b5", "c5", "d5", "e5"]
+    );
+    // On a 5 x 5 torus no cell is more than two steps away: the ring of 2 is the other 16.
+    assert_eq!(cells_where(torus, "c in ring(a1, 2)").len(), 16);
+    // A group joins across the edge: a3 and e3 are one group of two on the cylinder.
+    let go = |board: &str| {
+        format!("{board}\nplayer black 'B'\nplayer white 'W'\nsetup {{\n  black on a3, e3\n}}\nturn {{\n  choose c in empty where count(group(a3)) == 2 {{ place c }}\n}}\nend when none(empty)\nscore p = count(p)\n")
+    };
+    let e = engine_from(&go(cylinder));
+    assert_eq!(step_names(&e, &e.start().unwrap()).len(), 23);
+    let e = engine_from(&go("board 5 x 5"));
+    assert_eq!(step_names(&e, &e.start().unwrap()), ["pass"]);
+}

@@ -72,12 +72,14 @@ fn the_solver_takes_the_games_of_one_placement_a_turn() {
         searches,
         [
             "anti-othello.rules",
+            "cylinder-othello.rules",
             "gravity-othello.rules",
             "hex-reversi.rules",
             "othello.rules",
             "reversi-10x10.rules",
             "reversi-6x6.rules",
-            "reversi-8x8.rules"
+            "reversi-8x8.rules",
+            "torus-othello.rules"
         ]
     );
 }

@@ -78,6 +78,16 @@ fn gravity_othello_matches_independent_generator() {
 }
 
 #[test]
+fn cylinder_and_torus_othello_match_independent_generator() {
+    for (size, depth) in [(4usize, 12u32), (6, 7), (8, 6)] {
+        let cylinder = Plain::wrapped(size, false);
+        perft_matches("games/cylinder-othello.rules", Some(size), cylinder, depth);
+        let torus = Plain::wrapped(size, true);
+        perft_matches("games/torus-othello.rules", Some(size), torus, depth);
+    }
+}
+
+#[test]
 fn divide_sums_to_perft() {
     let e = engine("games/othello.rules", &[]);
     let s = e.start().unwrap();

@@ -5,7 +5,7 @@
 //! The files are put together from pieces of the language (board shapes, lines, kinds of
 //! turn, end conditions, scores), so that shapes no bundled game has are met too: a word or a
 //! cell as a later option, `auto` with `require`, chains, groups, removed cells, single
-//! directions, rings and distances, a counter.
+//! directions, rings and distances, a counter, joined edges.
 
 use outflank::check::check;
 use outflank::engine::state::State;
@@ -106,6 +106,8 @@ const SCORES: [&str; 4] = [
 struct Recipe {
     width: usize,
     height: usize,
+    /// Joined edges: none, a cylinder's or a torus's.
+    edges: usize,
     removed: bool,
     line: usize,
     turn: usize,
@@ -134,7 +136,7 @@ impl Recipe {
         // Every game ends: a turn limit bounds the ones whose own ends may never hold.
         ends.push("end when turn > 50");
         format!(
-            "board {w} x {h}
+            "board {w} x {h} {edges}
             {removed}
             player black 'B'
             player white 'W'
@@ -154,6 +156,7 @@ impl Recipe {
             ",
             w = self.width,
             h = self.height,
+            edges = ["", "cylinder", "torus"][self.edges],
             removed = if self.removed {
                 "removed cells(a1)"
             } else {
@@ -168,7 +171,7 @@ impl Recipe {
 
 fn recipe() -> impl Strategy<Value = Recipe> {
     (
-        (3usize..7, 3usize..7, any::<bool>()),
+        (3usize..7, 3usize..7, 0usize..3, any::<bool>()),
         0..LINES.len(),
         0..TURNS.len(),
         0..CONDS.len(),
@@ -177,9 +180,10 @@ fn recipe() -> impl Strategy<Value = Recipe> {
         0..SCORES.len(),
     )
         .prop_map(
-            |((width, height, removed), line, turn, cond, require, ends, score)| Recipe {
+            |((width, height, edges, removed), line, turn, cond, require, ends, score)| Recipe {
                 width,
                 height,
+                edges,
                 removed,
                 line,
                 turn,

@@ -59,6 +59,10 @@ pub struct Plain {
     pub centre_opening: bool,
     /// Gravity Othello: a disc rests only on the bottom row or on a disc.
     pub gravity: bool,
+    /// Joined edges: the columns (a row runs on from the last column into the first) and
+    /// the rows (a column runs on from the bottom row into the top).
+    pub wrap_columns: bool,
+    pub wrap_rows: bool,
 }
 
 impl Plain {
@@ -69,6 +73,8 @@ impl Plain {
             to_move: 1,
             centre_opening: false,
             gravity: false,
+            wrap_columns: false,
+            wrap_rows: false,
         };
         let h = size / 2;
         // White on d4 and e5, black on e4 and d5 (for size 8).
@@ -86,6 +92,17 @@ impl Plain {
             to_move: 1,
             centre_opening: true,
             gravity: false,
+            wrap_columns: false,
+            wrap_rows: false,
+        }
+    }
+
+    /// Othello on a cylinder (the columns wrap) or, with `torus`, a torus (the rows too).
+    pub fn wrapped(size: usize, torus: bool) -> Plain {
+        Plain {
+            wrap_columns: true,
+            wrap_rows: torus,
+            ..Plain::othello(size)
         }
     }
 
@@ -98,6 +115,8 @@ impl Plain {
             to_move: 1,
             centre_opening: false,
             gravity: true,
+            wrap_columns: false,
+            wrap_rows: false,
         };
         let h = size / 2;
         p.set(h - 1, size - 2, 2);
@@ -143,8 +162,19 @@ impl Plain {
                     continue;
                 }
                 let mut run = Vec::new();
-                let (mut x, mut y) = (x0 + dx, y0 + dy);
-                while x >= 0 && y >= 0 && x < s && y < s {
+                let (mut x, mut y) = (x0, y0);
+                loop {
+                    (x, y) = (x + dx, y + dy);
+                    if self.wrap_columns {
+                        x = x.rem_euclid(s);
+                    }
+                    if self.wrap_rows {
+                        y = y.rem_euclid(s);
+                    }
+                    // Off the board, or round a joined edge back to the start.
+                    if x < 0 || y < 0 || x >= s || y >= s || (x, y) == (x0, y0) {
+                        break;
+                    }
                     let c = (y * s + x) as usize;
                     match self.cells[c] {
                         0 => break,
@@ -154,8 +184,6 @@ impl Plain {
                         }
                         _ => run.push(c),
                     }
-                    x += dx;
-                    y += dy;
                 }
             }
         }
