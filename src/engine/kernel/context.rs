@@ -284,7 +284,7 @@ impl<B: Board> Ctx<'_, B> {
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            return self.kernel.lines[l].run_captures(from, run, end, ends);
+            return self.kernel.lines[l].captures(from, run, end, ends);
         }
         let compiled = &self.kernel.lines[l];
         if compiled.fixed_length {
@@ -351,23 +351,28 @@ impl<B: Board> Ctx<'_, B> {
         }
         let (class, min, max) = line.elements[index];
         let class = self.class(class) & !start;
-        // As many cells of this class as there are, then back a cell at a time: the cell a
-        // step back is the one before (neighbours are mutual), so no walk is stored.
-        let mut k = 0u32;
+        // The cell reached after taking k = 0, 1, ... cells of this class: the first 32 kept,
+        // any further (a run round a large wrapping board) found again by stepping back, as
+        // neighbours are mutual.
+        let mut after = [B::EMPTY; 32];
+        after[0] = at;
+        let mut k = 0usize;
         let mut cur = at;
-        while k < max {
+        while (k as u32) < max {
             let next = self.step(cur, d);
             if (next & class).is_empty() {
                 break;
             }
             cur = next;
             k += 1;
+            if k < 32 {
+                after[k] = cur;
+            }
         }
-        let back = (d + 4) % 8;
         loop {
-            if k >= min {
+            if k as u32 >= min {
                 let next = (cur, start);
-                if let Some(r) = self.match_elements(line, index + 1, next, d, taken + k as usize) {
+                if let Some(r) = self.match_elements(line, index + 1, next, d, taken + k) {
                     return Some(r);
                 }
             }
@@ -375,7 +380,11 @@ impl<B: Board> Ctx<'_, B> {
                 return None;
             }
             k -= 1;
-            cur = self.step(cur, back);
+            cur = if k < 32 {
+                after[k]
+            } else {
+                self.step(cur, (d + 4) % 8)
+            };
         }
     }
 
@@ -398,7 +407,7 @@ impl<B: Board> Ctx<'_, B> {
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            return self.kernel.lines[l].run_sources(run, end);
+            return self.kernel.lines[l].sources(run, end);
         }
         let compiled = &self.kernel.lines[l];
         if compiled.fixed_length {

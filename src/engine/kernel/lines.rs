@@ -240,13 +240,30 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
 }
 
 impl<B: Board> CompiledLine<B> {
+    /// [`CompiledLine::run_captures`] on any board, joined edges or not.
+    #[inline(always)]
+    pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+        match &self.walks {
+            Some(walks) => self.walked_captures(walks, from, run, end, ends),
+            None => self.run_captures(from, run, end, ends),
+        }
+    }
+
+    /// [`CompiledLine::run_sources`] on any board, joined edges or not.
+    #[inline(always)]
+    pub(super) fn sources(&self, run: B, end: B) -> B {
+        match &self.walks {
+            Some(walks) => self.walked_sources(walks, run, end),
+            None => self.run_sources(run, end),
+        }
+    }
+
     /// For a line that is a run of `run` cells closed by an `end` cell: the cells it captures
-    /// from `from` (with `ends`, the closing cells instead).
+    /// from `from` (with `ends`, the closing cells instead). Not on a board with joined edges
+    /// (see [`CompiledLine::captures`]): the [`Direct`] loop, which never meets one, calls it
+    /// without the test.
     #[inline(always)]
     pub(super) fn run_captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
-        if let Some(walks) = &self.walks {
-            return self.walked_captures(walks, from, run, end, ends);
-        }
         let mut out = B::EMPTY;
         for (lane, &cells) in self.beyond[from].iter().enumerate() {
             // The first cell along the lane that is not of the run's class closes it:
@@ -269,12 +286,10 @@ impl<B: Board> CompiledLine<B> {
     }
 
     /// For a line that is a run of `run` cells closed by an `end` cell: every cell from which
-    /// it captures something, by whole-set shifts.
+    /// it captures something, by whole-set shifts. Not on a board with joined edges (see
+    /// [`CompiledLine::sources`]).
     #[inline(always)]
     pub(super) fn run_sources(&self, run: B, end: B) -> B {
-        if let Some(walks) = &self.walks {
-            return self.walked_sources(walks, run, end);
-        }
         let mut out = B::EMPTY;
         // Run cells whose next cell closes the line, then runs growing backwards. On boards
         // of one or two words a fixed number of rounds (no test per round) is quicker than
@@ -305,7 +320,7 @@ impl<B: Board> CompiledLine<B> {
 
     /// [`CompiledLine::run_captures`] on a wrapping board: each direction a piece at a time
     /// (see [`Walks::ahead`]), stopping short of the start.
-    #[inline(never)]
+    #[inline(always)]
     fn walked_captures(&self, walks: &Walks<B>, from: usize, run: B, end: B, ends: bool) -> B {
         let mut out = B::EMPTY;
         let n = walks.pieces;
@@ -338,7 +353,7 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::run_sources`] on a wrapping board: runs grown backwards from the closing
     /// cells, one direction at a time, never longer than the direction allows (so a run never
     /// meets its own start).
-    #[inline(never)]
+    #[inline(always)]
     fn walked_sources(&self, walks: &Walks<B>, run: B, end: B) -> B {
         let mut out = B::EMPTY;
         for walk in &walks.back {

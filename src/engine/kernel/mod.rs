@@ -270,7 +270,7 @@ impl<B: Board> Kernel<B> {
     /// A step in direction `d` on a wrapping board: `flat`, the step within the board's
     /// edges, and the cells of `s` that cross a joined edge. Apart, so that boards without
     /// joined edges pay one test for it.
-    #[inline(never)]
+    #[inline(always)]
     pub(super) fn wrapped_step(&self, s: B, d: usize, flat: B) -> B {
         self.wrapped_steps[d]
             .iter()

@@ -70,8 +70,15 @@ pub(super) fn direct<B: Board>(
     ends_after_step: bool,
     ends_need_blocked: bool,
 ) -> Option<Direct<B>> {
-    // The loop keeps the boards alone between turns, so no counter may be kept.
-    if !single_step || ends_after_step || !ends_need_blocked || !game.counters.is_empty() {
+    // The loop keeps the boards alone between turns, so no counter may be kept. Its line
+    // tests are the lanes' own, which a board with joined edges cannot use: a test for that
+    // inside the loop cost Othello a quarter of its playouts.
+    if !single_step
+        || ends_after_step
+        || !ends_need_blocked
+        || !game.counters.is_empty()
+        || game.geometry.wrap.any()
+    {
         return None;
     }
     let (pc, gate) = match game.program.first()? {
