@@ -268,8 +268,8 @@ impl StepEndTable {
 
 impl<B: Board> Kernel<B> {
     /// A step in direction `d` on a wrapping board: `flat`, the step within the board's
-    /// edges, and the cells of `s` that cross a joined edge. Apart, so that boards without
-    /// joined edges pay one test for it.
+    /// edges, and the cells of `s` that cross a joined edge. Inlined: as a call, its mere
+    /// presence cost Reversi Go 9x9 a tenth of its playouts.
     #[inline(always)]
     pub(super) fn wrapped_step(&self, s: B, d: usize, flat: B) -> B {
         self.wrapped_steps[d]
