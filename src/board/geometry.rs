@@ -306,6 +306,15 @@ impl Geometry {
         out
     }
 
+    /// Every shift that makes up a step in direction `d`: the cells that take it and its
+    /// offset, the step within the edges first, then those across joined edges (none
+    /// empty).
+    pub fn steps(&self, d: usize) -> impl Iterator<Item = (Bits, i32)> + '_ {
+        std::iter::once((self.step_from[d], self.step_offset[d]))
+            .chain(self.wrapped_steps[d].iter().copied())
+            .filter(|(from, _)| !from.is_empty())
+    }
+
     /// Whether direction `d` has any step on this board (a diagonal on a board one cell wide
     /// has none).
     pub fn has_steps(&self, d: usize) -> bool {

@@ -2,7 +2,6 @@
 //! all cells at once.
 
 use super::*;
-use crate::board::bits::Bits;
 use crate::board::geometry::NONE;
 
 /// A line's directions in two groups of four lanes: those along which cell numbers grow
@@ -156,18 +155,13 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
             .iter()
             .map(|&d| {
                 let b = (d + 4) % 8;
-                let flat = (g.step_from[b], g.step_offset[b]);
-                let steps: Vec<(Bits, i32)> = std::iter::once(flat)
-                    .chain(g.wrapped_steps[b].iter().copied())
-                    .filter(|(from, _)| !from.is_empty())
-                    .collect();
                 let mut walk = WalkBack {
                     amount: [B::EMPTY; 4],
                     lands: [B::EMPTY; 4],
                     longest: 0,
                 };
                 let mut filled = [0, 2];
-                for (from, offset) in steps {
+                for (from, offset) in g.steps(b) {
                     let kind = usize::from(offset < 0);
                     let slot = &mut filled[kind];
                     assert!(*slot < 2 + 2 * kind, "at most two steps of each kind");

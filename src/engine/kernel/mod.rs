@@ -395,11 +395,7 @@ impl<B: Board> Kernel<B> {
             orthogonal: g
                 .connect
                 .iter()
-                .flat_map(|d| {
-                    let flat = (g.step_from[d], g.step_offset[d]);
-                    std::iter::once(flat).chain(g.wrapped_steps[d].iter().copied())
-                })
-                .filter(|(from, _)| !from.is_empty())
+                .flat_map(|d| g.steps(d))
                 .map(|(from, offset)| (B::from_bits(&from), offset))
                 .collect(),
             orthogonal_around: g
