@@ -101,8 +101,9 @@ fn plain_moves(p: &Plain) -> Vec<(String, Vec<String>)> {
 #[test]
 fn random_positions_agree_with_independent_generator() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], Plain);
-    let cases: [Case; 11] = [
+    let cases: [Case; 12] = [
         ("games/othello.rules", &[], Plain::othello(8)),
+        ("games/octagon-othello.rules", &[], Plain::octagon()),
         (
             "games/cylinder-othello.rules",
             &[],

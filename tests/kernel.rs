@@ -75,6 +75,7 @@ fn the_solver_takes_the_games_of_one_placement_a_turn() {
             "cylinder-othello.rules",
             "gravity-othello.rules",
             "hex-reversi.rules",
+            "octagon-othello.rules",
             "othello.rules",
             "reversi-10x10.rules",
             "reversi-6x6.rules",

@@ -88,6 +88,11 @@ fn cylinder_and_torus_othello_match_independent_generator() {
 }
 
 #[test]
+fn octagon_othello_matches_independent_generator() {
+    perft_matches("games/octagon-othello.rules", None, Plain::octagon(), 7);
+}
+
+#[test]
 fn divide_sums_to_perft() {
     let e = engine("games/othello.rules", &[]);
     let s = e.start().unwrap();

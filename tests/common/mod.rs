@@ -63,6 +63,8 @@ pub struct Plain {
     /// the rows (a column runs on from the bottom row into the top).
     pub wrap_columns: bool,
     pub wrap_rows: bool,
+    /// Cells cut out of the board: they hold nothing and end every line, as the edge does.
+    pub holes: Vec<usize>,
 }
 
 impl Plain {
@@ -75,6 +77,7 @@ impl Plain {
             gravity: false,
             wrap_columns: false,
             wrap_rows: false,
+            holes: Vec::new(),
         };
         let h = size / 2;
         // White on d4 and e5, black on e4 and d5 (for size 8).
@@ -94,6 +97,28 @@ impl Plain {
             gravity: false,
             wrap_columns: false,
             wrap_rows: false,
+            holes: Vec::new(),
+        }
+    }
+
+    /// Octagon Othello: 10 x 10 less the corner cell and its two edge neighbours at each
+    /// corner.
+    pub fn octagon() -> Plain {
+        let n = 10;
+        let mut holes = Vec::new();
+        for (x, y) in [(0, 0), (1, 0), (0, 1)] {
+            for (fx, fy) in [
+                (x, y),
+                (n - 1 - x, y),
+                (x, n - 1 - y),
+                (n - 1 - x, n - 1 - y),
+            ] {
+                holes.push(fy * n + fx);
+            }
+        }
+        Plain {
+            holes,
+            ..Plain::othello(n)
         }
     }
 
@@ -117,6 +142,7 @@ impl Plain {
             gravity: true,
             wrap_columns: false,
             wrap_rows: false,
+            holes: Vec::new(),
         };
         let h = size / 2;
         p.set(h - 1, size - 2, 2);
@@ -176,6 +202,9 @@ impl Plain {
                         break;
                     }
                     let c = (y * s + x) as usize;
+                    if self.holes.contains(&c) {
+                        break;
+                    }
                     match self.cells[c] {
                         0 => break,
                         v if v == player => {
@@ -202,7 +231,12 @@ impl Plain {
             return c;
         }
         (0..self.cells.len())
-            .filter(|&c| self.cells[c] == 0 && self.rests(c) && !self.flips(c, player).is_empty())
+            .filter(|&c| {
+                self.cells[c] == 0
+                    && !self.holes.contains(&c)
+                    && self.rests(c)
+                    && !self.flips(c, player).is_empty()
+            })
             .collect()
     }
 
@@ -226,9 +260,14 @@ impl Plain {
     }
 
     pub fn rows(&self) -> Vec<String> {
-        self.cells
+        let symbol = |c: usize| match self.cells[c] {
+            _ if self.holes.contains(&c) => '#',
+            v => ['.', 'B', 'W'][v as usize],
+        };
+        (0..self.cells.len())
+            .collect::<Vec<_>>()
             .chunks(self.size)
-            .map(|r| r.iter().map(|&v| ['.', 'B', 'W'][v as usize]).collect())
+            .map(|row| row.iter().map(|&c| symbol(c)).collect())
             .collect()
     }
 
