@@ -1,6 +1,7 @@
 //! Board diagrams as SVG, for rulebooks and reviews. Builds text only; the caller writes it.
 
 use crate::board::bits::Bits;
+use crate::board::geometry::Geometry;
 use crate::engine::state::State;
 use crate::engine::Engine;
 
@@ -66,7 +67,8 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
         };
         shaded.push((name, *bits, SHADES[i % SHADES.len()]));
     }
-    let (w, h) = (g.width * CELL, g.height * CELL);
+    let layout = Layout::of(g);
+    let (w, h) = layout.size;
     let legend = if shaded.is_empty() { 0 } else { 24 };
     let (total_w, total_h) = (w + 2 * MARGIN, h + 2 * MARGIN + legend);
     let mut out = format!(
@@ -76,6 +78,131 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
     out.push_str(&format!(
         "<rect x=\"0\" y=\"0\" width=\"{total_w}\" height=\"{total_h}\" fill=\"#ffffff\"/>\n"
     ));
+    if g.hex {
+        hexagons(&mut out, g, &layout, &shaded);
+    } else {
+        squares(&mut out, g, (w, h), &shaded);
+    }
+    let at = |c: usize| layout.centre(c);
+    for c in 0..g.cells() {
+        if let Some(p) = s.owner(c) {
+            let (x, y) = at(c);
+            let name = &engine.game.players[p as usize].name;
+            out.push_str(&format!(
+                "<circle class=\"piece\" data-player=\"{}\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
+                escape(name),
+                CELL / 2 - 4,
+                fill(name, p as usize)
+            ));
+        }
+    }
+    for &c in &drawing.dots {
+        let (x, y) = at(c);
+        out.push_str(&format!("<circle class=\"mark\" cx=\"{x}\" cy=\"{y}\" r=\"5\" fill=\"#ffeb3b\" stroke=\"#5d4037\" stroke-width=\"1\"/>\n"));
+    }
+    for &c in &drawing.rings {
+        let (x, y) = at(c);
+        out.push_str(&format!("<circle class=\"mark\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"none\" stroke=\"#e53935\" stroke-width=\"3\"/>\n", CELL / 2 - 2));
+    }
+    let mut lx = MARGIN;
+    for (name, _, colour) in &shaded {
+        let ly = MARGIN + h + 10;
+        out.push_str(&format!("<rect x=\"{lx}\" y=\"{ly}\" width=\"14\" height=\"14\" fill=\"{colour}\"/><text x=\"{}\" y=\"{}\">{}</text>\n", lx + 20, ly + 12, escape(name)));
+        lx += 30 + 9 * name.len();
+    }
+    out.push_str("</svg>\n");
+    Ok(out)
+}
+
+/// Where cells go on the picture: squares in rows, or hexagons with their points up, each row
+/// half a cell to the right of the one above (the grid's northeast is up and to the right).
+struct Layout {
+    width: usize,
+    hex: bool,
+    /// The picture's size without its margins.
+    size: (usize, usize),
+    /// For hexagons: how far left of the margin the leftmost cell's centre would otherwise
+    /// lie, shifted away.
+    left: f64,
+}
+
+/// Hexagons' centres lie this far apart along a row.
+const HEX_ACROSS: f64 = CELL as f64;
+
+impl Layout {
+    fn of(g: &Geometry) -> Layout {
+        if !g.hex {
+            return Layout {
+                width: g.width,
+                hex: false,
+                size: (g.width * CELL, g.height * CELL),
+                left: 0.0,
+            };
+        }
+        let mut layout = Layout {
+            width: g.width,
+            hex: true,
+            size: (0, 0),
+            left: 0.0,
+        };
+        let xs: Vec<f64> = g.playable.iter().map(|c| layout.hex_x(c)).collect();
+        let lowest = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let highest = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        layout.left = lowest - HEX_ACROSS / 2.0;
+        let rows = g.height as f64;
+        layout.size = (
+            (highest - lowest + HEX_ACROSS).ceil() as usize,
+            (hex_radius() * (1.5 * (rows - 1.0) + 2.0)).ceil() as usize,
+        );
+        layout
+    }
+
+    fn hex_x(&self, c: usize) -> f64 {
+        let (q, r) = ((c % self.width) as f64, (c / self.width) as f64);
+        HEX_ACROSS * (q + r / 2.0)
+    }
+
+    /// The centre of cell `c`.
+    fn centre(&self, c: usize) -> (usize, usize) {
+        let (x, y) = self.exact_centre(c);
+        (x.round() as usize, y.round() as usize)
+    }
+
+    fn exact_centre(&self, c: usize) -> (f64, f64) {
+        let (q, r) = (c % self.width, c / self.width);
+        if !self.hex {
+            return (
+                (MARGIN + q * CELL + CELL / 2) as f64,
+                (MARGIN + r * CELL + CELL / 2) as f64,
+            );
+        }
+        let x = MARGIN as f64 + self.hex_x(c) - self.left;
+        let y = MARGIN as f64 + hex_radius() * (1.0 + 1.5 * r as f64);
+        (x, y)
+    }
+
+    /// The outline of hexagon `c`, as SVG points.
+    fn hexagon(&self, c: usize) -> String {
+        let (x, y) = self.exact_centre(c);
+        let r = hex_radius();
+        (0..6)
+            .map(|k| {
+                let angle = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+                format!("{:.1},{:.1}", x + r * angle.cos(), y + r * angle.sin())
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// From a hexagon's centre to its points: rows of hexagons `HEX_ACROSS` apart side by side.
+fn hex_radius() -> f64 {
+    HEX_ACROSS / 3f64.sqrt()
+}
+
+/// A square board's background: the board, removed cells crossed out, shaded regions, grid
+/// lines and coordinates along the top and left.
+fn squares(out: &mut String, g: &Geometry, (w, h): (usize, usize), shaded: &[(&str, Bits, &str)]) {
     out.push_str(&format!(
         "<rect x=\"{MARGIN}\" y=\"{MARGIN}\" width=\"{w}\" height=\"{h}\" fill=\"#3f8f4f\"/>\n"
     ));
@@ -86,13 +213,12 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
             out.push_str(&format!("<g class=\"removed\"><rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#6d6d6d\"/><path d=\"M{x} {y} l{CELL} {CELL} M{} {y} l-{CELL} {CELL}\" stroke=\"#3a3a3a\" stroke-width=\"2\"/></g>\n", x + CELL));
         }
     }
-    for (name, bits, colour) in &shaded {
+    for (name, bits, colour) in shaded {
         for c in bits.iter() {
             let (x, y) = at(c);
             out.push_str(&format!("<rect class=\"region\" data-region=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{colour}\" fill-opacity=\"0.45\"/>\n", escape(name)));
         }
     }
-    // Grid lines and coordinates.
     for i in 0..=g.width {
         let x = MARGIN + i * CELL;
         out.push_str(&format!("<line x1=\"{x}\" y1=\"{MARGIN}\" x2=\"{x}\" y2=\"{}\" stroke=\"#1b3d22\" stroke-width=\"1\"/>\n", MARGIN + h));
@@ -117,34 +243,30 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
             y + 1
         ));
     }
-    for c in 0..g.cells() {
-        if let Some(p) = s.owner(c) {
-            let (x, y) = at(c);
-            let name = &engine.game.players[p as usize].name;
-            out.push_str(&format!(
-                "<circle class=\"piece\" data-player=\"{}\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
-                escape(name),
-                x + CELL / 2,
-                y + CELL / 2,
-                CELL / 2 - 4,
-                fill(name, p as usize)
-            ));
+}
+
+/// A hexagonal board's background: one hexagon per playable cell (cells out of play are
+/// simply not drawn), shaded regions, and each cell's name written small in its hexagon, since
+/// a hexagon's rows and columns do not line up with the picture's edges.
+fn hexagons(out: &mut String, g: &Geometry, layout: &Layout, shaded: &[(&str, Bits, &str)]) {
+    for c in g.playable.iter() {
+        out.push_str(&format!(
+            "<polygon class=\"cell\" data-cell=\"{}\" points=\"{}\" fill=\"#3f8f4f\" stroke=\"#1b3d22\" stroke-width=\"1\"/>\n",
+            g.name(c),
+            layout.hexagon(c)
+        ));
+    }
+    for (name, bits, colour) in shaded {
+        for c in bits.iter() {
+            out.push_str(&format!("<polygon class=\"region\" data-region=\"{}\" points=\"{}\" fill=\"{colour}\" fill-opacity=\"0.45\"/>\n", escape(name), layout.hexagon(c)));
         }
     }
-    for &c in &drawing.dots {
-        let (x, y) = at(c);
-        out.push_str(&format!("<circle class=\"mark\" cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"#ffeb3b\" stroke=\"#5d4037\" stroke-width=\"1\"/>\n", x + CELL / 2, y + CELL / 2));
+    for c in g.playable.iter() {
+        let (x, y) = layout.centre(c);
+        out.push_str(&format!(
+            "<text class=\"coord\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"9\" fill=\"#cfe8d4\">{}</text>\n",
+            y + CELL / 2 - 10,
+            g.name(c)
+        ));
     }
-    for &c in &drawing.rings {
-        let (x, y) = at(c);
-        out.push_str(&format!("<circle class=\"mark\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"#e53935\" stroke-width=\"3\"/>\n", x + CELL / 2, y + CELL / 2, CELL / 2 - 2));
-    }
-    let mut lx = MARGIN;
-    for (name, _, colour) in &shaded {
-        let ly = MARGIN + h + 10;
-        out.push_str(&format!("<rect x=\"{lx}\" y=\"{ly}\" width=\"14\" height=\"14\" fill=\"{colour}\"/><text x=\"{}\" y=\"{}\">{}</text>\n", lx + 20, ly + 12, escape(name)));
-        lx += 30 + 9 * name.len();
-    }
-    out.push_str("</svg>\n");
-    Ok(out)
 }

@@ -1012,3 +1012,72 @@ fn render_also_writes_png() {
     assert_eq!(width.to_string(), root.attribute("width").unwrap());
     assert_eq!(height.to_string(), root.attribute("height").unwrap());
 }
+
+#[test]
+fn render_draws_hexagonal_boards_as_hexagons_that_touch_their_neighbours() {
+    let path = temp("hex.svg");
+    let o = outflank(&[
+        "render",
+        "games/hex-reversi.rules",
+        "--mark",
+        "legal",
+        "--svg",
+        &path,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("the SVG is well-formed XML");
+    // Each cell's hexagon by name, as the centre of its six points.
+    let mut centres = std::collections::BTreeMap::new();
+    for n in doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("cell"))
+    {
+        let points: Vec<(f64, f64)> = n
+            .attribute("points")
+            .unwrap()
+            .split(' ')
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        assert_eq!(points.len(), 6);
+        let x = points.iter().map(|p| p.0).sum::<f64>() / 6.0;
+        let y = points.iter().map(|p| p.1).sum::<f64>() / 6.0;
+        centres.insert(n.attribute("data-cell").unwrap().to_string(), (x, y));
+    }
+    // A hexagon of side 5 has 61 cells.
+    assert_eq!(centres.len(), 61);
+    // Two cells are neighbours on the board exactly when their hexagons share a side: their
+    // centres are one hexagon's width apart, the closest any two are. The board's neighbours
+    // of e5 (the centre) are its grid's north, northeast, east, south, southwest and west.
+    let distance = |a: &str, b: &str| {
+        let (p, q) = (centres[a], centres[b]);
+        ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt()
+    };
+    let mut touching: Vec<&str> = centres
+        .keys()
+        .map(|k| k.as_str())
+        .filter(|&k| k != "e5" && distance(k, "e5") < 41.0)
+        .collect();
+    touching.sort();
+    assert_eq!(touching, ["d5", "d6", "e4", "e6", "f4", "f5"]);
+    for k in &touching {
+        assert!((distance(k, "e5") - 40.0).abs() < 0.5, "{k}");
+    }
+    let count = |class: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(class))
+            .count()
+    };
+    assert_eq!(count("piece"), 6, "the six discs of the start");
+    assert!(count("mark") > 0, "the legal placements are marked");
+    // The picture holds every hexagon: no point lies outside the drawing.
+    let root = doc.root_element();
+    let width: f64 = root.attribute("width").unwrap().parse().unwrap();
+    let height: f64 = root.attribute("height").unwrap().parse().unwrap();
+    for (x, y) in centres.values() {
+        assert!(*x > 20.0 && *x < width - 20.0 && *y > 20.0 && *y < height - 20.0);
+    }
+}

@@ -133,7 +133,8 @@ pub struct PerftReport {
     pub divide: Option<Vec<DivideEntry>>,
 }
 
-/// The board with column letters and row numbers.
+/// The board with column letters and row numbers. A hexagonal board's rows each sit half a
+/// cell right of the one above, as in its picture, so that its six neighbours surround a cell.
 pub fn board_text(engine: &Engine, s: &State) -> String {
     let g = &engine.game.geometry;
     let mut out = String::from("   ");
@@ -145,6 +146,9 @@ pub fn board_text(engine: &Engine, s: &State) -> String {
     out.push('\n');
     for (y, row) in engine.board_rows(s).iter().enumerate() {
         out.push_str(&format!("{:>2} ", y + 1));
+        if g.hex {
+            out.push_str(&" ".repeat(y));
+        }
         let cells: Vec<String> = row.chars().map(String::from).collect();
         out.push_str(&cells.join(" "));
         out.push('\n');
