@@ -156,7 +156,12 @@ impl Recipe {
             ",
             w = self.width,
             h = self.height,
-            edges = ["", "cylinder", "torus"][self.edges],
+            // A torus three cells across holds no ring of distance 2 (CONDS asks for one):
+            // such boards are cylinders instead.
+            edges = match self.edges {
+                2 if self.width.min(self.height) < 4 => "cylinder",
+                e => ["", "cylinder", "torus"][e],
+            },
             removed = if self.removed {
                 "removed cells(a1)"
             } else {

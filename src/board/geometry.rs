@@ -256,6 +256,18 @@ impl Geometry {
         dx.abs().max(dy.abs()) as usize
     }
 
+    /// The most steps between two playable cells (see [`Geometry::distance`]): on a torus
+    /// half the board, on a hexagon of side n, 2 n - 2.
+    pub fn farthest(&self) -> usize {
+        let cells: Vec<usize> = self.playable.iter().collect();
+        cells
+            .iter()
+            .flat_map(|&a| cells.iter().map(move |&b| (a, b)))
+            .map(|(a, b)| self.distance(a, b))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The playable cells exactly `distance` steps from `cell` (see [`Geometry::distance`];
     /// removed cells are not in the way, so a ring reaches across them).
     pub fn ring(&self, cell: usize, distance: u16) -> impl Iterator<Item = usize> + '_ {

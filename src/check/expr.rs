@@ -677,17 +677,21 @@ impl Checker<'_> {
                 let c = self.expect_cell(&args[0], scope);
                 let n = self.const_int(&args[1], scope, "a ring's distance");
                 let (c, n) = (c?, n?);
+                let farthest = match self.farthest {
+                    Some(f) => f,
+                    None => self.geometry_for(span)?.farthest(),
+                };
+                self.farthest = Some(farthest);
+                let farthest = farthest as i64;
                 let g = self.geometry_for(span)?;
-                let widest = g.width.max(g.height) as i64;
-                if !(1..widest).contains(&n) {
+                if !(1..=farthest).contains(&n) {
                     self.error(
                         args[1].span,
                         format!("no cell is {n} steps from another here"),
                     )
                     .label("distance out of range")
                     .help(format!(
-                        "on this board a ring's distance runs from 1 to {}",
-                        widest - 1
+                        "on this board a ring's distance runs from 1 to {farthest}"
                     ))
                     .emit();
                     return None;

@@ -64,6 +64,7 @@ pub fn check(
         attributes: Vec::new(),
         registers: 0,
         ring_distances: Vec::new(),
+        farthest: None,
         counters: Vec::new(),
         direction_sets: Vec::new(),
         loops: Vec::new(),
@@ -123,6 +124,9 @@ pub(crate) struct Checker<'a> {
     registers: usize,
     /// The distances `ring(c, n)` is asked for, each once.
     ring_distances: Vec<u16>,
+    /// The board's `Geometry::farthest`, found at the first `ring` (it reads every pair of
+    /// cells).
+    farthest: Option<usize>,
     /// Each counter's name and starting value.
     counters: Vec<(String, i32)>,
     /// The direction sets the rules name (`directions NAME = ...`).
