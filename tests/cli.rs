@@ -821,6 +821,13 @@ fn a_failing_example_is_reported_with_a_board_diff() {
     );
 }
 
+/// The elements of an SVG document with the given `class`.
+fn count_class(doc: &roxmltree::Document, class: &str) -> usize {
+    doc.descendants()
+        .filter(|n| n.attribute("class") == Some(class))
+        .count()
+}
+
 #[test]
 fn render_draws_a_well_formed_diagram() {
     let path = temp("board.svg");
@@ -839,11 +846,7 @@ fn render_draws_a_well_formed_diagram() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&path).unwrap();
     let doc = roxmltree::Document::parse(&text).expect("the SVG is well-formed XML");
-    let class = |c: &str| {
-        doc.descendants()
-            .filter(|n| n.attribute("class") == Some(c))
-            .count()
-    };
+    let class = |c: &str| count_class(&doc, c);
     // After d3 and the move of d4 to c3: black d3, c3, e4, d5; white e5.
     let pieces: Vec<(String, String)> = doc
         .descendants()
@@ -1066,11 +1069,7 @@ fn render_draws_hexagonal_boards_as_hexagons_that_touch_their_neighbours() {
     for k in &touching {
         assert!((distance(k, "e5") - 40.0).abs() < 0.5, "{k}");
     }
-    let count = |class: &str| {
-        doc.descendants()
-            .filter(|n| n.attribute("class") == Some(class))
-            .count()
-    };
+    let count = |class: &str| count_class(&doc, class);
     assert_eq!(count("piece"), 6, "the six discs of the start");
     assert!(count("mark") > 0, "the legal placements are marked");
     // The picture holds every hexagon: no point lies outside the drawing.

@@ -131,13 +131,7 @@ fn seeded_games_agree_with_the_axial_generator() {
 fn a_hexagon_has_six_neighbours_and_groups_join_along_them() {
     // A hexagon of side 3 is 19 cells on a 5 x 5 grid: the centre c3 has six neighbours,
     // a corner of the hexagon three.
-    let rules = "board hexagon 3\nplayer black 'B'\nplayer white 'W'\nturn {\n  choose c in empty where COND { place c }\n}\nend when none(empty)\nscore p = count(p)\n";
-    let cells = |cond: &str| {
-        let e = engine_from(&rules.replace("COND", cond));
-        let mut names = step_names(&e, &e.start().unwrap());
-        names.sort();
-        names
-    };
+    let cells = |cond: &str| cells_where("board hexagon 3", cond);
     assert_eq!(cells("true").len(), 19);
     assert_eq!(
         cells("c in neighbours(c3)"),
@@ -173,12 +167,32 @@ fn distance_and_rings_count_steps_between_hexagons() {
     let hexagon = "board hexagon 3";
     assert_eq!(cells_where(hexagon, "distance(c, c3) == 1").len(), 6);
     assert_eq!(cells_where(hexagon, "c in ring(c3, 2)").len(), 12);
-    // d4 is a step southeast on the square grid, two steps between hexagons (east, south).
     assert_eq!(
         cells_where(hexagon, "distance(c, c3) == 1 and c in ring(c3, 1)"),
         ["b3", "b4", "c2", "c4", "d2", "d3"]
     );
-    assert!(cells_where(hexagon, "c == d4 and distance(c3, d4) == 2").contains(&"d4".into()));
+    // Every cell's distance from b2, against the axial formula written here: with column q and
+    // row r, the steps are the largest of |dq|, |dr| and |dq + dr|. So d4, two king steps
+    // from b2 on the square grid, is four steps between hexagons.
+    let name = |q: i32, r: i32| format!("{}{}", (b'a' + q as u8) as char, r + 1);
+    for n in 1..=4i32 {
+        let mut expected: Vec<String> = (0..5)
+            .flat_map(|r: i32| (0..5).map(move |q: i32| (q, r)))
+            // The hexagon of side 3 on its 5 x 5 grid.
+            .filter(|&(q, r)| (2..=6).contains(&(q + r)))
+            .filter(|&(q, r)| {
+                let (dq, dr) = (q - 1, r - 1);
+                dq.abs().max(dr.abs()).max((dq + dr).abs()) == n
+            })
+            .map(|(q, r)| name(q, r))
+            .collect();
+        expected.sort();
+        assert_eq!(
+            cells_where(hexagon, &format!("distance(c, b2) == {n}")),
+            expected,
+            "{n}"
+        );
+    }
 }
 
 #[test]

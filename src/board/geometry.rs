@@ -330,7 +330,7 @@ impl Geometry {
     /// Whether direction `d` has any step on this board (a diagonal on a board one cell wide
     /// has none).
     pub fn has_steps(&self, d: usize) -> bool {
-        !self.step_from[d].is_empty() || !self.wrapped_steps[d].is_empty()
+        self.steps(d).next().is_some()
     }
 
     pub fn cells(&self) -> usize {
