@@ -218,8 +218,11 @@ fn check(engine: &Engine, s: &State, e: &Expectation, span: Span) -> Result<(), 
             let o = s.outcome.unwrap_or_else(|| engine.outcome(s, None));
             for (p, v) in want {
                 let i = engine.game.player_by_name(&p.node).unwrap_or(0) as usize;
-                if o.scores[i] != *v {
-                    return Err(fail(span, format!("{}'s score is {}", p.node, o.scores[i])));
+                if o.scores()[i] != *v {
+                    return Err(fail(
+                        span,
+                        format!("{}'s score is {}", p.node, o.scores()[i]),
+                    ));
                 }
             }
         }

@@ -19,6 +19,8 @@ use std::sync::Arc;
 /// Upper bounds that keep a game state fixed-size.
 pub const MAX_REGISTERS: usize = 16;
 pub const MAX_TOKENS: usize = 4;
+/// Players a game may have (the diagnostics say "eight").
+pub const MAX_PLAYERS: usize = 8;
 /// Counters a game may declare; each player's value of each takes a slot at the top of the
 /// state's registers, below which the turn variables live (see [`counter_slot`]).
 pub const MAX_COUNTERS: usize = 4;
@@ -26,8 +28,8 @@ pub const MAX_COUNTERS: usize = 4;
 /// The register that holds player `player`'s value of counter `counter`: counted down from
 /// the last, so that turn variables (counted up from 0) and counters never share one.
 #[inline]
-pub fn counter_slot(counter: u8, player: u8) -> usize {
-    MAX_REGISTERS - 1 - (2 * counter as usize + player as usize)
+pub fn counter_slot(counter: u8, player: u8, players: u8) -> usize {
+    MAX_REGISTERS - 1 - (players as usize * counter as usize + player as usize)
 }
 /// Options one choice may offer: the runner keeps which are open in one 64-bit word.
 pub const MAX_OPTIONS: usize = 64;
@@ -155,6 +157,8 @@ pub enum Player {
     /// The player bound by `score p`, `tiebreak p` or `for each p`.
     Bound,
     Opponent(Box<Player>),
+    /// The player who moves after this one (with two players, the opponent).
+    Next(Box<Player>),
     Holder(u8),
     /// `if C then A else B` over players.
     If(Box<Cond>, Box<Player>, Box<Player>),
@@ -276,12 +280,14 @@ pub struct Game {
     pub credits: Vec<String>,
     pub params: Vec<(String, String)>,
     pub geometry: Geometry,
-    pub players: [PlayerInfo; 2],
+    /// In turn order: after the last, the first again.
+    pub players: Vec<PlayerInfo>,
     pub first: u8,
-    pub setup: [Bits; 2],
+    /// Per player (the slots past the game's players are empty).
+    pub setup: [Bits; MAX_PLAYERS],
     pub lines: Vec<LinePattern>,
     pub tokens: Vec<String>,
-    pub attributes: Vec<(String, [f64; 2])>,
+    pub attributes: Vec<(String, [f64; MAX_PLAYERS])>,
     pub program: Vec<Instr>,
     /// Every loop of `program`, outer loops before the loops they hold.
     pub loops: Vec<LoopSpan>,
@@ -303,6 +309,31 @@ pub struct Game {
 }
 
 impl Game {
+    /// The number of players, 2 to [`MAX_PLAYERS`].
+    #[inline]
+    pub fn player_count(&self) -> u8 {
+        self.players.len() as u8
+    }
+
+    /// The player who moves after `p`.
+    #[inline]
+    pub fn next_player(&self, p: u8) -> u8 {
+        if p + 1 == self.player_count() {
+            0
+        } else {
+            p + 1
+        }
+    }
+
+    /// The players' names for a message: "black and white", "red, green and blue".
+    pub fn player_list(&self) -> String {
+        let names: Vec<&str> = self.players.iter().map(|p| p.name.as_str()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.concat(),
+        }
+    }
+
     pub fn player_by_name(&self, name: &str) -> Option<u8> {
         self.players
             .iter()
@@ -370,7 +401,7 @@ impl ReadsRegister for Player {
             | Player::Other
             | Player::Bound
             | Player::Holder(_) => false,
-            Player::Opponent(p) => p.reads(r),
+            Player::Opponent(p) | Player::Next(p) => p.reads(r),
             Player::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
         }
     }

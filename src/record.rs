@@ -162,7 +162,7 @@ pub fn result_of(engine: &Engine, s: &State) -> Option<RecordResult> {
     s.outcome.map(|o| RecordResult {
         winner: (o.winner != NOBODY).then(|| engine.player_name(o.winner).to_string()),
         scores: (0..2)
-            .map(|p| (engine.player_name(p).to_string(), o.scores[p as usize]))
+            .map(|p| (engine.player_name(p).to_string(), o.scores()[p as usize]))
             .collect(),
         resigned: None,
     })
@@ -304,7 +304,7 @@ fn check_resignation(
         .map(|q| {
             (
                 engine.player_name(q).to_string(),
-                outcome.scores[q as usize],
+                outcome.scores()[q as usize],
             )
         })
         .collect();

@@ -20,7 +20,7 @@ pub struct GameResult {
     pub index: u64,
     pub seed: u64,
     /// The agent of each player (by player index).
-    pub agents: [String; 2],
+    pub agents: Vec<String>,
     /// Whole turns in notation (empty unless the match asks for them).
     pub moves: Vec<String>,
     /// Turns played.
@@ -74,23 +74,30 @@ fn too_long(engine: &Engine, index: u64) -> SeriesError {
     ))
 }
 
-/// What to play: the agents by seat, whether they swap seats every other game, and whether
-/// the moves are written down (notation costs more than a random player's step).
+/// What to play: the agents by seat (one per player), whether they change seats from game to
+/// game, and whether the moves are written down (notation costs more than a random player's
+/// step).
 #[derive(Clone, Debug)]
 pub struct Match {
-    pub agents: [String; 2],
+    pub agents: Vec<String>,
     pub swap: bool,
     pub notation: bool,
 }
 
 impl Match {
-    /// The agent specs for game `index`, by player.
-    pub fn seating(&self, index: u64) -> [String; 2] {
-        if self.swap && index % 2 == 1 {
-            [self.agents[1].clone(), self.agents[0].clone()]
+    /// The agent specs for game `index`, by player. With `swap`, the agents move one seat on
+    /// each game (with two players: they swap every other game), so each sits in every seat
+    /// equally often over a multiple of the number of players.
+    pub fn seating(&self, index: u64) -> Vec<String> {
+        let n = self.agents.len();
+        let shift = if self.swap {
+            (index % n as u64) as usize
         } else {
-            self.agents.clone()
-        }
+            0
+        };
+        (0..n)
+            .map(|p| self.agents[(p + n - shift) % n].clone())
+            .collect()
     }
 }
 
@@ -162,16 +169,18 @@ pub fn play_game(
     })
 }
 
-/// A game between two random players without its notation, played on the runner's own
+/// A game between random players without its notation, played on the runner's own
 /// state: the same draws as the agents', so the same game as [`play_game`] would play.
 fn random_game(
     engine: &Engine,
     start: &State,
     game: u64,
-    seating: [String; 2],
+    seating: Vec<String>,
     index: u64,
 ) -> Result<GameResult, SeriesError> {
-    let mut rngs = [1, 2].map(|seat| Rng::new(game_seed(game, seat)));
+    let mut rngs: Vec<Rng> = (0..seating.len() as u64)
+        .map(|seat| Rng::new(game_seed(game, seat + 1)))
+        .collect();
     let (s, tally) = engine
         .random_game(start, &mut rngs, MAX_GAME_STEPS)
         .map_err(|e| in_game(index, e))?;

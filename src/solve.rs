@@ -45,8 +45,8 @@ fn search_entries(memory: usize) -> usize {
 }
 
 /// Never called: the solver searches to the end of the game.
-fn no_horizon(engine: &Engine, s: &State) -> Result<f64, RuleError> {
-    Ok(crate::agents::score_margin(engine, s, s.mover))
+fn no_horizon(engine: &Engine, s: &State, p: u8) -> Result<f64, RuleError> {
+    Ok(crate::agents::score_margin(engine, s, p))
 }
 
 /// Solves `s`: best play for both sides to the end of the game.
@@ -56,6 +56,7 @@ pub fn solve(engine: &Engine, s: &State, memory: usize) -> Result<Solution, Rule
         return Ok(solution);
     }
     let mut search = Search::new(no_horizon, search_entries(memory));
+    search.search_for(engine, s.mover);
     let mut line = Vec::new();
     let mut cur = *s;
     // At each position of the best line, pick a step whose exact value equals the position's.

@@ -101,7 +101,7 @@ fn a_moved_disc_flips_and_a_target_ends_the_game_mid_turn() {
     let s = at(&e, "b1-b2>a1");
     let o = s.outcome.expect("the target ends the game");
     assert_eq!(o.winner, 0);
-    assert_eq!(o.scores, [1.0, 0.0]);
+    assert_eq!(o.scores(), [1.0, 0.0]);
     // With the default target of 2 the same move does not end the game.
     let e2 = engine("tests/fixtures/valid/move-and-target.rules", &[]);
     assert!(!at(&e2, "b1-b2>a1").is_over());
@@ -120,7 +120,7 @@ fn a_disc_without_empty_neighbour_ends_the_turn_and_tiebreaks_decide() {
     let end = at(&e, "d1-c2 pass pass");
     let o = end.outcome.expect("two passes end the game");
     // Corners 2-2; the tiebreak (all discs) gives it to white, 2 against 14.
-    assert_eq!(o.scores, [2.0, 2.0]);
+    assert_eq!(o.scores(), [2.0, 2.0]);
     assert_eq!(o.winner, 1);
     let start = e.start().unwrap();
     assert_eq!(
@@ -152,7 +152,7 @@ fn require_filters_suicide_and_tokens_are_not_passes() {
     let o = end.outcome.expect("two passes in succession end the game");
     // Black: one stone + the button's half point. White: five stones + three one-point
     // territories (c1, a3, c3), each bordered only by white.
-    assert_eq!(o.scores, [1.5, 8.0]);
+    assert_eq!(o.scores(), [1.5, 8.0]);
     assert_eq!(o.winner, 1);
 }
 
@@ -206,7 +206,7 @@ fn repeat_gives_several_placements_in_one_turn() {
 fn territory_touching_no_stone_is_nobodys_and_equal_scores_draw() {
     let e = engine("tests/fixtures/valid/groups-empty.rules", &[]);
     let o = at(&e, "pass pass").outcome.unwrap();
-    assert_eq!(o.scores, [0.0, 0.0]);
+    assert_eq!(o.scores(), [0.0, 0.0]);
     assert_eq!(o.winner, NOBODY);
 }
 
@@ -319,7 +319,7 @@ fn if_chooses_sets_players_cells_and_conditions() {
     );
     let outcome = end.outcome.expect("b2 is held: the game is over");
     assert_eq!(outcome.winner, 1, "black took b2: white wins");
-    assert_eq!(outcome.scores, [3.0, 1.0]);
+    assert_eq!(outcome.scores(), [3.0, 1.0]);
     // Had Black not held a1, the cell `if` would have placed on b3 instead.
     let e2 = engine_from(&IF_OVER_EVERY_TYPE.replace("some(black & a1)", "some(black & a3)"));
     let end2 = at(&e2, "a1 d4 a2");

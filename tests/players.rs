@@ -11,7 +11,7 @@ fn score(file: &str, set: &[(&str, &str)], a: &str, b: &str, games: u64) -> (u64
     let e = engine(file, set);
     let start = e.start().unwrap();
     let m = Match {
-        agents: [a.into(), b.into()],
+        agents: vec![a.into(), b.into()],
         swap: true,
         notation: true,
     };
@@ -82,7 +82,7 @@ fn self_play_does_not_depend_on_the_number_of_threads() {
     let e = engine("games/vect-reverse.rules", &[]);
     let start = e.start().unwrap();
     let m = Match {
-        agents: ["greedy".into(), "random".into()],
+        agents: vec!["greedy".into(), "random".into()],
         swap: true,
         notation: true,
     };
@@ -108,7 +108,7 @@ fn every_agent_plays_every_game_to_the_end() {
         let start = e.start().unwrap();
         for pair in [["greedy", "mcts:8"], ["alphabeta:1", "random"]] {
             let m = Match {
-                agents: [pair[0].into(), pair[1].into()],
+                agents: vec![pair[0].into(), pair[1].into()],
                 swap: false,
                 notation: true,
             };
@@ -192,7 +192,7 @@ fn random_games_without_notation_are_the_games_played_step_by_step() {
         let e = engine(&file, &[]);
         let start = e.start().unwrap();
         let with = |notation| Match {
-            agents: ["random".into(), "random".into()],
+            agents: vec!["random".into(), "random".into()],
             swap: false,
             notation,
         };

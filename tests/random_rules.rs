@@ -213,7 +213,7 @@ fn summary(r: Result<(State, u64), RuleError>) -> String {
             s.tokens,
             // The one counter's two values (the turn's variables mean nothing once a game
             // is over).
-            [0, 1].map(|p| s.regs[outflank::ir::counter_slot(0, p)]),
+            [0, 1].map(|p| s.regs[outflank::ir::counter_slot(0, p, 2)]),
             s.outcome
         ),
         Err(e) => format!("error {} at {:?}", e.message, e.at.map(|(_, span)| span)),

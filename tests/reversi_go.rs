@@ -86,11 +86,11 @@ fn territory_belongs_to_the_only_colour_around_it() {
     let end = play(&e, &s, "pass pass");
     let o = end.outcome.expect("two passes in succession end the game");
     // Black: 9 stones + 4 territory. White: 7 stones + 6 territory + komi 7.
-    assert_eq!(o.scores, [13.0, 20.0]);
+    assert_eq!(o.scores(), [13.0, 20.0]);
     let no_komi = go(&[("komi", "0")]);
     let s = no_komi.position(&rows.join("/"), Some("black")).unwrap();
     let o = play(&no_komi, &s, "pass pass").outcome.unwrap();
-    assert_eq!(o.scores, [13.0, 13.0]);
+    assert_eq!(o.scores(), [13.0, 13.0]);
     assert_eq!(
         o.winner,
         outflank::ir::NOBODY,
@@ -98,7 +98,7 @@ fn territory_belongs_to_the_only_colour_around_it() {
     );
     // With the button the tie is broken by half a point.
     let o = play(&no_komi, &s, "button pass pass").outcome.unwrap();
-    assert_eq!(o.scores, [13.5, 13.0]);
+    assert_eq!(o.scores(), [13.5, 13.0]);
     assert_eq!(o.winner, 0);
 }
 
@@ -114,7 +114,7 @@ fn handicap_stones_come_first_and_cost_points() {
     // White takes the button; then two passes. Black: 3 stones + 78 territory - (3 - 1).
     // White: the button's half point + komi 7.
     let end = play(&e, &s, "a1-b1-c1 button pass pass");
-    assert_eq!(end.outcome.unwrap().scores, [79.0, 7.5]);
+    assert_eq!(end.outcome.unwrap().scores(), [79.0, 7.5]);
     // Handicap 1 is not allowed by the rules.
     let err = outflank::check::check(
         outflank::source::read_source("games/reversi-go-9x9.rules").unwrap(),
@@ -384,7 +384,7 @@ fn random_positions_agree(e: &Engine, n: usize, games: u64) {
             assert_eq!(ours, theirs, "game {game} turn {}", s.turn);
             // The scores as they stand, territory included.
             assert_eq!(
-                e.outcome(&s, None).scores,
+                e.outcome(&s, None).scores(),
                 p.scores(),
                 "game {game} turn {}",
                 s.turn
@@ -434,8 +434,8 @@ fn seeded_game(e: &Engine, seed: u64) -> String {
             .join("\n"),
         e.board_rows(&s).join("\n"),
         e.extra(&s)[0].1.holder(),
-        o.scores[0],
-        o.scores[1],
+        o.scores()[0],
+        o.scores()[1],
         e.player_name(o.winner)
     )
 }

@@ -113,7 +113,7 @@ fn reaching_the_target_ends_the_game_in_the_middle_of_a_chain() {
     let end = play(&e, &s, "g6-g7>h8");
     let o = end.outcome.expect("the target ends the game mid-turn");
     assert_eq!(o.winner, 1);
-    assert_eq!(o.scores, [0.0, 4.0]);
+    assert_eq!(o.scores(), [0.0, 4.0]);
     assert!(steps(&e, &end).is_empty());
     // Another destination: no target, and the turn ends normally.
     assert!(!play(&e, &s, "g6-g7>f7").is_over());
@@ -194,7 +194,7 @@ fn a_full_center_area_ends_the_game_only_at_the_end_of_a_turn() {
     let o = end
         .outcome
         .expect("a full Center Area at the end of a turn ends the game");
-    assert_eq!(o.scores, [0.0, 1.0], "White holds the Center Base");
+    assert_eq!(o.scores(), [0.0, 1.0], "White holds the Center Base");
 }
 
 #[test]
@@ -211,17 +211,17 @@ fn every_tie_break_level() {
     let o = case([
         "B.......", empty, "..W.....", empty, empty, ".....W..", empty, ".......B",
     ]);
-    assert_eq!((o.scores, o.winner), ([2.0, 0.0], 0));
+    assert_eq!((o.scores(), o.winner), (&[2.0, 0.0][..], 0));
     // 2. Equal points; Black has more Center Area discs (2 to 0) though fewer in all (2 to 3).
     let o = case([
         empty, empty, "W.B.....", empty, ".......W", ".....B..", "W.......", empty,
     ]);
-    assert_eq!((o.scores, o.winner), ([0.0, 0.0], 0));
+    assert_eq!((o.scores(), o.winner), (&[0.0, 0.0][..], 0));
     // 3. Equal points and Center Area (1 each); Black has more discs in all (3 to 2).
     let o = case([
         empty, empty, "B.B.....", empty, ".......B", ".....W..", "W.......", empty,
     ]);
-    assert_eq!((o.scores, o.winner), ([0.0, 0.0], 0));
+    assert_eq!((o.scores(), o.winner), (&[0.0, 0.0][..], 0));
     // 4. All equal: a draw.
     let o = case([
         empty, empty, "B.B.....", empty, ".......W", ".....W..", empty, empty,
@@ -539,8 +539,8 @@ fn seeded_game(e: &Engine, seed: u64) -> String {
         "{}\n\n{}\n\npoints: black {} white {}, winner {}\n",
         moves.join("\n"),
         e.board_rows(&s).join("\n"),
-        o.scores[0],
-        o.scores[1],
+        o.scores()[0],
+        o.scores()[1],
         e.player_name(o.winner)
     )
 }

@@ -168,7 +168,7 @@ fn the_game_ends_on_a_full_board_and_can_be_drawn() {
     // capturing nothing: 8 against 8.
     let end = play(&e, &s, "d4");
     let o = end.outcome.expect("a full board ends the game");
-    assert_eq!(o.scores, [8.0, 8.0]);
+    assert_eq!(o.scores(), [8.0, 8.0]);
     assert_eq!(o.winner, outflank::ir::NOBODY);
 }
 
@@ -345,8 +345,8 @@ fn seeded_game(e: &Engine, seed: u64) -> String {
     let o = s.outcome.unwrap();
     out.push_str(&format!(
         "\n\nlight {} dark {}, winner {}\n",
-        o.scores[0],
-        o.scores[1],
+        o.scores()[0],
+        o.scores()[1],
         e.player_name(o.winner)
     ));
     out

@@ -40,11 +40,15 @@ impl AlphaBeta {
     /// which says more than the score early in most games. Bounding them keeps a search from
     /// giving up score for cells or mobility where the score is small beside them (a game that
     /// scores four corners against dozens of cells).
-    fn evaluate(engine: &Engine, s: &State) -> Result<f64, RuleError> {
-        let mine = engine.first_candidates(s, s.mover)?;
-        let theirs = engine.first_candidates(s, 1 - s.mover)?;
-        let secondary = engine.tiebreak_margin(s, s.mover) + mine as f64 - theirs as f64;
-        Ok(score_margin(engine, s, s.mover) + secondary / (secondary.abs() + SOFTNESS))
+    /// With more than two players, the margins are over the best of the others.
+    fn evaluate(engine: &Engine, s: &State, p: u8) -> Result<f64, RuleError> {
+        let mine = engine.first_candidates(s, p)?;
+        let mut theirs = 0;
+        for q in (0..engine.game.player_count()).filter(|&q| q != p) {
+            theirs = theirs.max(engine.first_candidates(s, q)?);
+        }
+        let secondary = engine.tiebreak_margin(s, p) + mine as f64 - theirs as f64;
+        Ok(score_margin(engine, s, p) + secondary / (secondary.abs() + SOFTNESS))
     }
 }
 
@@ -58,6 +62,7 @@ impl Agent for AlphaBeta {
         if steps.len() == 1 {
             return Ok(steps[0]);
         }
+        self.search.search_for(engine, s.mover);
         // Ties go to the step searched first, in an order the seed shuffles. Asking which of
         // the tied steps are tied would cost a full search of every one of them: on a Go
         // board, where hundreds of first placements are worth the same, that made depth 4

@@ -4,7 +4,7 @@ use super::Agent;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
-use crate::ir::NOBODY;
+use crate::ir::{MAX_PLAYERS, NOBODY};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug)]
@@ -51,14 +51,17 @@ impl Mcts {
         })
     }
 
-    /// 1, 0.5 or 0 for each player at the end of a playout.
-    fn rewards(s: &State) -> [f64; 2] {
-        match s.outcome.map(|o| o.winner) {
-            Some(0) => [1.0, 0.0],
-            Some(1) => [0.0, 1.0],
-            Some(NOBODY) | None => [0.5, 0.5],
-            Some(_) => [0.5, 0.5],
+    /// Each player's reward at the end of a playout: 1 for the winner and 0 for the others;
+    /// a draw shares one point among all players (a half each with two).
+    /// A playout cut short by the step limit counts as a draw.
+    fn rewards(engine: &Engine, s: &State) -> [f64; MAX_PLAYERS] {
+        let mut rewards = [0.0; MAX_PLAYERS];
+        let players = engine.game.player_count();
+        match s.outcome.map_or(NOBODY, |o| o.winner) {
+            NOBODY => rewards[..players as usize].fill(1.0 / f64::from(players)),
+            w => rewards[w as usize] = 1.0,
         }
+        rewards
     }
 }
 
@@ -125,7 +128,7 @@ impl Agent for Mcts {
             // Playout: random steps to the end.
             let (p, _) =
                 engine.random_playout(&tree[at].state, &mut self.rng, super::MAX_GAME_STEPS)?;
-            let rewards = Self::rewards(&p);
+            let rewards = Self::rewards(engine, &p);
             // Backpropagation: each node is credited for the player who moved into it.
             for w in path.windows(2) {
                 let mover = tree[w[0]].state.mover as usize;

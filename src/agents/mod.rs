@@ -110,10 +110,9 @@ pub fn agent(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     }
 }
 
-/// Score of `p` minus the other player's, as the rules score the position now.
+/// Score of `p` minus the best of the other players', as the rules score the position now.
 pub fn score_margin(engine: &Engine, s: &State, p: u8) -> f64 {
-    let o = engine.outcome(s, None);
-    o.scores[p as usize] - o.scores[1 - p as usize]
+    engine.outcome(s, None).margin(p)
 }
 
 /// A finished game's value for `p`: far beyond any score margin, so a win is always preferred.

@@ -1,8 +1,12 @@
 //! Negamax over steps with alpha-beta and a transposition table, shared by the alphabeta player
 //! (a depth limit and an evaluation at the horizon) and the solver (to the end of the game). A
 //! turn of several steps is searched step by step: a value changes sign only when the mover does.
+//!
+//! With more than two players the search is paranoid: the player it searches for (the root)
+//! assumes every other player plays against it, as one side. A value is then the root's for
+//! the root's positions and its negation for the others', so negamax carries over unchanged,
+//! with the sign changing only when play passes between the root and the others.
 
-use super::terminal_value;
 use crate::engine::hash::PositionMap;
 use crate::engine::state::{State, StateKey};
 use crate::engine::{Engine, RuleError, Step};
@@ -10,8 +14,8 @@ use crate::engine::{Engine, RuleError, Step};
 /// Steps one line of the search may take below its root (see [`Search::node`]).
 const MAX_SEARCH_STEPS: usize = 20_000;
 
-/// A position's value for its mover at the search horizon.
-pub type Evaluate = fn(&Engine, &State) -> Result<f64, RuleError>;
+/// A position's value for a player at the search horizon.
+pub type Evaluate = fn(&Engine, &State, u8) -> Result<f64, RuleError>;
 
 /// Bytes of one table entry, its key included (for sizing the table to a memory budget).
 pub const ENTRY_BYTES: usize = std::mem::size_of::<(StateKey, Entry)>();
@@ -45,6 +49,8 @@ pub struct Search {
     history: PositionMap<Step, u64>,
     /// Positions searched.
     pub nodes: u64,
+    /// The player searched for, in games of more than two players (see the module's notes).
+    root: u8,
 }
 
 impl Search {
@@ -57,6 +63,55 @@ impl Search {
             killers: Vec::new(),
             history: PositionMap::default(),
             nodes: 0,
+            root: 0,
+        }
+    }
+
+    /// Searches for `player` from now on (what the table knows was for another is dropped).
+    /// Only games of more than two players tell players apart this way.
+    pub fn search_for(&mut self, engine: &Engine, player: u8) {
+        if engine.game.player_count() > 2 && player != self.root {
+            self.table.clear();
+            self.root = player;
+        }
+    }
+
+    /// Whether `a` and `b` are on one side: the same player with two players; with more, both
+    /// the root or both among the others.
+    fn same_side(&self, engine: &Engine, a: u8, b: u8) -> bool {
+        if engine.game.player_count() == 2 {
+            a == b
+        } else {
+            (a == self.root) == (b == self.root)
+        }
+    }
+
+    /// What a value for the root is worth to `p`.
+    fn for_player(&self, engine: &Engine, p: u8, root_value: f64) -> f64 {
+        if self.same_side(engine, p, self.root) {
+            root_value
+        } else {
+            -root_value
+        }
+    }
+
+    /// A finished game's value for `p`.
+    fn terminal(&self, engine: &Engine, s: &State, p: u8) -> f64 {
+        let outcome = s.outcome.expect("terminal states have an outcome");
+        if engine.game.player_count() == 2 {
+            outcome.value_for(p)
+        } else {
+            self.for_player(engine, p, outcome.value_for(self.root))
+        }
+    }
+
+    /// The horizon's value of `s` for its mover.
+    fn horizon(&self, engine: &Engine, s: &State) -> Result<f64, RuleError> {
+        if engine.game.player_count() == 2 {
+            (self.evaluate)(engine, s, s.mover)
+        } else {
+            let v = (self.evaluate)(engine, s, self.root)?;
+            Ok(self.for_player(engine, s.mover, v))
         }
     }
 
@@ -118,7 +173,7 @@ impl Search {
     ) -> Result<f64, RuleError> {
         self.nodes += 1;
         if s.is_over() {
-            return Ok(terminal_value(s, s.mover));
+            return Ok(self.terminal(engine, s, s.mover));
         }
         // Positions count their turn, so a line never repeats one: a game that need not end
         // would recurse until the stack ran out.
@@ -147,7 +202,7 @@ impl Search {
         // At the horizon before listing the steps: listing tries each one's `require`,
         // which costs more than the evaluation itself (hundreds of trials on a Go board).
         if depth == Some(0) {
-            return (self.evaluate)(engine, s);
+            return self.horizon(engine, s);
         }
         let mut steps = Vec::new();
         engine.steps(s, &mut steps)?;
@@ -158,8 +213,8 @@ impl Search {
         for step in steps {
             let t = engine.apply(s, step)?;
             let v = if t.is_over() {
-                terminal_value(&t, s.mover)
-            } else if t.mover == s.mover {
+                self.terminal(engine, &t, s.mover)
+            } else if self.same_side(engine, t.mover, s.mover) {
                 self.node(engine, &t, child_depth, alpha, beta, ply + 1)?
             } else {
                 -self.node(engine, &t, child_depth, -beta, -alpha, ply + 1)?
@@ -222,8 +277,8 @@ impl Search {
         let t = engine.apply(s, step)?;
         let rest = depth.map(|d| d.saturating_sub(1));
         let v = if t.is_over() {
-            terminal_value(&t, s.mover)
-        } else if t.mover == s.mover {
+            self.terminal(engine, &t, s.mover)
+        } else if self.same_side(engine, t.mover, s.mover) {
             self.value(engine, &t, rest, alpha, beta)?
         } else {
             -self.value(engine, &t, rest, -beta, -alpha)?

@@ -92,6 +92,7 @@ const FUNCTIONS: &[&str] = &[
     "territory",
     "holder",
     "opponent",
+    "next",
     "at",
     "cells",
     "centre",
@@ -760,12 +761,35 @@ impl Checker<'_> {
                 if !self.arity(name, args, span, &[1], "opponent(PLAYER)") {
                     return None;
                 }
+                let players = self.player_names.len();
+                if players > 2 {
+                    self.error(
+                        span,
+                        format!("`opponent(p)` names the other of two players; these rules have {players}"),
+                    )
+                    .label("which opponent?")
+                    .help("write `next(p)` for the player who moves after p, or name a player; as a set, `opponent` is every other player's pieces")
+                    .emit();
+                    return None;
+                }
                 let p = self.expect_player(&args[0], scope)?;
                 Some(Typed::Player(match p {
                     Player::Const(x) if x < 2 => Player::Const(1 - x),
                     Player::Mover => Player::Other,
                     Player::Other => Player::Mover,
                     p => Player::Opponent(boxed(p)),
+                }))
+            }
+            "next" => {
+                if !self.arity(name, args, span, &[1], "next(PLAYER)") {
+                    return None;
+                }
+                let p = self.expect_player(&args[0], scope)?;
+                let players = self.player_names.len() as u8;
+                Some(Typed::Player(match p {
+                    Player::Const(x) => Player::Const((x + 1) % players),
+                    Player::Mover if players == 2 => Player::Other,
+                    p => Player::Next(boxed(p)),
                 }))
             }
             "at" => {

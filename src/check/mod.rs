@@ -10,7 +10,7 @@ use crate::board::bits::Bits;
 use crate::board::geometry::{DirSet, Geometry, Wrap};
 pub use crate::diagnostic::closest_names;
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::ir::{self, Game, LinePattern, PlayerInfo, MAX_TOKENS};
+use crate::ir::{self, Game, LinePattern, PlayerInfo, MAX_PLAYERS, MAX_TOKENS};
 use crate::source::{Loader, SourceFile};
 use crate::syntax::ast::{
     self, AllowedPart, BoardShape, CellClass, Expr, ItemKind, Literal, SetupEntry, Span,
@@ -120,7 +120,7 @@ pub(crate) struct Checker<'a> {
     regions_in_progress: Vec<(String, usize)>,
     lines: Vec<LinePattern>,
     tokens: Vec<String>,
-    attributes: Vec<(String, [f64; 2])>,
+    attributes: Vec<(String, [f64; MAX_PLAYERS])>,
     registers: usize,
     /// The distances `ring(c, n)` is asked for, each once.
     ring_distances: Vec<u16>,
@@ -335,10 +335,21 @@ impl<'a> Checker<'a> {
     /// attribute has its name is checked once the attributes are known.)
     fn counter(&mut self, name: &ast::Ident, value: &Expr, consts: &Scope) {
         let start = self.const_int(value, consts, "a counter's starting value");
-        if self.counters.len() == ir::MAX_COUNTERS {
+        // Each counter takes a register per player; half the registers stay for variables.
+        let players = self.player_names.len();
+        let most = ir::MAX_COUNTERS.min(ir::MAX_REGISTERS / 2 / players);
+        if self.counters.len() == most {
+            let with = if most < ir::MAX_COUNTERS {
+                format!(" with {players} players")
+            } else {
+                String::new()
+            };
             self.error(
                 name.span,
-                format!("at most {} counters are supported", ir::MAX_COUNTERS),
+                format!(
+                    "at most {most} counter{} supported{with}",
+                    if most == 1 { " is" } else { "s are" }
+                ),
             )
             .label("one too many")
             .help("merge counters or use fewer")
@@ -618,21 +629,29 @@ impl<'a> Checker<'a> {
                 ));
             }
         }
-        if players.len() != 2 {
-            let span = players.get(2).map(|p| p.1).unwrap_or_default();
+        if !(2..=MAX_PLAYERS).contains(&players.len()) {
+            let span = players.get(MAX_PLAYERS).map(|p| p.1).unwrap_or_default();
             self.current_file = players
-                .get(2)
+                .get(MAX_PLAYERS)
                 .map(|p| p.2)
                 .unwrap_or((self.files.len() - 1) as u16);
             self.error(
                 span,
                 format!(
-                    "a game needs exactly two players, these rules declare {}",
+                    "a game needs two to eight players, these rules declare {}",
                     players.len()
                 ),
             )
-            .label("player count")
-            .help("declare two players, e.g. `player black 'B'` and `player white 'W'`")
+            .label(if players.len() > MAX_PLAYERS {
+                "one too many"
+            } else {
+                "player count"
+            })
+            .help(if players.len() > MAX_PLAYERS {
+                "remove players until eight are left"
+            } else {
+                "declare each player with `player NAME 'S'`, e.g. `player black 'B'` and `player white 'W'`"
+            })
             .emit();
             return Ok(None);
         }
@@ -721,7 +740,7 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
-        let mut attr_seen: BTreeMap<String, [Option<f64>; 2]> = BTreeMap::new();
+        let mut attr_seen: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
         for s in items {
             if let ItemKind::Player {
                 name, attributes, ..
@@ -735,7 +754,9 @@ impl<'a> Checker<'a> {
                     if let Some(n) = self.expect_num(ae, &consts) {
                         match n {
                             ir::Num::Const(v) => {
-                                attr_seen.entry(an.node.clone()).or_default()[p] = Some(v)
+                                attr_seen
+                                    .entry(an.node.clone())
+                                    .or_insert_with(|| vec![None; players.len()])[p] = Some(v)
                             }
                             _ => self.state_dependent("this value", ae.span),
                         }
@@ -754,14 +775,23 @@ impl<'a> Checker<'a> {
                 self.current_file = file;
                 self.error(
                     span,
-                    format!("player {pname} has no attribute `{name}`, the other player has"),
+                    if players.len() == 2 {
+                        format!("player {pname} has no attribute `{name}`, the other player has")
+                    } else {
+                        let has = values.iter().position(Option::is_some).unwrap_or(0);
+                        let other = &players[has].0.name;
+                        format!("player {pname} has no attribute `{name}`, player {other} has")
+                    },
                 )
                 .label("missing attribute")
                 .help(format!("add `with {name} = ...` to this player"))
                 .emit();
             }
-            self.attributes
-                .push((name, [values[0].unwrap_or(0.0), values[1].unwrap_or(0.0)]));
+            let mut per_player = [0.0; MAX_PLAYERS];
+            for (to, v) in per_player.iter_mut().zip(&values) {
+                *to = v.unwrap_or(0.0);
+            }
+            self.attributes.push((name, per_player));
         }
 
         for s in items {
@@ -781,7 +811,7 @@ impl<'a> Checker<'a> {
         }
 
         // Setup.
-        let mut setup = [Bits::EMPTY; 2];
+        let mut setup = [Bits::EMPTY; MAX_PLAYERS];
         for s in items {
             if let ItemKind::Setup(entries) = &s.item.kind {
                 self.current_file = s.file;
@@ -857,7 +887,7 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
-        let players_arr = [players[0].0.clone(), players[1].0.clone()];
+        let players_arr: Vec<PlayerInfo> = players.iter().map(|p| p.0.clone()).collect();
         Ok(Some(Game {
             title,
             credits,
@@ -1056,6 +1086,7 @@ impl<'a> Checker<'a> {
         let (low, high) = ranges::Ranges {
             playable,
             attributes: &self.attributes,
+            players: self.player_names.len() as u8,
             bound: None,
         }
         .num(divisor);
@@ -1082,6 +1113,7 @@ impl<'a> Checker<'a> {
         ranges::Ranges {
             playable,
             attributes: &self.attributes,
+            players: self.player_names.len() as u8,
             bound: None,
         }
         .set_bound(s)
@@ -1299,7 +1331,7 @@ impl<'a> Checker<'a> {
         ok
     }
 
-    fn setup(&mut self, entries: &[SetupEntry], setup: &mut [Bits; 2], first: &mut u8) {
+    fn setup(&mut self, entries: &[SetupEntry], setup: &mut [Bits; MAX_PLAYERS], first: &mut u8) {
         let consts = Scope {
             consts_only: true,
             ..Scope::default()
@@ -1327,9 +1359,15 @@ impl<'a> Checker<'a> {
                             .help("setup pieces must stand on playable cells")
                             .emit();
                         }
-                        let clash = bits.inter(&setup[1 - p]);
+                        let others = (0..MAX_PLAYERS)
+                            .filter(|&q| q != p)
+                            .fold(Bits::EMPTY, |m, q| m.union(&setup[q]));
+                        let clash = bits.inter(&others);
                         if let Some(c) = clash.iter().next() {
-                            let other = self.player_names[1 - p].clone();
+                            let holder = (0..self.player_names.len())
+                                .find(|&q| setup[q].contains(c))
+                                .unwrap_or(0);
+                            let other = self.player_names[holder].clone();
                             self.error(
                                 e.span,
                                 format!("{} is given to both players", geometry.name(c)),
@@ -1338,7 +1376,7 @@ impl<'a> Checker<'a> {
                             .help("each cell can hold one piece")
                             .emit();
                         }
-                        setup[p] = setup[p].union(&bits.minus(&setup[1 - p]));
+                        setup[p] = setup[p].union(&bits.minus(&others));
                     }
                 }
                 SetupEntry::Rows(rows) => {
@@ -1357,7 +1395,7 @@ impl<'a> Checker<'a> {
                             .emit();
                         continue;
                     }
-                    *setup = [Bits::EMPTY; 2];
+                    *setup = [Bits::EMPTY; MAX_PLAYERS];
                     for (y, row) in text.iter().enumerate() {
                         for (x, ch) in row.chars().enumerate() {
                             let cell = y * geometry.width + x;
@@ -1435,7 +1473,7 @@ impl<'a> Checker<'a> {
             return;
         };
         let players: Vec<Option<u8>> = if rule.for_each.is_some() {
-            vec![Some(0), Some(1)]
+            (0..self.player_names.len() as u8).map(Some).collect()
         } else {
             vec![None]
         };
@@ -1444,6 +1482,7 @@ impl<'a> Checker<'a> {
             .map(|&bound| ranges::Ranges {
                 playable: geometry.playable,
                 attributes: &self.attributes,
+                players: self.player_names.len() as u8,
                 bound,
             })
             .collect();

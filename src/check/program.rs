@@ -65,8 +65,8 @@ impl Checker<'_> {
 
     /// A new register for a variable of this block.
     fn bind(&mut self, name: &str, is_cell: bool, span: Span, scope: &mut Scope) -> u8 {
-        // Counters take two registers each, from the top (see `ir::counter_slot`).
-        let limit = MAX_REGISTERS - 2 * self.counters.len();
+        // Counters take a register per player each, from the top (see `ir::counter_slot`).
+        let limit = MAX_REGISTERS - self.player_names.len() * self.counters.len();
         let reg = scope.locals.len();
         if reg >= limit {
             let counters = if self.counters.is_empty() {

@@ -7,7 +7,9 @@ use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
 
 pub struct Ranges<'a> {
     pub playable: Bits,
-    pub attributes: &'a [(String, [f64; 2])],
+    pub attributes: &'a [(String, [f64; crate::ir::MAX_PLAYERS])],
+    /// The game's number of players: the attributes' slots past them are unused.
+    pub players: u8,
     /// The player bound by `for each p`, when analysing for one player.
     pub bound: Option<u8>,
 }
@@ -32,13 +34,22 @@ impl Ranges<'_> {
     }
 
     fn attr(&self, p: &Player, i: usize) -> (f64, f64) {
-        let values = self.attributes[i].1;
+        let values = &self.attributes[i].1[..self.players as usize];
         let one = |p: u8| (values[p as usize], values[p as usize]);
+        let next = |p: u8| (p + 1) % self.players;
         match (p, self.bound) {
-            (Player::Const(x), _) if *x < 2 => one(*x),
+            (Player::Const(x), _) => one(*x),
             (Player::Bound, Some(b)) => one(b),
-            (Player::Opponent(inner), Some(b)) if matches!(**inner, Player::Bound) => one(1 - b),
-            _ => (values[0].min(values[1]), values[0].max(values[1])),
+            (Player::Opponent(inner) | Player::Next(inner), Some(b))
+                if matches!(**inner, Player::Bound) =>
+            {
+                one(next(b))
+            }
+            _ => values
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                    (lo.min(v), hi.max(v))
+                }),
         }
     }
 

@@ -553,7 +553,7 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
                 let g = &checked.game;
                 outln!(
                     out,
-                    "{f}: ok ({}, {} x {}, {} and {})",
+                    "{f}: ok ({}, {} x {}, {})",
                     if g.title.is_empty() {
                         "untitled"
                     } else {
@@ -561,8 +561,7 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
                     },
                     g.geometry.width,
                     g.geometry.height,
-                    g.players[0].name,
-                    g.players[1].name
+                    g.player_list()
                 );
             }
             Err(CheckError::Rules(d)) => {

@@ -85,7 +85,7 @@ impl PositionReport {
                     .map(|p| {
                         (
                             engine.player_name(p).to_string(),
-                            score_value(o.scores[p as usize]),
+                            score_value(o.scores()[p as usize]),
                         )
                     })
                     .collect(),
@@ -168,9 +168,9 @@ pub fn result_line(engine: &Engine, s: &State) -> String {
     let scores = format!(
         "{} {}, {} {}",
         engine.player_name(0),
-        format_score(o.scores[0]),
+        format_score(o.scores()[0]),
         engine.player_name(1),
-        format_score(o.scores[1])
+        format_score(o.scores()[1])
     );
     if o.winner == NOBODY {
         format!("{scores}: draw")

@@ -90,9 +90,9 @@ impl Game<'_> {
         let mut line = format!(
             "score: {} {}, {} {}",
             e.player_name(0),
-            super::output::score_value(o.scores[0]),
+            super::output::score_value(o.scores()[0]),
             e.player_name(1),
-            super::output::score_value(o.scores[1])
+            super::output::score_value(o.scores()[1])
         );
         for (name, value) in e.extra(&self.now) {
             line.push_str(&format!("; {name}: {value}"));
@@ -133,7 +133,7 @@ impl Game<'_> {
                     .map(|q| {
                         (
                             e.player_name(q).to_string(),
-                            e.outcome(&self.now, None).scores[q as usize],
+                            e.outcome(&self.now, None).scores()[q as usize],
                         )
                     })
                     .collect(),
@@ -640,7 +640,7 @@ fn offer_agreement(
             Some(_) => {
                 let margin = |s: &State| {
                     let o = engine.outcome(s, None);
-                    o.scores[p as usize] - o.scores[1 - p as usize]
+                    o.scores()[p as usize] - o.scores()[1 - p as usize]
                 };
                 let yes = margin(&agreed) >= margin(&stopped);
                 say(&format!(

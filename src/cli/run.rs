@@ -76,10 +76,16 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let begin = start(&engine, args)?;
     let specs: Vec<String> = o.agents.split(',').map(|a| a.trim().to_string()).collect();
-    if specs.len() != 2 {
+    let players = engine.game.player_count();
+    if specs.len() != players as usize {
+        let example = [
+            "mcts", "random", "greedy", "random", "mcts", "random", "greedy", "random",
+        ];
         return Err(Failure::Message(format!(
-            "--agents {}: name two players, e.g. mcts,random",
-            o.agents
+            "--agents {}: name {players} players, one for each of {} in turn order, e.g. {}",
+            o.agents,
+            engine.game.player_list(),
+            example[..players as usize].join(",")
         )));
     }
     for spec in &specs {
@@ -89,7 +95,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
         return Err(Failure::Message("--games 0: nothing to play".into()));
     }
     let m = Match {
-        agents: [specs[0].clone(), specs[1].clone()],
+        agents: specs.clone(),
         swap: o.swap,
         // Only a record keeps the moves; the per-game lines give the number of turns.
         notation: o.record.is_some(),
@@ -151,7 +157,10 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
         .position
         .is_some()
         .then(|| StartPosition::of(&engine, &begin));
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        wins: vec![0; players as usize],
+        ..Tally::default()
+    };
     stop_on_signals();
     let started = Instant::now();
     let ended = {
@@ -161,7 +170,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
                     rules: args.file.clone(),
                     rules_hash: hash.clone(),
                     params: params.clone(),
-                    players: (0..2)
+                    players: (0..players)
                         .map(|p| {
                             (
                                 engine.player_name(p).to_string(),
@@ -208,17 +217,17 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
         draws,
         ..
     } = &tally;
-    let (wins, draws) = (*wins, *draws);
+    let draws = *draws;
     let summary = Summary {
         rules: args.file.clone(),
         games: n,
         seed: o.seed,
         jobs,
-        seats: (0..2)
+        seats: (0..players)
             .map(|p| (engine.player_name(p).to_string(), specs[p as usize].clone()))
             .collect(),
         swap: o.swap,
-        wins: (0..2)
+        wins: (0..players)
             .map(|p| {
                 (
                     engine.player_name(p).to_string(),
@@ -226,7 +235,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
                 )
             })
             .collect(),
-        agents: (o.swap && specs[0] != specs[1]).then(|| {
+        agents: (o.swap && specs.iter().any(|a| *a != specs[0])).then(|| {
             specs
                 .iter()
                 .map(|a| (a.clone(), share(by_agent.get(a).copied().unwrap_or(0), n)))
@@ -285,13 +294,13 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
     out.push_str(&format!(
         "{n} games, seed {}, {jobs} job(s){}\n",
         o.seed,
-        if o.swap {
-            ", seats swapped every other game"
-        } else {
-            ""
+        match (o.swap, players) {
+            (false, _) => "",
+            (true, 2) => ", seats swapped every other game",
+            (true, _) => ", agents moved one seat on at each game",
         }
     ));
-    for p in 0..2u8 {
+    for p in 0..players {
         let name = engine.player_name(p);
         let s = &summary.wins[name];
         let seat = if o.swap {
@@ -348,7 +357,8 @@ const SHOWN_GAMES: usize = 20;
 #[derive(Default)]
 struct Tally {
     games: u64,
-    wins: [u64; 2],
+    /// Per player.
+    wins: Vec<u64>,
     by_agent: BTreeMap<String, u64>,
     draws: u64,
     turns: u64,
@@ -364,7 +374,7 @@ struct Tally {
 impl Tally {
     fn add(&mut self, engine: &Engine, r: GameResult) {
         match r.outcome.winner {
-            w if (w as usize) < 2 => {
+            w if (w as usize) < self.wins.len() => {
                 self.wins[w as usize] += 1;
                 *self
                     .by_agent

@@ -3,7 +3,9 @@
 
 use super::state::Outcome;
 use crate::board::geometry::{row_and_column, Geometry};
-use crate::ir::{counter_slot, Cell, Cond, EndCondition, Num, Player, Set, Timing, NOBODY};
+use crate::ir::{
+    counter_slot, Cell, Cond, EndCondition, Num, Player, Set, Timing, MAX_PLAYERS, NOBODY,
+};
 
 /// What the evaluation of numbers, players and conditions needs from a context: the
 /// language's arithmetic and logic are written here once, over whatever sets the context
@@ -11,6 +13,8 @@ use crate::ir::{counter_slot, Cell, Cond, EndCondition, Num, Player, Set, Timing
 pub trait Evaluate {
     type Cells: PartialEq;
     fn mover(&self) -> u8;
+    /// The game's number of players.
+    fn players(&self) -> u8;
     /// The player bound by `score p`, `tiebreak p` or `for each p`.
     fn bound(&self) -> u8;
     fn holder(&self, token: u8) -> u8;
@@ -34,14 +38,25 @@ pub fn player<E: Evaluate>(e: &E, p: &Player) -> u8 {
     match p {
         Player::Const(x) => *x,
         Player::Mover => e.mover(),
-        Player::Other => 1 - e.mover(),
+        Player::Other => next(e, e.mover()),
         Player::Bound => e.bound(),
-        Player::Opponent(inner) => match player(e, inner) {
+        // The checker allows `opponent` as a player only with two players, where it is next.
+        Player::Opponent(inner) | Player::Next(inner) => match player(e, inner) {
             NOBODY => NOBODY,
-            x => 1 - x,
+            x => next(e, x),
         },
         Player::Holder(t) => e.holder(*t),
         Player::If(c, a, b) => player(e, if cond(e, c) { a } else { b }),
+    }
+}
+
+/// The player who moves after `p`.
+#[inline]
+fn next<E: Evaluate>(e: &E, p: u8) -> u8 {
+    if p + 1 >= e.players() {
+        0
+    } else {
+        p + 1
     }
 }
 
@@ -72,7 +87,7 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
         },
         Num::Counter(p, i) => match player(e, p) {
             NOBODY => 0.0,
-            p => e.register(counter_slot(*i, p) as u8),
+            p => e.register(counter_slot(*i, p, e.players()) as u8),
         },
         Num::Row(c) => row_and_column(e.cell(c), e.geometry().width).0 as f64,
         Num::Column(c) => row_and_column(e.cell(c), e.geometry().width).1 as f64,
@@ -124,15 +139,24 @@ pub fn ended<E: Evaluate>(
     ends: &[EndCondition],
     timing: Timing,
     mover: u8,
+    players: u8,
     at: impl Fn(u8) -> E,
 ) -> Option<Option<u8>> {
     for end in ends.iter().filter(|e| e.timing == timing) {
-        let players: &[u8] = if end.for_each {
-            &[mover, 1 - mover]
-        } else {
-            &[NOBODY]
-        };
-        for &p in players {
+        if !end.for_each {
+            let e = at(NOBODY);
+            if cond(&e, &end.condition) {
+                return Some(end.winner.as_ref().map(|w| player(&e, w)));
+            }
+            continue;
+        }
+        // `for each p`: the mover first, then the others in turn order.
+        for k in 0..players {
+            let p = if mover + k >= players {
+                mover + k - players
+            } else {
+                mover + k
+            };
             let e = at(p);
             if cond(&e, &end.condition) {
                 return Some(end.winner.as_ref().map(|w| player(&e, w)));
@@ -144,22 +168,56 @@ pub fn ended<E: Evaluate>(
 
 /// The scores and the winner: `winner` when an end condition named one, otherwise the first
 /// of score and tie-breaks that differs decides (equal throughout: a draw).
+/// With more than two players, the highest score wins; among those level at the top, the
+/// tie-breaks decide in order; two or more still level at the end make a draw.
 pub fn outcome<E: Evaluate>(
     score: &Num,
     tiebreaks: &[Num],
     winner: Option<u8>,
+    players: u8,
     at: impl Fn(u8) -> E,
 ) -> Outcome {
     let value = |expr: &Num, p: u8| num(&at(p), expr);
-    let scores = [value(score, 0), value(score, 1)];
+    let mut scores = [0.0; MAX_PLAYERS];
+    for p in 0..players {
+        scores[p as usize] = value(score, p);
+    }
     let winner = winner.unwrap_or_else(|| {
-        std::iter::once((scores[0], scores[1]))
-            .chain(tiebreaks.iter().map(|t| (value(t, 0), value(t, 1))))
-            .find(|(a, b)| a != b)
-            .map(|(a, b)| if a > b { 0 } else { 1 })
-            .unwrap_or(NOBODY)
+        // The players still level, as bits.
+        let mut level = leaders((1u32 << players) - 1, |p| scores[p as usize]);
+        for t in tiebreaks {
+            if level.count_ones() < 2 {
+                break;
+            }
+            level = leaders(level, |p| value(t, p));
+        }
+        if level.count_ones() == 1 {
+            level.trailing_zeros() as u8
+        } else {
+            NOBODY
+        }
     });
-    Outcome { winner, scores }
+    Outcome {
+        winner,
+        players,
+        by_player: scores,
+    }
+}
+
+/// The players of `among` (bits) whose `value` is the highest among them.
+fn leaders(among: u32, value: impl Fn(u8) -> f64) -> u32 {
+    let mut best = f64::NEG_INFINITY;
+    let mut out = 0;
+    for p in (0..32u8).filter(|p| among >> p & 1 != 0) {
+        let v = value(p);
+        if v > best {
+            (best, out) = (v, 0);
+        }
+        if v == best {
+            out |= 1 << p;
+        }
+    }
+    out
 }
 
 /// Whether a condition asks `blocked` (which costs move generation for both players).

@@ -19,7 +19,7 @@ pub mod state;
 pub mod turns;
 
 use crate::board::bits::Bits;
-use crate::ir::{AltKind, Choose, Game, Instr};
+use crate::ir::{AltKind, Choose, Game, Instr, MAX_PLAYERS};
 use kernel::{each_width, AnyKernel};
 pub use notation::Extra;
 use state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
@@ -242,13 +242,14 @@ impl Engine {
         self.kernel.playout(&self.game, s, rng, limit)
     }
 
-    /// A game from `s` between two random players, each drawing from its own generator as
+    /// A game from `s` between random players, each drawing from its own generator (`rngs[p]`
+    /// for player `p`) as
     /// `agents::Random` does, until it ends or `limit` steps are played: the final position
     /// and what was counted on the way.
     pub fn random_game(
         &self,
         s: &State,
-        rngs: &mut [rng::Rng; 2],
+        rngs: &mut [rng::Rng],
         limit: u64,
     ) -> Result<(State, kernel::random_games::Tally), RuleError> {
         let mut legal = Vec::new();
@@ -274,11 +275,12 @@ impl Engine {
 
     /// A position before the first turn: these pieces, this mover, every counter at its
     /// starting value.
-    pub(crate) fn fresh(&self, pieces: [Bits; 2], mover: u8) -> State {
+    pub(crate) fn fresh(&self, pieces: [Bits; MAX_PLAYERS], mover: u8) -> State {
         let mut s = State::new(pieces, mover);
+        let players = self.game.player_count();
         for (i, (_, start)) in self.game.counters.iter().enumerate() {
-            for p in 0..2 {
-                s.regs[crate::ir::counter_slot(i as u8, p)] = *start;
+            for p in 0..players {
+                s.regs[crate::ir::counter_slot(i as u8, p, players)] = *start;
             }
         }
         s

@@ -19,7 +19,7 @@ impl Engine {
                 g.height
             ));
         }
-        let mut pieces = [Bits::EMPTY; 2];
+        let mut pieces = [Bits::EMPTY; crate::ir::MAX_PLAYERS];
         for (y, row) in rows.iter().enumerate() {
             let cells: Vec<char> = row.chars().collect();
             if cells.len() != g.width {
@@ -65,8 +65,8 @@ impl Engine {
             None => self.game.first,
             Some(name) => self.game.player_by_name(name).ok_or_else(|| {
                 format!(
-                    "no player named `{name}`; the players are {} and {}",
-                    self.game.players[0].name, self.game.players[1].name
+                    "no player named `{name}`; the players are {}",
+                    self.game.player_list()
                 )
             })?,
         };
@@ -82,8 +82,8 @@ impl Engine {
                 (0..g.width)
                     .map(|x| {
                         let cell = y * g.width + x;
-                        match (0..2).find(|&p| s.pieces[p].contains(cell)) {
-                            Some(p) => self.game.players[p].symbol,
+                        match s.owner(cell) {
+                            Some(p) => self.game.players[p as usize].symbol,
                             None if g.playable.contains(cell) => '.',
                             None => '#',
                         }
@@ -151,9 +151,10 @@ impl Engine {
             (t.clone(), Extra::Holder(holder))
         });
         let counters = self.game.counters.iter().enumerate().map(|(i, (name, _))| {
-            let values = (0..2)
+            let players = self.game.player_count();
+            let values = (0..players)
                 .map(|p| {
-                    let value = s.regs[crate::ir::counter_slot(i as u8, p)];
+                    let value = s.regs[crate::ir::counter_slot(i as u8, p, players)];
                     (self.player_name(p).to_string(), i64::from(value))
                 })
                 .collect();

@@ -1,7 +1,7 @@
 //! A game state: fixed-size and `Copy`, so cloning it is a plain memory copy.
 
 use crate::board::bits::Bits;
-use crate::ir::{MAX_REGISTERS, MAX_TOKENS, NOBODY};
+use crate::ir::{MAX_PLAYERS, MAX_REGISTERS, MAX_TOKENS, NOBODY};
 
 /// Where the state is suspended.
 pub const AT_FORCED_PASS: u32 = u32::MAX;
@@ -11,25 +11,49 @@ pub const AT_GAME_OVER: u32 = u32::MAX - 1;
 pub struct Outcome {
     /// The winning player, or `NOBODY` for a draw.
     pub winner: u8,
-    pub scores: [f64; 2],
+    /// The game's number of players.
+    pub players: u8,
+    /// Per player (the slots past the game's players are 0); see [`Outcome::scores`].
+    pub by_player: [f64; MAX_PLAYERS],
 }
 
 impl Outcome {
     /// What the result is worth to `p` in a search: a win or loss far beyond any score
     /// margin, so a win is always preferred, and the margin among equal results.
     pub fn value_for(&self, p: u8) -> f64 {
-        let margin = self.scores[p as usize] - self.scores[1 - p as usize];
+        let margin = self.margin(p);
         match self.winner {
             w if w == p => 1e6 + margin,
             NOBODY => margin,
             _ => -1e6 + margin,
         }
     }
+
+    /// The players' scores, in the order of the players.
+    pub fn scores(&self) -> &[f64] {
+        &self.by_player[..self.players as usize]
+    }
+
+    /// `p`'s score less the best of the others' (with two players, less the other's).
+    pub fn margin(&self, p: u8) -> f64 {
+        margin(self.scores(), p)
+    }
+}
+
+/// `scores[p]` less the highest of the other scores.
+pub fn margin(scores: &[f64], p: u8) -> f64 {
+    let best_other = scores
+        .iter()
+        .enumerate()
+        .filter(|&(q, _)| q != p as usize)
+        .map(|(_, &v)| v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    scores[p as usize] - best_other
 }
 
 #[derive(Clone, Copy, Debug)]
 pub struct State {
-    pub pieces: [Bits; 2],
+    pub pieces: [Bits; MAX_PLAYERS],
     /// Turn variables (cells and whole numbers).
     pub regs: [i32; MAX_REGISTERS],
     pub tokens: [u8; MAX_TOKENS],
@@ -51,7 +75,7 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(pieces: [Bits; 2], mover: u8) -> State {
+    pub fn new(pieces: [Bits; MAX_PLAYERS], mover: u8) -> State {
         State {
             pieces,
             regs: [0; MAX_REGISTERS],
@@ -71,16 +95,10 @@ impl State {
         self.outcome.is_some()
     }
 
-    /// Cell contents: 0 or 1 for a player's piece, `None` for empty.
+    /// Cell contents: the player whose piece is there, `None` for empty.
     #[inline]
     pub fn owner(&self, cell: usize) -> Option<u8> {
-        if self.pieces[0].contains(cell) {
-            Some(0)
-        } else if self.pieces[1].contains(cell) {
-            Some(1)
-        } else {
-            None
-        }
+        (0..MAX_PLAYERS as u8).find(|&p| self.pieces[p as usize].contains(cell))
     }
 }
 
@@ -88,7 +106,7 @@ impl State {
 /// step count (the step count only changes how the next step is written).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StateKey {
-    pieces: [Bits; 2],
+    pieces: [Bits; MAX_PLAYERS],
     regs: [i32; MAX_REGISTERS],
     tokens: [u8; MAX_TOKENS],
     mover: u8,

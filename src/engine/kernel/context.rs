@@ -5,10 +5,10 @@
 use super::*;
 
 /// What an expression is evaluated against.
-pub(super) struct Ctx<'a, B> {
+pub(super) struct Ctx<'a, B, const P: usize> {
     pub(super) game: &'a Game,
-    pub(super) kernel: &'a Kernel<B>,
-    pub(super) state: &'a KState<B>,
+    pub(super) kernel: &'a Kernel<B, P>,
+    pub(super) state: &'a KState<B, P>,
     /// A candidate being judged by a `where` clause: its variable and cell, which stand in for
     /// the variable's value in the state.
     pub(super) probe: Option<(u8, usize)>,
@@ -21,16 +21,16 @@ pub(super) struct Ctx<'a, B> {
     pub(super) sources_seen: std::cell::Cell<Option<(usize, B)>>,
     /// Shared by the contexts that score one position: each player's reachable empty cells,
     /// once flooded.
-    pub(super) reached: Option<&'a Reached<B>>,
+    pub(super) reached: Option<&'a Reached<B, P>>,
 }
 
 /// Per player, the empty cells connected to their stones, once flooded.
-pub(super) type Reached<B> = std::cell::Cell<[Option<B>; 2]>;
+pub(super) type Reached<B, const P: usize> = std::cell::Cell<[Option<B>; P]>;
 
-impl<B: Board> Ctx<'_, B> {
+impl<B: Board, const P: usize> Ctx<'_, B, P> {
     #[inline]
     pub(super) fn occupied(&self) -> B {
-        self.state.pieces[0] | self.state.pieces[1]
+        self.state.occupied()
     }
 
     #[inline]
@@ -38,7 +38,7 @@ impl<B: Board> Ctx<'_, B> {
         let s = self.state;
         match class {
             CellClass::Friend => s.pieces[s.mover as usize],
-            CellClass::Opponent => s.pieces[1 - s.mover as usize],
+            CellClass::Opponent => s.others(s.mover as usize),
             CellClass::Piece => self.occupied(),
             CellClass::Empty => self.kernel.playable & !self.occupied(),
         }
@@ -158,8 +158,11 @@ impl<B: Board> Ctx<'_, B> {
                 NOBODY => B::EMPTY,
                 p => {
                     // The empty cells reached from p's stones, less those reached from the
-                    // other player's: a region touching both is nobody's.
-                    self.reached_by(p as usize) & !self.reached_by(1 - p as usize)
+                    // other players': a region touching two players' is nobody's.
+                    let others = (0..self.game.player_count() as usize)
+                        .filter(|&q| q != p as usize)
+                        .fold(B::EMPTY, |m, q| m | self.reached_by(q));
+                    self.reached_by(p as usize) & !others
                 }
             },
             _ => unreachable!("Ctx::set sends only group expressions here"),
@@ -183,7 +186,7 @@ impl<B: Board> Ctx<'_, B> {
 
     #[inline]
     pub(super) fn owner(&self, cell: usize) -> Option<usize> {
-        (0..2).find(|&p| self.state.pieces[p].contains(cell))
+        self.state.owner(cell)
     }
 
     /// The part of `within` orthogonally connected to `start`; None once it touches `stop_at`.
@@ -226,7 +229,8 @@ impl<B: Board> Ctx<'_, B> {
         let st = self.state;
         let p = match p {
             Player::Mover => st.mover,
-            Player::Other => 1 - st.mover,
+            // As a set, `opponent` is every other player's pieces.
+            Player::Other => return st.others(st.mover as usize),
             Player::Bound => self.bound,
             Player::Const(p) => *p,
             _ => self.player(p),
@@ -474,10 +478,14 @@ impl<B: Board> Ctx<'_, B> {
     }
 }
 
-impl<B: Board> Evaluate for Ctx<'_, B> {
+impl<B: Board, const P: usize> Evaluate for Ctx<'_, B, P> {
     type Cells = B;
     fn mover(&self) -> u8 {
         self.state.mover
+    }
+    #[inline(always)]
+    fn players(&self) -> u8 {
+        self.game.player_count()
     }
     fn bound(&self) -> u8 {
         self.bound
@@ -535,6 +543,9 @@ impl<B: Board> Evaluate for Ctx<'_, B> {
         let mover = self
             .mover_can_move
             .unwrap_or_else(|| self.kernel.can_start(self.game, s, s.mover));
-        !mover && !self.kernel.can_start(self.game, s, 1 - s.mover)
+        !mover
+            && (0..self.game.player_count())
+                .filter(|&p| p != s.mover)
+                .all(|p| !self.kernel.can_start(self.game, s, p))
     }
 }

@@ -42,7 +42,7 @@ use crate::board::sets::{flood_cell, reached, Board, Wide};
 use crate::board::CellClass;
 use crate::ir::{
     counter_slot, Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player,
-    RegValue, Set, Timing, MAX_REGISTERS, MAX_TOKENS, NOBODY,
+    RegValue, Set, Timing, MAX_PLAYERS, MAX_REGISTERS, MAX_TOKENS, NOBODY,
 };
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -57,8 +57,8 @@ fn fault(game: &Game, message: &str, loc: Option<&crate::ir::Loc>) -> Fault {
 
 /// A position: at a turn boundary, or inside a turn of several steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct KState<B> {
-    pub pieces: [B; 2],
+pub struct KState<B, const P: usize = 2> {
+    pub pieces: [B; P],
     pub mover: u8,
     pub turn: u32,
     pub passes: u32,
@@ -94,7 +94,7 @@ pub enum At<B> {
 }
 
 /// Where a turn's opening run suspends: the state there, the choice and its options.
-type Opening<B> = Option<(KState<B>, u32, B, B)>;
+type Opening<B, const P: usize> = Option<(KState<B, P>, u32, B, B)>;
 
 /// How running a turn program stopped.
 enum Flow<B> {
@@ -124,7 +124,7 @@ const STEP_BUDGET: u32 = 1_000_000;
 /// Jumps after which a run starts watching for a state it has been in before.
 const WATCH_AFTER: u32 = 4_096;
 
-pub struct Kernel<B> {
+pub struct Kernel<B, const P: usize = 2> {
     /// Every turn is one placement (see the module's documentation): the direct paths apply,
     /// and perft and the solver may run here.
     single_step: bool,
@@ -223,29 +223,40 @@ impl<B: Board> Untried<B> {
 /// than the lookup.
 struct StepEndTable {
     cells: Vec<usize>,
+    /// The contents a cell may have: empty or one of the players' pieces.
+    base: usize,
     /// By `index`: 0 not yet known, 1 no end, 2 an end with no winner named, 3 + p winner p.
     answers: Vec<AtomicU8>,
 }
 
 impl StepEndTable {
-    /// Tables for up to this many cells (2 x 3^10 answers, 118 KB).
-    const MAX_CELLS: usize = 10;
+    /// Tables of up to this many answers (2 x 3^10 for two players, 118 KB).
+    const MAX_ANSWERS: usize = 2 * 3usize.pow(10);
 
-    fn new<B: Board>(read: B) -> Option<StepEndTable> {
+    /// The table for after-step ends that read the cells `read`, when it is small enough.
+    fn new<B: Board>(read: B, players: u8) -> Option<StepEndTable> {
         let cells: Vec<usize> = read.cells().collect();
-        (cells.len() <= Self::MAX_CELLS).then(|| StepEndTable {
-            answers: (0..2 * 3usize.pow(cells.len() as u32))
-                .map(|_| AtomicU8::new(0))
-                .collect(),
+        let base = players as usize + 1;
+        let size = (players as usize).checked_mul(base.checked_pow(cells.len() as u32)?)?;
+        (size <= Self::MAX_ANSWERS).then(|| StepEndTable {
+            answers: (0..size).map(|_| AtomicU8::new(0)).collect(),
+            base,
             cells,
         })
     }
 
+    /// The answer's place: the mover, then each cell's contents (0 empty, 1 + its owner).
     #[inline(always)]
-    fn index<B: Board>(&self, s: &KState<B>) -> usize {
-        let [a, b] = s.pieces;
+    fn index<B: Board, const P: usize>(&self, s: &KState<B, P>) -> usize {
         self.cells.iter().fold(s.mover as usize, |i, &c| {
-            i * 3 + a.contains(c) as usize + 2 * b.contains(c) as usize
+            let code = if P == 2 {
+                s.pieces[0].contains(c) as usize + 2 * s.pieces[1].contains(c) as usize
+            } else {
+                (0..P)
+                    .find(|&p| s.pieces[p].contains(c))
+                    .map_or(0, |p| p + 1)
+            };
+            i * self.base + code
         })
     }
 
@@ -266,7 +277,7 @@ impl StepEndTable {
     }
 }
 
-impl<B: Board> Kernel<B> {
+impl<B: Board, const P: usize> Kernel<B, P> {
     /// A step in direction `d` on a wrapping board: `flat`, the step within the board's
     /// edges, and the cells of `s` that cross a joined edge. Inlined: as a call, its mere
     /// presence cost Reversi Go 9x9 a tenth of its playouts.
@@ -286,13 +297,59 @@ impl<B: Board> Kernel<B> {
     }
 }
 
-impl<B: Board> KState<B> {
+impl<B: Board, const P: usize> KState<B, P> {
+    /// Every piece on the board. With two players (the common case) a plain union, which the
+    /// compiler sees through; with more, the slots past the game's players are empty.
+    #[inline(always)]
+    pub fn occupied(&self) -> B {
+        if P == 2 {
+            self.pieces[0] | self.pieces[1]
+        } else {
+            self.pieces.iter().fold(B::EMPTY, |m, &p| m | p)
+        }
+    }
+
+    /// The pieces of every player but `p`.
+    #[inline(always)]
+    pub fn others(&self, p: usize) -> B {
+        if P == 2 {
+            self.pieces[1 - p]
+        } else {
+            self.occupied() & !self.pieces[p]
+        }
+    }
+
+    /// The pieces of `cells` that belong to players other than `p` become `p`'s.
+    #[inline(always)]
+    pub fn take(&mut self, p: usize, cells: B) {
+        if P == 2 {
+            let taken = cells & self.pieces[1 - p];
+            self.pieces[1 - p] = self.pieces[1 - p] ^ taken;
+            self.pieces[p] = self.pieces[p] | taken;
+        } else {
+            let taken = cells & self.others(p);
+            for (q, pieces) in self.pieces.iter_mut().enumerate() {
+                *pieces = if q == p {
+                    *pieces | taken
+                } else {
+                    *pieces & !taken
+                };
+            }
+        }
+    }
+
+    /// The player whose piece stands on `cell`.
+    #[inline(always)]
+    pub fn owner(&self, cell: usize) -> Option<usize> {
+        (0..P).find(|&p| self.pieces[p].contains(cell))
+    }
+
     /// A copy of a position at a turn boundary, for the searches that branch there: the turn's
     /// variables are zero at a boundary, so only the board and counters are read (a copy of
     /// the whole state is slower: the fields are reread at once from a wide store). The
     /// registers are copied only when `counted`: the game's counters live there.
     #[inline(always)]
-    pub fn at_boundary(&self, counted: bool) -> KState<B> {
+    pub fn at_boundary(&self, counted: bool) -> KState<B, P> {
         KState {
             pieces: self.pieces,
             mover: self.mover,
@@ -313,11 +370,11 @@ impl<B: Board> KState<B> {
     }
 }
 
-impl<B: Board> Kernel<B> {
+impl<B: Board, const P: usize> Kernel<B, P> {
     /// The runner for `game`, whose board must fit `B`. With `plain`, it takes none of the
     /// shapes it recognises (see [`Form`], [`Direct`], [`StepEndTable`], turns of one
     /// placement): the reference its fast paths are tested against.
-    pub fn new(game: &Game, plain: bool) -> Kernel<B> {
+    pub fn new(game: &Game, plain: bool) -> Kernel<B, P> {
         let g = &game.geometry;
         assert!(g.cells() <= B::CELLS, "the board fits the runner's sets");
         let lines = game.lines.iter().map(|l| compile_line(game, l)).collect();
@@ -381,7 +438,7 @@ impl<B: Board> Kernel<B> {
             tried,
             ends_after_step,
             step_ends_read,
-            step_end_table: step_ends_read.and_then(StepEndTable::new),
+            step_end_table: step_ends_read.and_then(|r| StepEndTable::new(r, game.player_count())),
             ends_need_blocked,
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
@@ -410,7 +467,7 @@ impl<B: Board> Kernel<B> {
                 .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
             eight_by_parts: false,
             by_exposure: Vec::new(),
-            turn_registers: MAX_REGISTERS - 2 * game.counters.len(),
+            turn_registers: MAX_REGISTERS - game.players.len() * game.counters.len(),
             rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
                 .map(|n| {
                     if !game.ring_distances.contains(&n) {
@@ -439,7 +496,7 @@ impl<B: Board> Kernel<B> {
         kernel.by_exposure = by_exposure.into_iter().map(|c| c.1).collect();
         // Steps are unions of shifts, so checking one cell at a time covers every set.
         let blank = KState {
-            pieces: [B::EMPTY; 2],
+            pieces: [B::EMPTY; P],
             mover: 0,
             turn: 0,
             passes: 0,
@@ -458,7 +515,7 @@ impl<B: Board> Kernel<B> {
         kernel
     }
 
-    fn ctx<'a>(&'a self, game: &'a Game, state: &'a KState<B>) -> Ctx<'a, B> {
+    fn ctx<'a>(&'a self, game: &'a Game, state: &'a KState<B, P>) -> Ctx<'a, B, P> {
         Ctx {
             game,
             kernel: self,
@@ -482,6 +539,10 @@ pub enum AnyKernel {
     Words3(Box<Kernel<Wide<3>>>),
     Words6(Box<Kernel<Wide<6>>>),
     Full(Box<Kernel<Wide<{ WORDS }>>>),
+    /// Games of more than two players: one width for small boards, the largest for the rest
+    /// (each width and player count is a build of the whole runner).
+    SeveralNarrow(Box<Kernel<u64, MAX_PLAYERS>>),
+    SeveralFull(Box<Kernel<Wide<{ WORDS }>, MAX_PLAYERS>>),
 }
 
 /// Runs `$body` with `$k` bound to the kernel of whatever width `$any` holds.
@@ -493,6 +554,8 @@ macro_rules! each_width {
             $crate::engine::kernel::AnyKernel::Words3($k) => $body,
             $crate::engine::kernel::AnyKernel::Words6($k) => $body,
             $crate::engine::kernel::AnyKernel::Full($k) => $body,
+            $crate::engine::kernel::AnyKernel::SeveralNarrow($k) => $body,
+            $crate::engine::kernel::AnyKernel::SeveralFull($k) => $body,
         }
     };
 }
@@ -501,8 +564,8 @@ pub(crate) use each_width;
 impl AnyKernel {
     /// The size of this kernel's [`KState`].
     pub fn state_bytes(&self) -> usize {
-        fn of<B: Board>(_: &Kernel<B>) -> usize {
-            std::mem::size_of::<KState<B>>()
+        fn of<B: Board, const P: usize>(_: &Kernel<B, P>) -> usize {
+            std::mem::size_of::<KState<B, P>>()
         }
         each_width!(self, k => of(k))
     }
@@ -510,6 +573,12 @@ impl AnyKernel {
     /// The runner for `game`, on sets as wide as its board needs, with every fast path the
     /// rules allow (`plain`: none of them, the reference the fast paths are tested against).
     pub fn new(game: &Game, plain: bool) -> AnyKernel {
+        if game.player_count() > 2 {
+            return match game.geometry.cells() {
+                ..=64 => AnyKernel::SeveralNarrow(Box::new(Kernel::new(game, plain))),
+                _ => AnyKernel::SeveralFull(Box::new(Kernel::new(game, plain))),
+            };
+        }
         match game.geometry.cells() {
             ..=64 => AnyKernel::Narrow(Kernel::new(game, plain)),
             65..=128 => AnyKernel::Wide(Kernel::new(game, plain)),
@@ -544,8 +613,8 @@ impl AnyKernel {
         rng: &mut Rng,
         limit: u64,
     ) -> Result<(State, u64), RuleError> {
-        fn run<B: Board>(
-            k: &Kernel<B>,
+        fn run<B: Board, const P: usize>(
+            k: &Kernel<B, P>,
             game: &Game,
             s: &State,
             rng: &mut Rng,
@@ -575,8 +644,8 @@ impl AnyKernel {
         table: &mut search::Table,
         window: Option<(f64, f64)>,
     ) -> Option<Result<f64, RuleError>> {
-        fn run<B: Board>(
-            k: &Kernel<B>,
+        fn run<B: Board, const P: usize>(
+            k: &Kernel<B, P>,
             game: &Game,
             s: &State,
             table: &mut search::Table,
@@ -595,14 +664,20 @@ impl AnyKernel {
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, table, window),
             AnyKernel::Wide(k) => run(k, game, s, table, window),
-            AnyKernel::Words3(_) | AnyKernel::Words6(_) | AnyKernel::Full(_) => None,
+            // The search is negamax: two players only.
+            _ => None,
         }
     }
 
     /// Perft from `s`: sequences of `depth` whole turns (see [`Kernel::perft`] and
     /// [`Kernel::perft_steps`]).
     pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Result<u64, RuleError> {
-        fn run<B: Board>(k: &Kernel<B>, game: &Game, s: &State, depth: u32) -> Result<u64, Fault> {
+        fn run<B: Board, const P: usize>(
+            k: &Kernel<B, P>,
+            game: &Game,
+            s: &State,
+            depth: u32,
+        ) -> Result<u64, Fault> {
             if depth == 0 || s.is_over() {
                 return Ok(1);
             }

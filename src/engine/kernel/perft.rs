@@ -3,13 +3,13 @@
 
 use super::*;
 
-impl<B: Board> Kernel<B> {
+impl<B: Board, const P: usize> Kernel<B, P> {
     /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2.
     pub(super) fn direct_perft(
         &self,
         game: &Game,
         d: &Direct<B>,
-        s: &KState<B>,
+        s: &KState<B, P>,
         moves: B,
         depth: u32,
     ) -> Result<u64, Fault> {
@@ -38,10 +38,10 @@ impl<B: Board> Kernel<B> {
     pub fn perft_steps(
         &self,
         game: &Game,
-        s: &KState<B>,
+        s: &KState<B, P>,
         at: &At<B>,
         depth: u32,
-        memo: &mut StepMemo<B>,
+        memo: &mut StepMemo<B, P>,
     ) -> Result<u64, Fault> {
         if depth == 0 {
             return Ok(1);
@@ -95,7 +95,13 @@ impl<B: Board> Kernel<B> {
 
     /// Perft over whole turns of one placement, counted as [`Kernel::perft_steps`]
     /// counts: a pass is a turn, a finished game a leaf, and the last turn counted without being played.
-    pub fn perft(&self, game: &Game, s: &KState<B>, at: &At<B>, depth: u32) -> Result<u64, Fault> {
+    pub fn perft(
+        &self,
+        game: &Game,
+        s: &KState<B, P>,
+        at: &At<B>,
+        depth: u32,
+    ) -> Result<u64, Fault> {
         if depth == 0 {
             return Ok(1);
         }
@@ -127,8 +133,8 @@ impl<B: Board> Kernel<B> {
 /// Everything that decides a position's future inside a turn, for [`Kernel::perft_steps`]'s
 /// memo: the state without its step count and cached flags, and the choice it stands at.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct StepKey<B> {
-    pub(super) pieces: [B; 2],
+pub struct StepKey<B, const P: usize = 2> {
+    pub(super) pieces: [B; P],
     pub(super) regs: [i32; MAX_REGISTERS],
     pub(super) tokens: [u8; MAX_TOKENS],
     pub(super) mover: u8,
@@ -138,8 +144,8 @@ pub struct StepKey<B> {
     pub(super) pc: u32,
 }
 
-impl<B: Board> StepKey<B> {
-    pub(super) fn of(s: &KState<B>, pc: u32) -> Self {
+impl<B: Board, const P: usize> StepKey<B, P> {
+    pub(super) fn of(s: &KState<B, P>, pc: u32) -> Self {
         StepKey {
             pieces: s.pieces,
             regs: s.regs,
@@ -154,7 +160,7 @@ impl<B: Board> StepKey<B> {
 }
 
 /// Counts below sub-states of a turn, by sub-state and depth.
-pub type StepMemo<B> = PositionMap<(StepKey<B>, u32), u64>;
+pub type StepMemo<B, const P: usize> = PositionMap<(StepKey<B, P>, u32), u64>;
 
 /// Bounds the memory of a long count; clearing only costs recomputation.
 pub(super) const MEMO_ENTRIES: usize = 1 << 21;

@@ -3,18 +3,18 @@
 
 use super::*;
 
-impl<B: Board> Kernel<B> {
+impl<B: Board, const P: usize> Kernel<B, P> {
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
     /// position reached and the number of steps. Draws from `rng` as [`Kernel::random_step`]
     /// does (one draw per step, a forced pass included).
     pub fn playout(
         &self,
         game: &Game,
-        s: &KState<B>,
+        s: &KState<B, P>,
         at: At<B>,
         rng: &mut Rng,
         limit: u64,
-    ) -> Result<(KState<B>, At<B>, u64), Fault> {
+    ) -> Result<(KState<B, P>, At<B>, u64), Fault> {
         let (mut s, mut at) = (*s, at);
         let mut steps = 0;
         while steps < limit {
@@ -57,7 +57,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn random_tried(
         &self,
         game: &Game,
-        s: &mut KState<B>,
+        s: &mut KState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -92,7 +92,7 @@ impl<B: Board> Kernel<B> {
     /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
     /// the new opponent's cells.
     #[inline(always)]
-    pub(super) fn after_direct(s: &KState<B>, mover: B, opponent: B) -> KState<B> {
+    pub(super) fn after_direct(s: &KState<B, P>, mover: B, opponent: B) -> KState<B, P> {
         // A game of this shape has no counters (see `shapes::direct`).
         let mut t = s.at_boundary(false);
         t.mover = 1 - s.mover;
@@ -144,7 +144,7 @@ impl<B: Board> Kernel<B> {
         &self,
         game: &Game,
         d: &Direct<B>,
-        s: &mut KState<B>,
+        s: &mut KState<B, P>,
         mut moves: B,
         rng: &mut Rng,
         steps: &mut u64,

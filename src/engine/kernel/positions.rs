@@ -12,11 +12,11 @@ use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use crate::engine::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};
 use crate::ir::{Choose, Cond, Game, Instr, Loc, Set};
 
-impl<B: Board> Kernel<B> {
+impl<B: Board, const P: usize> Kernel<B, P> {
     /// The kernel's state for `s` (the choice it stands at is `s.pc`).
-    pub(crate) fn load(&self, s: &State) -> KState<B> {
+    pub(crate) fn load(&self, s: &State) -> KState<B, P> {
         KState {
-            pieces: s.pieces.map(|p| B::from_bits(&p)),
+            pieces: std::array::from_fn(|p| B::from_bits(&s.pieces[p])),
             mover: s.mover,
             turn: s.turn,
             passes: s.passes,
@@ -31,7 +31,7 @@ impl<B: Board> Kernel<B> {
     }
 
     /// Where `s` stands, with its choice's candidates found again.
-    fn at_of(&self, game: &Game, k: &KState<B>, s: &State) -> At<B> {
+    fn at_of(&self, game: &Game, k: &KState<B, P>, s: &State) -> At<B> {
         match s.pc {
             AT_GAME_OVER => At::Over(s.outcome.map(|o| o.winner)),
             AT_FORCED_PASS => At::Pass,
@@ -43,7 +43,7 @@ impl<B: Board> Kernel<B> {
     }
 
     /// The kernel's view of `s`: its state and where it stands.
-    pub fn import(&self, game: &Game, s: &State) -> (KState<B>, At<B>) {
+    pub fn import(&self, game: &Game, s: &State) -> (KState<B, P>, At<B>) {
         let k = self.load(s);
         let at = self.at_of(game, &k, s);
         (k, at)
@@ -172,7 +172,7 @@ impl<B: Board> Kernel<B> {
     fn agreement_play(
         &self,
         game: &Game,
-        k: &mut KState<B>,
+        k: &mut KState<B, P>,
         pc: u32,
         step: Step,
     ) -> Result<At<B>, Fault> {

@@ -1,4 +1,4 @@
-//! Games between two uniformly random players, played on the kernel's own state: what `run`
+//! Games between uniformly random players, played on the kernel's own state: what `run`
 //! plays when neither the moves' notation nor any other player is wanted. The players draw
 //! exactly as [`crate::agents`]' random player does when it is handed the legal steps, so a
 //! game played here and the same game played step by step through the engine are one game.
@@ -21,7 +21,7 @@ pub struct Tally {
     pub options: u64,
 }
 
-impl<B: Board> Kernel<B> {
+impl<B: Board, const P: usize> Kernel<B, P> {
     /// Plays from `s` until the game ends or `limit` steps are played. The player to move
     /// draws from its own generator (`rngs[p]`) an index below the number of legal steps, in
     /// the engine's order of steps, and only when there is more than one; `legal` is scratch
@@ -30,7 +30,7 @@ impl<B: Board> Kernel<B> {
         &self,
         game: &Game,
         s: &State,
-        rngs: &mut [Rng; 2],
+        rngs: &mut [Rng],
         limit: u64,
         legal: &mut Vec<(usize, usize)>,
     ) -> Result<(State, Tally), Fault> {

@@ -3,11 +3,16 @@
 
 use super::*;
 
-impl<B: Board> Kernel<B> {
+impl<B: Board, const P: usize> Kernel<B, P> {
     /// For turns of one placement: runs the turn's opening tests from `pc` to a choice with a
     /// candidate: its place and the candidates, or None when the turn has none (a pass).
     #[inline(always)]
-    pub(super) fn first_choice(&self, game: &Game, s: &KState<B>, mut pc: u32) -> Option<(u32, B)> {
+    pub(super) fn first_choice(
+        &self,
+        game: &Game,
+        s: &KState<B, P>,
+        mut pc: u32,
+    ) -> Option<(u32, B)> {
         let mut ctx = self.ctx(game, s);
         loop {
             match game.program.get(pc as usize)? {
@@ -33,7 +38,7 @@ impl<B: Board> Kernel<B> {
     /// The legal values of both options of the choice `c` at `pc` (see [`Kernel::option`]),
     /// asked in one context, so that what both ask (a line's sources) is found once.
     #[inline(always)]
-    pub(super) fn options(&self, game: &Game, s: &KState<B>, pc: u32, c: &Choose) -> (B, B) {
+    pub(super) fn options(&self, game: &Game, s: &KState<B, P>, pc: u32, c: &Choose) -> (B, B) {
         let mut ctx = self.ctx(game, s);
         let moves = self.option(&mut ctx, pc, c, 0);
         let more = self.later_options(&mut ctx, pc, c);
@@ -47,7 +52,7 @@ impl<B: Board> Kernel<B> {
 
     /// The values of a choice's options after the first, as [`At::Choice`] holds them.
     #[inline(always)]
-    pub(super) fn later_options(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose) -> B {
+    pub(super) fn later_options(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose) -> B {
         if c.alts.len() <= 2 {
             return self.option(ctx, pc, c, 1);
         }
@@ -56,7 +61,7 @@ impl<B: Board> Kernel<B> {
 
     /// See [`Kernel::later_options`]: three options or more, kept out of line.
     #[inline(never)]
-    pub(super) fn word_options(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose) -> B {
+    pub(super) fn word_options(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose) -> B {
         // Gathered in one word (a choice has far fewer than 64 options): a set of several
         // words costs an operation per word for each option.
         let mut more = 0u64;
@@ -82,7 +87,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn any_legal(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -98,7 +103,7 @@ impl<B: Board> Kernel<B> {
     fn any_passes_trial(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -116,7 +121,7 @@ impl<B: Board> Kernel<B> {
     /// options before going on, and a loop that leads from an option back to its choice, with
     /// nothing changed, would try them inside one another for ever.
     #[inline]
-    fn deeper(&self, game: &Game, t: &KState<B>, pc: u32) -> Result<KState<B>, Fault> {
+    fn deeper(&self, game: &Game, t: &KState<B, P>, pc: u32) -> Result<KState<B, P>, Fault> {
         if t.trials >= MAX_TRIAL_DEPTH {
             return Err(trials_without_end(game, pc));
         }
@@ -131,7 +136,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn sole_legal(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -152,7 +157,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn each_legal(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -173,7 +178,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn candidate_count(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -192,7 +197,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn candidate(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -210,7 +215,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn later_nth(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         more: B,
         k: usize,
@@ -229,7 +234,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn broad_values(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         c: &Choose,
         alt: usize,
@@ -241,7 +246,7 @@ impl<B: Board> Kernel<B> {
     }
 
     #[inline(never)]
-    pub(super) fn broad_count(&self, game: &Game, t: &KState<B>, pc: u32, more: B) -> usize {
+    pub(super) fn broad_count(&self, game: &Game, t: &KState<B, P>, pc: u32, more: B) -> usize {
         let Instr::Choose(c) = &game.program[pc as usize] else {
             unreachable!("states are only suspended at choices")
         };
@@ -254,7 +259,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn broad_nth(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         c: &Choose,
         more: B,
@@ -278,7 +283,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn is_legal(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         c: &Choose,
         alt: usize,
@@ -301,7 +306,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn passes_trial(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         c: &Choose,
         alt: usize,
         value: usize,
@@ -317,7 +322,7 @@ impl<B: Board> Kernel<B> {
     /// The legal values of option `alt` of the choice `c` at `pc`: its cells whose `where`
     /// holds, or bit 0 for a word or pass option that is allowed.
     #[inline]
-    pub(super) fn option(&self, ctx: &mut Ctx<'_, B>, pc: u32, c: &Choose, alt: usize) -> B {
+    pub(super) fn option(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose, alt: usize) -> B {
         let Some(a) = c.alts.get(alt) else {
             return B::EMPTY;
         };
@@ -351,7 +356,7 @@ impl<B: Board> Kernel<B> {
 
     /// Binds option `alt`'s value: a cell to its variable, a pass option marks the turn a pass.
     #[inline]
-    pub(super) fn bind(t: &mut KState<B>, c: &Choose, alt: usize, value: usize) {
+    pub(super) fn bind(t: &mut KState<B, P>, c: &Choose, alt: usize, value: usize) {
         match &c.alts[alt].kind {
             AltKind::Cell { reg, .. } => t.regs[*reg as usize] = value as i32,
             AltKind::Word(_) => {}
@@ -364,14 +369,14 @@ impl<B: Board> Kernel<B> {
     pub(super) fn run(
         &self,
         game: &Game,
-        t: &mut KState<B>,
+        t: &mut KState<B, P>,
         mut pc: u32,
     ) -> Result<Flow<B>, Fault> {
         // Counted at jumps only: a run that never ends must take jumps without end, since
         // straight-line code runs off the program's end.
         let mut budget = STEP_BUDGET;
-        let mut watch: Option<Box<Watch<B>>> = None;
-        let mut spend = |pc: u32, t: &KState<B>| {
+        let mut watch: Option<Box<Watch<B, P>>> = None;
+        let mut spend = |pc: u32, t: &KState<B, P>| {
             budget -= 1;
             if budget > STEP_BUDGET - WATCH_AFTER {
                 return Ok(());
@@ -425,7 +430,7 @@ impl<B: Board> Kernel<B> {
                 }
                 Instr::Place(c, loc) => {
                     let cell = self.ctx(game, t).cell(c);
-                    if (t.pieces[0] | t.pieces[1]).contains(cell) {
+                    if t.occupied().contains(cell) {
                         return Err(Box::new(RuleError::place_on_piece(game, cell, loc)));
                     }
                     let m = t.mover as usize;
@@ -433,21 +438,17 @@ impl<B: Board> Kernel<B> {
                     pc += 1;
                 }
                 Instr::Flip(set) => {
-                    let m = t.mover as usize;
-                    let flipped = self.ctx(game, t).set(set) & t.pieces[1 - m];
-                    t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
-                    t.pieces[m] = t.pieces[m] | flipped;
+                    let flipped = self.ctx(game, t).set(set);
+                    t.take(t.mover as usize, flipped);
                     pc += 1;
                 }
                 Instr::Move(a, b, loc) => {
                     let ctx = self.ctx(game, t);
                     let (from, to) = (ctx.cell(a), ctx.cell(b));
-                    let owner = match (t.pieces[0].contains(from), t.pieces[1].contains(from)) {
-                        (true, _) => 0,
-                        (_, true) => 1,
-                        _ => return Err(Box::new(RuleError::move_from_empty(game, from, loc))),
+                    let Some(owner) = t.owner(from) else {
+                        return Err(Box::new(RuleError::move_from_empty(game, from, loc)));
                     };
-                    if (t.pieces[0] | t.pieces[1]).contains(to) || !self.playable.contains(to) {
+                    if t.occupied().contains(to) || !self.playable.contains(to) {
                         return Err(Box::new(RuleError::move_to_taken(game, to, loc)));
                     }
                     t.pieces[owner] = t.pieces[owner] ^ B::single(from) ^ B::single(to);
@@ -515,7 +516,7 @@ impl<B: Board> Kernel<B> {
 
     /// A turn's opening run for `player` from `s`: where it suspends (and the state there),
     /// or None when the player has no step.
-    pub(super) fn opening(&self, game: &Game, s: &KState<B>) -> Result<Opening<B>, Fault> {
+    pub(super) fn opening(&self, game: &Game, s: &KState<B, P>) -> Result<Opening<B, P>, Fault> {
         let mut u = *s;
         Ok(match self.run(game, &mut u, 0)? {
             Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
@@ -527,7 +528,7 @@ impl<B: Board> Kernel<B> {
     /// When the turn opens with a choice that is not taken on its own: its options at `s`,
     /// unless none is legal. Nothing runs before such a choice, so the state needs no copy.
     #[inline(always)]
-    pub(super) fn opening_choice(&self, game: &Game, s: &KState<B>) -> Option<(B, B)> {
+    pub(super) fn opening_choice(&self, game: &Game, s: &KState<B, P>) -> Option<(B, B)> {
         let Some(Instr::Choose(c)) = game.program.first() else {
             return None;
         };
@@ -546,8 +547,8 @@ impl<B: Board> Kernel<B> {
         Some((moves, more))
     }
 
-    pub(super) fn can_start(&self, game: &Game, s: &KState<B>, player: u8) -> bool {
-        let empty = self.playable & !(s.pieces[0] | s.pieces[1]);
+    pub(super) fn can_start(&self, game: &Game, s: &KState<B, P>, player: u8) -> bool {
+        let empty = self.playable & !s.occupied();
         if let Some(d) = self.direct.as_ref().filter(|d| (empty & d.gate).is_empty()) {
             // The turn is that one choice, so its candidates are all there is to find.
             let p = player as usize;
@@ -572,7 +573,7 @@ impl<B: Board> Kernel<B> {
 
     /// Checks the turn-boundary end conditions and finds the mover's first choice.
     #[inline(always)]
-    pub fn begin_turn(&self, game: &Game, s: &mut KState<B>) -> Result<At<B>, Fault> {
+    pub fn begin_turn(&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault> {
         if self.single_step {
             // The opening tests change nothing, so no copy of the state is needed.
             let first = self.first_choice(game, s, 0).map(|(pc, moves)| At::Choice {
@@ -601,7 +602,12 @@ impl<B: Board> Kernel<B> {
     /// The turn-boundary end checks at `s`, given the mover's first choice (None: no step):
     /// the game's end, that choice, or a forced pass.
     #[inline(always)]
-    pub(super) fn start_or_end(&self, game: &Game, s: &KState<B>, first: Option<At<B>>) -> At<B> {
+    pub(super) fn start_or_end(
+        &self,
+        game: &Game,
+        s: &KState<B, P>,
+        first: Option<At<B>>,
+    ) -> At<B> {
         if let (Some(choice), true) = (first, self.ends_need_blocked) {
             return choice;
         }
@@ -618,7 +624,7 @@ impl<B: Board> Kernel<B> {
     pub fn play(
         &self,
         game: &Game,
-        t: &mut KState<B>,
+        t: &mut KState<B, P>,
         pc: u32,
         alt: usize,
         value: usize,
@@ -634,7 +640,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn try_play(
         &self,
         game: &Game,
-        t: &mut KState<B>,
+        t: &mut KState<B, P>,
         pc: u32,
         alt: usize,
         value: usize,
@@ -642,13 +648,12 @@ impl<B: Board> Kernel<B> {
         if let (Some(l), 0) = (self.forms[pc as usize].place_flip, alt) {
             let before = self.read_by_step_ends(t);
             let m = t.mover as usize;
-            if (t.pieces[0] | t.pieces[1]).contains(value) {
+            if t.occupied().contains(value) {
                 return Err(self.placed_on_piece(game, pc, value));
             }
-            let ctx = self.ctx(game, t);
-            let flipped = ctx.line_cells(l, value, false) & t.pieces[1 - m];
-            t.pieces[1 - m] = t.pieces[1 - m] ^ flipped;
-            t.pieces[m] = t.pieces[m] | flipped | B::single(value);
+            let flipped = self.ctx(game, t).line_cells(l, value, false);
+            t.pieces[m] = t.pieces[m] | B::single(value);
+            t.take(m, flipped);
             self.note_changes(t, before);
             return self.end_step(game, t, Flow::TurnEnded).map(Some);
         }
@@ -691,13 +696,13 @@ impl<B: Board> Kernel<B> {
     fn enclosure(
         &self,
         game: &Game,
-        t: &KState<B>,
+        t: &KState<B, P>,
         pc: u32,
         cell: usize,
         dirs: DirSet,
         require: bool,
     ) -> Result<Option<(B, B)>, Fault> {
-        if (t.pieces[0] | t.pieces[1]).contains(cell) {
+        if t.occupied().contains(cell) {
             return Err(self.placed_on_piece(game, pc, cell));
         }
         let near = self.ctx(game, t).neighbours(cell, dirs);
@@ -711,7 +716,7 @@ impl<B: Board> Kernel<B> {
     #[inline(always)]
     pub(super) fn enclosed(
         &self,
-        t: &KState<B>,
+        t: &KState<B, P>,
         cell: usize,
         near: B,
         require: bool,
@@ -755,15 +760,14 @@ impl<B: Board> Kernel<B> {
 
     /// What the after-step end checks read in `t` (None when they read more than cells).
     #[inline(always)]
-    pub(super) fn read_by_step_ends(&self, t: &KState<B>) -> Option<[B; 2]> {
-        self.step_ends_read
-            .map(|m| [t.pieces[0] & m, t.pieces[1] & m])
+    pub(super) fn read_by_step_ends(&self, t: &KState<B, P>) -> Option<[B; P]> {
+        self.step_ends_read.map(|m| t.pieces.map(|p| p & m))
     }
 
     /// Keeps the after-step end checks known false only if nothing they read has changed since
     /// `before`.
     #[inline(always)]
-    pub(super) fn note_changes(&self, t: &mut KState<B>, before: Option<[B; 2]>) {
+    pub(super) fn note_changes(&self, t: &mut KState<B, P>, before: Option<[B; P]>) {
         t.step_ends_clear &= before.is_some() && before == self.read_by_step_ends(t);
     }
 
@@ -772,7 +776,7 @@ impl<B: Board> Kernel<B> {
     pub(super) fn end_step(
         &self,
         game: &Game,
-        t: &mut KState<B>,
+        t: &mut KState<B, P>,
         flow: Flow<B>,
     ) -> Result<At<B>, Fault> {
         if self.ends_after_step && !t.step_ends_clear {
@@ -790,7 +794,7 @@ impl<B: Board> Kernel<B> {
 
     /// The mover passes: `t` becomes the next turn's position.
     #[inline]
-    pub fn pass(&self, game: &Game, t: &mut KState<B>) -> Result<At<B>, Fault> {
+    pub fn pass(&self, game: &Game, t: &mut KState<B, P>) -> Result<At<B>, Fault> {
         self.next_turn(game, t, true)
     }
 
@@ -798,11 +802,15 @@ impl<B: Board> Kernel<B> {
     pub(super) fn next_turn(
         &self,
         game: &Game,
-        t: &mut KState<B>,
+        t: &mut KState<B, P>,
         passing: bool,
     ) -> Result<At<B>, Fault> {
         t.passes = if passing { t.passes + 1 } else { 0 };
-        t.mover = 1 - t.mover;
+        t.mover = if P == 2 {
+            1 - t.mover
+        } else {
+            game.next_player(t.mover)
+        };
         t.turn += 1;
         t.steps = 0;
         t.passing = false;
@@ -812,7 +820,7 @@ impl<B: Board> Kernel<B> {
 
     /// Zeroes the turn's variables, keeping the counters.
     #[inline(always)]
-    pub(super) fn clear_turn_variables(&self, t: &mut KState<B>) {
+    pub(super) fn clear_turn_variables(&self, t: &mut KState<B, P>) {
         if self.counted() {
             self.clear_uncounted(t);
         } else {
@@ -824,7 +832,7 @@ impl<B: Board> Kernel<B> {
     /// common case, the two were once merged into a call to `memset` of a varying length,
     /// which cost Verto 9x9 a tenth of its playouts.
     #[inline(never)]
-    fn clear_uncounted(&self, t: &mut KState<B>) {
+    fn clear_uncounted(&self, t: &mut KState<B, P>) {
         t.regs[..self.turn_registers].fill(0);
     }
 
@@ -834,7 +842,7 @@ impl<B: Board> Kernel<B> {
     fn add_to_counter(
         &self,
         game: &Game,
-        t: &mut KState<B>,
+        t: &mut KState<B, P>,
         add: &crate::ir::AddToCounter,
     ) -> Result<(), Fault> {
         let crate::ir::AddToCounter {
@@ -848,7 +856,7 @@ impl<B: Board> Kernel<B> {
         if p == NOBODY {
             return Ok(());
         }
-        let slot = counter_slot(*counter, p);
+        let slot = counter_slot(*counter, p, game.player_count());
         let sum = f64::from(t.regs[slot]) + amount;
         if amount.fract() != 0.0 || sum.abs() >= 1e9 {
             let name = &game.counters[*counter as usize].0;
@@ -860,7 +868,7 @@ impl<B: Board> Kernel<B> {
 
     /// The after-step end checks at `t`, from the table when there is one.
     #[inline(always)]
-    pub(super) fn step_ends(&self, game: &Game, t: &KState<B>) -> Option<Option<u8>> {
+    pub(super) fn step_ends(&self, game: &Game, t: &KState<B, P>) -> Option<Option<u8>> {
         let Some(table) = &self.step_end_table else {
             return self.check_ends(game, t, Timing::AfterStep, None);
         };
@@ -880,22 +888,25 @@ impl<B: Board> Kernel<B> {
     pub(super) fn check_ends(
         &self,
         game: &Game,
-        s: &KState<B>,
+        s: &KState<B, P>,
         timing: Timing,
         mover_can_move: Option<bool>,
     ) -> Option<Option<u8>> {
-        eval::ended(&game.ends, timing, s.mover, |bound| Ctx {
-            bound,
-            mover_can_move,
-            ..self.ctx(game, s)
+        eval::ended(&game.ends, timing, s.mover, game.player_count(), |bound| {
+            Ctx {
+                bound,
+                mover_can_move,
+                ..self.ctx(game, s)
+            }
         })
     }
 
     /// The result of a finished game; `winner` overrides the comparison of scores. The
     /// contexts that score it share each player's flood of reachable empty cells.
-    pub fn outcome(&self, game: &Game, s: &KState<B>, winner: Option<u8>) -> Outcome {
-        let reached = Reached::default();
-        eval::outcome(&game.score, &game.tiebreaks, winner, |bound| Ctx {
+    pub fn outcome(&self, game: &Game, s: &KState<B, P>, winner: Option<u8>) -> Outcome {
+        let reached = Reached::new([None; P]);
+        let players = game.player_count();
+        eval::outcome(&game.score, &game.tiebreaks, winner, players, |bound| Ctx {
             bound,
             reached: Some(&reached),
             ..self.ctx(game, s)
@@ -904,8 +915,8 @@ impl<B: Board> Kernel<B> {
 
     /// The tie-break margins for `p`, each weighted half as much as the one before (the first
     /// by a half): what a position is worth beyond its score, for evaluations.
-    pub fn margins(&self, game: &Game, s: &KState<B>, p: u8) -> f64 {
-        let reached = Reached::default();
+    pub fn margins(&self, game: &Game, s: &KState<B, P>, p: u8) -> f64 {
+        let reached = Reached::new([None; P]);
         let value = |expr: &Num, q: u8| {
             Ctx {
                 bound: q,
@@ -918,14 +929,19 @@ impl<B: Board> Kernel<B> {
         let mut total = 0.0;
         for t in &game.tiebreaks {
             weight /= 2.0;
-            total += weight * (value(t, p) - value(t, 1 - p));
+            let values: Vec<f64> = (0..game.player_count()).map(|q| value(t, q)).collect();
+            total += weight * crate::engine::state::margin(&values, p);
         }
         total
     }
 
     /// The engine's state for a kernel position.
-    pub fn export(&self, game: &Game, s: &KState<B>, at: &At<B>) -> State {
-        let mut t = State::new(s.pieces.map(|p| p.to_bits()), s.mover);
+    pub fn export(&self, game: &Game, s: &KState<B, P>, at: &At<B>) -> State {
+        let mut pieces = [crate::board::bits::Bits::EMPTY; crate::ir::MAX_PLAYERS];
+        for (to, from) in pieces.iter_mut().zip(&s.pieces) {
+            *to = from.to_bits();
+        }
+        let mut t = State::new(pieces, s.mover);
         t.agreeing = s.agreeing;
         t.turn = s.turn;
         t.passes = s.passes;
@@ -979,13 +995,13 @@ fn innermost_loop(game: &Game, pc: u32) -> Option<&crate::ir::Loc> {
 /// cycle finding: a snapshot renewed at doubling intervals), so a loop whose rounds change
 /// nothing is reported at once however costly its rounds; the jump budget still ends a loop
 /// whose rounds change something for ever. Boxed: only such runs pay for it.
-struct Watch<B> {
-    seen: Option<(u32, KState<B>)>,
+struct Watch<B, const P: usize> {
+    seen: Option<(u32, KState<B, P>)>,
     lap: u32,
     interval: u32,
 }
 
-impl<B: Board> Watch<B> {
+impl<B: Board, const P: usize> Watch<B, P> {
     fn new() -> Box<Self> {
         Box::new(Watch {
             seen: None,
@@ -996,7 +1012,7 @@ impl<B: Board> Watch<B> {
 
     #[cold]
     #[inline(never)]
-    fn repeats(&mut self, pc: u32, t: &KState<B>) -> bool {
+    fn repeats(&mut self, pc: u32, t: &KState<B, P>) -> bool {
         if self.seen.is_some_and(|(p, s)| p == pc && s == *t) {
             return true;
         }

@@ -166,10 +166,11 @@ const DIRECT_PLAIN_EMPTIES: u32 = 5;
 /// the plain ones used it).
 const DIRECT_UNTABLED_EMPTIES: u32 = 9;
 
-impl<B: Board> Kernel<B> {
-    fn key(s: &KState<B>) -> Key {
+impl<B: Board, const P: usize> Kernel<B, P> {
+    fn key(s: &KState<B, P>) -> Key {
         Key {
-            pieces: s.pieces.map(|p| p.to_u128()),
+            // The search runs only with two players (see `Kernel::value`'s callers).
+            pieces: [s.pieces[0].to_u128(), s.pieces[1].to_u128()],
             mover: s.mover,
             turn: s.turn,
             passes: s.passes,
@@ -180,7 +181,7 @@ impl<B: Board> Kernel<B> {
     pub fn terminal_value(
         &self,
         game: &Game,
-        s: &KState<B>,
+        s: &KState<B, P>,
         winner: Option<u8>,
         player: u8,
     ) -> f64 {
@@ -193,7 +194,7 @@ impl<B: Board> Kernel<B> {
         &self,
         game: &Game,
         table: &mut Table,
-        s: &KState<B>,
+        s: &KState<B, P>,
         at: &At<B>,
         mut alpha: f64,
         mut beta: f64,
@@ -241,7 +242,7 @@ impl<B: Board> Kernel<B> {
         }
         // Children in order: the table's best first, then those that leave the opponent the
         // fewest replies (a cut comes soonest from a move that constrains).
-        let mut children: Vec<(u32, usize, KState<B>, At<B>)> =
+        let mut children: Vec<(u32, usize, KState<B, P>, At<B>)> =
             Vec::with_capacity(moves.count() as usize);
         for cell in moves.cells() {
             let (t, next) = match direct {
@@ -312,7 +313,7 @@ impl<B: Board> Kernel<B> {
     /// moves that leave the opponent least: a cut comes soonest from a move that constrains.
     /// The weights are the best of those tried on 6x6 Othello endgames (a third fewer
     /// positions than counting placements alone); any rules get the same order.
-    fn prospects(&self, game: &Game, t: &KState<B>, moves: B) -> u32 {
+    fn prospects(&self, game: &Game, t: &KState<B, P>, moves: B) -> u32 {
         let other = t.pieces[1 - t.mover as usize];
         let empty = self.playable & !(t.pieces[0] | t.pieces[1]);
         let near = self.ctx(game, t).adjacent(other, 0xff);
@@ -327,9 +328,9 @@ impl<B: Board> Kernel<B> {
         &self,
         game: &Game,
         d: &Direct<B>,
-        s: &KState<B>,
+        s: &KState<B, P>,
         cell: usize,
-    ) -> (KState<B>, At<B>) {
+    ) -> (KState<B, P>, At<B>) {
         let m = s.mover as usize;
         let (next, other, replies) = self.direct_turn(d, s.pieces[m], s.pieces[1 - m], cell);
         let t = Self::after_direct(s, next, other);
@@ -340,7 +341,7 @@ impl<B: Board> Kernel<B> {
     /// Where `t`, reached by a turn of a [`Direct`] game, stands: a choice among its mover's
     /// placements `replies`, or (with none) a pass or the end, as the general path decides.
     #[inline(always)]
-    fn direct_at(&self, game: &Game, d: &Direct<B>, t: &KState<B>, replies: B) -> At<B> {
+    fn direct_at(&self, game: &Game, d: &Direct<B>, t: &KState<B, P>, replies: B) -> At<B> {
         if replies.is_empty() {
             self.start_or_end(game, t, None)
         } else {
@@ -360,7 +361,7 @@ impl<B: Board> Kernel<B> {
         game: &Game,
         table: &mut Table,
         d: &Direct<B>,
-        s: &KState<B>,
+        s: &KState<B, P>,
         moves: B,
         mut alpha: f64,
         beta: f64,
@@ -410,7 +411,7 @@ impl<B: Board> Kernel<B> {
         game: &Game,
         table: &mut Table,
         d: &Direct<B>,
-        s: &KState<B>,
+        s: &KState<B, P>,
         moves: B,
         alpha: f64,
         beta: f64,
@@ -430,7 +431,7 @@ impl<B: Board> Kernel<B> {
         game: &Game,
         table: &mut Table,
         d: &Direct<B>,
-        s: &KState<B>,
+        s: &KState<B, P>,
         plies: u32,
         (mover, opponent): (B, B),
         moves: B,
@@ -482,7 +483,7 @@ impl<B: Board> Kernel<B> {
         &self,
         game: &Game,
         table: &mut Table,
-        s: &KState<B>,
+        s: &KState<B, P>,
         at: &At<B>,
     ) -> Result<f64, Fault> {
         let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
@@ -520,8 +521,8 @@ impl<B: Board> Kernel<B> {
         &self,
         game: &Game,
         table: &mut Table,
-        s: &KState<B>,
-        t: &KState<B>,
+        s: &KState<B, P>,
+        t: &KState<B, P>,
         next: &At<B>,
         alpha: f64,
         beta: f64,
