@@ -161,7 +161,7 @@ fn rule_tokens(text: &str) -> Vec<&str> {
 pub fn result_of(engine: &Engine, s: &State) -> Option<RecordResult> {
     s.outcome.map(|o| RecordResult {
         winner: (o.winner != NOBODY).then(|| engine.player_name(o.winner).to_string()),
-        scores: (0..2)
+        scores: (0..engine.game.player_count())
             .map(|p| (engine.player_name(p).to_string(), o.scores()[p as usize]))
             .collect(),
         resigned: None,
@@ -244,11 +244,9 @@ pub fn apply_agreement(
         if text.is_empty() {
             continue;
         }
-        let proposer = if i % 2 == 0 {
-            stopped.mover
-        } else {
-            1 - stopped.mover
-        };
+        // The players propose in turn order, starting with the one to move.
+        let players = engine.game.player_count();
+        let proposer = ((stopped.mover as usize + i) % players as usize) as u8;
         let Some(mut a) = engine
             .begin_agreement(&s, proposer)
             .map_err(|e| format!("rule error: {e}"))?
@@ -292,6 +290,11 @@ fn check_resignation(
             engine.player_name(s.mover)
         )));
     }
+    if engine.game.player_count() != 2 {
+        return Err(Mismatch::Resignation(format!(
+            "{who} resigned, but only a game of two players ends by resigning"
+        )));
+    }
     let winner = engine.player_name(1 - p);
     if r.winner.as_deref() != Some(winner) {
         return Err(Mismatch::Resignation(format!(
@@ -300,7 +303,7 @@ fn check_resignation(
         )));
     }
     let outcome = engine.outcome(s, None);
-    let scores: BTreeMap<String, f64> = (0..2)
+    let scores: BTreeMap<String, f64> = (0..engine.game.player_count())
         .map(|q| {
             (
                 engine.player_name(q).to_string(),

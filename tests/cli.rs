@@ -1080,3 +1080,75 @@ fn render_draws_hexagonal_boards_as_hexagons_that_touch_their_neighbours() {
         assert!(*x > 20.0 && *x < width - 20.0 && *y > 20.0 && *y < height - 20.0);
     }
 }
+
+#[test]
+fn four_players_run_play_record_and_replay() {
+    // `run`: one agent per player; each seat's wins and the draws add up to the games.
+    let path = temp("rolit.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let v = json(&outflank(&[
+        "run",
+        "games/rolit.rules",
+        "--games",
+        "8",
+        "--agents",
+        "greedy,random,random,random",
+        "--swap",
+        "--record",
+        &path,
+        "--json",
+    ]));
+    let players = ["red", "yellow", "green", "blue"];
+    let wins: u64 = players
+        .iter()
+        .map(|p| v["wins"][p]["wins"].as_u64().unwrap())
+        .sum();
+    assert_eq!(wins + v["draws"].as_u64().unwrap(), 8);
+    // The agents changed seats, so wins are counted by agent too.
+    let by_agent = v["agents"]["greedy"]["wins"].as_u64().unwrap()
+        + v["agents"]["random"]["wins"].as_u64().unwrap();
+    assert_eq!(by_agent, wins);
+    // The records name four players and four scores, and replay.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["players"].as_object().unwrap().len(), 4);
+    assert_eq!(first["result"]["scores"].as_object().unwrap().len(), 4);
+    let o = outflank(&["replay", "games/rolit.rules", &path, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("moves replayed").count(), 8);
+
+    // A wrong number of agents says how many and whose.
+    let o = outflank(&["run", "games/rolit.rules", "--agents", "random,random"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("name 4 players, one for each of red, yellow, green and blue"),
+        "{}",
+        stderr(&o)
+    );
+
+    // `play` with a human in the second seat: the computers move in turn order around them,
+    // and resigning is refused among four.
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/rolit.rules",
+            "--red",
+            "random",
+            "--yellow",
+            "human",
+            "--green",
+            "random",
+            "--blue",
+            "random",
+        ],
+        "resign\nquit\n",
+    );
+    let out = stdout(&o);
+    assert!(out.contains("red (random) plays"), "{out}");
+    assert!(
+        out.contains("only a game of two players ends by resigning"),
+        "{out}"
+    );
+    assert!(out.contains("score: red "), "{out}");
+    assert!(out.contains(", blue "), "{out}");
+}

@@ -106,9 +106,11 @@ fn every_agent_plays_every_game_to_the_end() {
         };
         let e = engine(&file, set);
         let start = e.start().unwrap();
+        let players = e.game.players.len();
         for pair in [["greedy", "mcts:8"], ["alphabeta:1", "random"]] {
             let m = Match {
-                agents: vec![pair[0].into(), pair[1].into()],
+                // The pair in turn, to every seat.
+                agents: (0..players).map(|p| pair[p % 2].into()).collect(),
                 swap: false,
                 notation: true,
             };
@@ -192,7 +194,7 @@ fn random_games_without_notation_are_the_games_played_step_by_step() {
         let e = engine(&file, &[]);
         let start = e.start().unwrap();
         let with = |notation| Match {
-            agents: vec!["random".into(), "random".into()],
+            agents: vec!["random".into(); e.game.players.len()],
             swap: false,
             notation,
         };
@@ -213,4 +215,28 @@ fn random_games_without_notation_are_the_games_played_step_by_step() {
         assert_eq!(slow.len(), 6);
         assert_eq!(fast.len(), 6);
     }
+}
+
+#[test]
+fn swapped_seats_give_every_agent_every_seat() {
+    let m = Match {
+        agents: vec!["a".into(), "b".into(), "c".into()],
+        swap: true,
+        notation: false,
+    };
+    let seatings: Vec<Vec<String>> = (0..3).map(|i| m.seating(i)).collect();
+    assert_eq!(seatings[0], ["a", "b", "c"]);
+    for seat in 0..3 {
+        let mut sat: Vec<&str> = seatings.iter().map(|s| s[seat].as_str()).collect();
+        sat.sort();
+        assert_eq!(sat, ["a", "b", "c"], "seat {seat}");
+    }
+    // Game 3 starts the round again; with two players, the swap of every other game.
+    assert_eq!(m.seating(3), m.seating(0));
+    let two = Match {
+        agents: vec!["x".into(), "y".into()],
+        ..m
+    };
+    assert_eq!(two.seating(1), ["y", "x"]);
+    assert_eq!(two.seating(2), ["x", "y"]);
 }

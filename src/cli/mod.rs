@@ -112,10 +112,12 @@ enum Command {
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The players, first player's first: random, greedy, mcts[:N|:Nms], alphabeta[:D].
-        #[arg(long, default_value = "random,random")]
-        agents: String,
-        /// Swap seats every other game (fair strength comparisons).
+        /// One player per seat, in turn order, separated by commas: random, greedy,
+        /// mcts[:N|:Nms], alphabeta[:D] (default: random in every seat).
+        #[arg(long)]
+        agents: Option<String>,
+        /// Move every agent one seat on at each game, so each plays every seat (with two
+        /// players: swap seats every other game); for fair strength comparisons
         #[arg(long)]
         swap: bool,
         /// Threads (default: all cores). The games do not depend on it.

@@ -81,7 +81,7 @@ impl PositionReport {
             over: s.is_over(),
             result: s.outcome.map(|o| ResultReport {
                 winner: (o.winner != NOBODY).then(|| engine.player_name(o.winner).to_string()),
-                scores: (0..2)
+                scores: (0..engine.game.player_count())
                     .map(|p| {
                         (
                             engine.player_name(p).to_string(),
@@ -165,13 +165,13 @@ pub fn result_line(engine: &Engine, s: &State) -> String {
     let Some(o) = s.outcome else {
         return "not finished".into();
     };
-    let scores = format!(
-        "{} {}, {} {}",
-        engine.player_name(0),
-        format_score(o.scores()[0]),
-        engine.player_name(1),
-        format_score(o.scores()[1])
-    );
+    let scores: Vec<String> = o
+        .scores()
+        .iter()
+        .enumerate()
+        .map(|(p, &v)| format!("{} {}", engine.player_name(p as u8), format_score(v)))
+        .collect();
+    let scores = scores.join(", ");
     if o.winner == NOBODY {
         format!("{scores}: draw")
     } else {

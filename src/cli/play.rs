@@ -87,13 +87,19 @@ impl Game<'_> {
     fn status(&self) -> String {
         let e = self.engine;
         let o = e.outcome(&self.now, None);
-        let mut line = format!(
-            "score: {} {}, {} {}",
-            e.player_name(0),
-            super::output::score_value(o.scores()[0]),
-            e.player_name(1),
-            super::output::score_value(o.scores()[1])
-        );
+        let scores: Vec<String> = o
+            .scores()
+            .iter()
+            .enumerate()
+            .map(|(p, &v)| {
+                format!(
+                    "{} {}",
+                    e.player_name(p as u8),
+                    super::output::score_value(v)
+                )
+            })
+            .collect();
+        let mut line = format!("score: {}", scores.join(", "));
         for (name, value) in e.extra(&self.now) {
             line.push_str(&format!("; {name}: {value}"));
         }
@@ -129,7 +135,7 @@ impl Game<'_> {
         match self.resigned {
             Some(p) => Some(RecordResult {
                 winner: Some(e.player_name(1 - p).to_string()),
-                scores: (0..2)
+                scores: (0..e.game.player_count())
                     .map(|q| {
                         (
                             e.player_name(q).to_string(),
@@ -143,12 +149,12 @@ impl Game<'_> {
         }
     }
 
-    fn new_record(engine: &Engine, args: &GameArgs, seats: &[String; 2], first: &State) -> Record {
+    fn new_record(engine: &Engine, args: &GameArgs, seats: &[String], first: &State) -> Record {
         Record {
             rules: args.file.clone(),
             rules_hash: rules_hash(engine),
             params: params_of(engine),
-            players: (0..2)
+            players: (0..engine.game.player_count())
                 .map(|p| (engine.player_name(p).to_string(), seats[p as usize].clone()))
                 .collect(),
             seed: None,
@@ -225,7 +231,8 @@ impl Game<'_> {
 
 /// Who plays each seat, and the options written after the players.
 struct Seating {
-    seats: [String; 2],
+    /// Per player.
+    seats: Vec<String>,
     seed: u64,
     limit: StepLimit,
     record: Option<String>,
@@ -240,13 +247,12 @@ fn seating(
     limit: StepLimit,
     record: Option<String>,
 ) -> Result<Seating, Failure> {
-    let names = [
-        engine.player_name(0).to_string(),
-        engine.player_name(1).to_string(),
-    ];
-    // Default: a human against the computer.
+    let names: Vec<String> = engine.game.players.iter().map(|p| p.name.clone()).collect();
+    // Default: a human in the first seat against the computer in every other.
     let mut out = Seating {
-        seats: ["human".to_string(), "mcts:1000".to_string()],
+        seats: (0..names.len())
+            .map(|p| if p == 0 { "human" } else { "mcts:1000" }.to_string())
+            .collect(),
         seed,
         limit,
         record,
@@ -284,9 +290,10 @@ fn seating(
         }
         let name = flag.trim_start_matches("--");
         let Some(p) = names.iter().position(|n| n == name) else {
+            let usage: Vec<String> = names.iter().map(|n| format!("--{n} PLAYER")).collect();
             return Err(Failure::Message(format!(
-                "{flag}: unknown option; name the players as in the rules: --{} PLAYER --{} PLAYER",
-                names[0], names[1]
+                "{flag}: unknown option; name the players as in the rules: {}",
+                usage.join(" ")
             )));
         };
         let Some(who) = value else {
@@ -388,7 +395,7 @@ pub fn cmd_play(
 fn session(
     g: &mut Game,
     agents: &mut [Option<Box<dyn Agent>>],
-    seats: &[String; 2],
+    seats: &[String],
     limit: StepLimit,
 ) -> Result<String, Failure> {
     let engine = g.engine;
@@ -517,6 +524,9 @@ fn session(
                 });
                 shown = undone;
             }
+            "resign" if !g.over() && engine.game.player_count() != 2 => {
+                say("only a game of two players ends by resigning; play on, or quit\n");
+            }
             "resign" if !g.over() => {
                 g.resigned = Some(g.now.mover);
                 g.update_result();
@@ -580,7 +590,7 @@ fn legal_list(engine: &Engine, s: &State) -> String {
 fn offer_agreement(
     g: &mut Game,
     agents: &mut [Option<Box<dyn Agent>>],
-    seats: &[String; 2],
+    seats: &[String],
     input: &mut impl Iterator<Item = std::io::Result<String>>,
     say: &mut impl FnMut(&str),
 ) -> Result<(), Failure> {
@@ -589,7 +599,9 @@ fn offer_agreement(
     say("play has stopped: the players may agree to flip dead groups before scoring\n");
     let mut proposals = Vec::new();
     let mut agreed = stopped;
-    for proposer in [stopped.mover, 1 - stopped.mover] {
+    let players = engine.game.player_count();
+    // Each player proposes once, in turn order from the one to move.
+    for proposer in (0..players).map(|k| (stopped.mover + k) % players) {
         let name = engine.player_name(proposer).to_string();
         if agents[proposer as usize].is_some() {
             say(&format!(
@@ -623,14 +635,14 @@ fn offer_agreement(
         agreed = a;
         proposals.push(text);
     }
-    let mut accepted = proposals.len() == 2;
+    let mut accepted = proposals.len() == players as usize;
     if accepted {
         say(&format!(
             "\nproposed final position:\n{}",
             super::output::board_text(engine, &agreed)
         ));
     }
-    for p in 0..2u8 {
+    for p in 0..players {
         if !accepted {
             break;
         }
@@ -638,10 +650,7 @@ fn offer_agreement(
         accepted = match agents[p as usize] {
             // A computer accepts what does not lower its own margin.
             Some(_) => {
-                let margin = |s: &State| {
-                    let o = engine.outcome(s, None);
-                    o.scores()[p as usize] - o.scores()[1 - p as usize]
-                };
+                let margin = |s: &State| engine.outcome(s, None).margin(p);
                 let yes = margin(&agreed) >= margin(&stopped);
                 say(&format!(
                     "{name} ({}) {}\n",

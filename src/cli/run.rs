@@ -17,7 +17,8 @@ const MAX_JOBS: usize = 1024;
 pub struct RunOptions {
     pub games: u64,
     pub seed: u64,
-    pub agents: String,
+    /// Comma-separated, one per player (None: random players).
+    pub agents: Option<String>,
     pub swap: bool,
     pub jobs: Option<usize>,
     pub json: bool,
@@ -75,15 +76,18 @@ fn share(wins: u64, n: u64) -> Share {
 pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let begin = start(&engine, args)?;
-    let specs: Vec<String> = o.agents.split(',').map(|a| a.trim().to_string()).collect();
     let players = engine.game.player_count();
+    let specs: Vec<String> = match &o.agents {
+        Some(list) => list.split(',').map(|a| a.trim().to_string()).collect(),
+        None => vec!["random".to_string(); players as usize],
+    };
     if specs.len() != players as usize {
         let example = [
             "mcts", "random", "greedy", "random", "mcts", "random", "greedy", "random",
         ];
         return Err(Failure::Message(format!(
             "--agents {}: name {players} players, one for each of {} in turn order, e.g. {}",
-            o.agents,
+            o.agents.as_deref().unwrap_or_default(),
             engine.game.player_list(),
             example[..players as usize].join(",")
         )));

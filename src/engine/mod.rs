@@ -212,9 +212,10 @@ impl Engine {
         self.kernel.state_bytes()
     }
 
-    /// Whether every turn is one placement, so that the solver runs.
+    /// Whether every turn is one placement and the game has two players, so that the
+    /// kernel's solver runs (it is negamax between two sides).
     pub fn kernel_searches(&self) -> bool {
-        self.kernel.single_step()
+        self.kernel.single_step() && self.game.player_count() == 2
     }
 
     /// Whether playouts and perft run as a loop over the boards alone (every turn one
