@@ -22,18 +22,25 @@ const SHADES: [&str; 6] = [
     "#ffd54f", "#4fc3f7", "#e57373", "#ba68c8", "#81c784", "#ff8a65",
 ];
 
-/// A piece's colour: the player's name when it is a colour word, else dark for the first
-/// player and light for the second.
+/// Pieces of players whose names are not colours, by player: dark, light, then six others
+/// that tell apart up to eight players.
+const PLAYER_FILLS: [&str; 8] = [
+    "#1c1c1c", "#f4f1ea", "#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#ef6c00",
+];
+
+/// A piece's colour: the player's name when it is a colour word, else one by the player's
+/// place in turn order.
 fn fill(name: &str, index: usize) -> &'static str {
     match name {
-        "black" | "dark" => "#1c1c1c",
-        "white" | "light" => "#f4f1ea",
-        "red" => "#c62828",
-        "blue" => "#1565c0",
-        "green" => "#2e7d32",
-        "yellow" => "#f9a825",
-        _ if index == 0 => "#1c1c1c",
-        _ => "#f4f1ea",
+        "black" | "dark" => PLAYER_FILLS[0],
+        "white" | "light" => PLAYER_FILLS[1],
+        "red" => PLAYER_FILLS[2],
+        "blue" => PLAYER_FILLS[3],
+        "green" => PLAYER_FILLS[4],
+        "yellow" => PLAYER_FILLS[5],
+        "purple" | "violet" => PLAYER_FILLS[6],
+        "orange" => PLAYER_FILLS[7],
+        _ => PLAYER_FILLS[index % PLAYER_FILLS.len()],
     }
 }
 

@@ -1152,3 +1152,28 @@ fn four_players_run_play_record_and_replay() {
     assert!(out.contains("score: red "), "{out}");
     assert!(out.contains(", blue "), "{out}");
 }
+
+#[test]
+fn render_tells_every_player_apart() {
+    // Four players named by letters, not colours: four pieces, four fills.
+    let rules = temp("four.rules");
+    std::fs::write(
+        &rules,
+        "board 4 x 4\nplayer a 'A'\nplayer b 'B'\nplayer c 'C'\nplayer d 'D'\n\
+         setup { a on b2  b on c2  c on b3  d on c3 }\n\
+         turn { choose x in empty { place x } }\nend when none(empty)\nscore p = count(p)\n",
+    )
+    .unwrap();
+    let svg = temp("four.svg");
+    let o = outflank(&["render", &rules, "--svg", &svg]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let fills: std::collections::BTreeSet<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("piece"))
+        .map(|n| n.attribute("fill").unwrap())
+        .collect();
+    assert_eq!(count_class(&doc, "piece"), 4);
+    assert_eq!(fills.len(), 4, "{fills:?}");
+}

@@ -115,6 +115,8 @@ struct Recipe {
     require: usize,
     ends: Vec<usize>,
     score: usize,
+    /// Two players, or three (red joins, and `opponent(p)` becomes `next(p)`).
+    players: usize,
 }
 
 impl Recipe {
@@ -132,17 +134,27 @@ impl Recipe {
             .replace("REQ", REQUIRES[self.require])
             .replace("captured(L,", "captured(run,")
             .replace("ends(L,", "ends(run,");
-        let mut ends: Vec<&str> = self.ends.iter().map(|&e| ENDS[e]).collect();
+        let mut ends: Vec<String> = self.ends.iter().map(|&e| ENDS[e].to_string()).collect();
         // Every game ends: a turn limit bounds the ones whose own ends may never hold.
-        ends.push("end when turn > 50");
+        ends.push("end when turn > 50".into());
+        let (red, red_setup) = if self.players == 3 {
+            for end in &mut ends {
+                *end = end.replace("opponent(p)", "next(p)");
+            }
+            ("player red 'R'", "red on a2")
+        } else {
+            ("", "")
+        };
         format!(
             "board {w} x {h} {edges}
             {removed}
             player black 'B'
             player white 'W'
+            {red}
             setup {{
               black on b2, c3
               white on c2, b3
+              {red_setup}
             }}
             token star
             counter left = 9
@@ -182,10 +194,18 @@ fn recipe() -> impl Strategy<Value = Recipe> {
         0..CONDS.len(),
         0..REQUIRES.len(),
         proptest::collection::vec(0..ENDS.len(), 0..3),
-        0..SCORES.len(),
+        (0..SCORES.len(), 2usize..4),
     )
         .prop_map(
-            |((width, height, edges, removed), line, turn, cond, require, ends, score)| Recipe {
+            |(
+                (width, height, edges, removed),
+                line,
+                turn,
+                cond,
+                require,
+                ends,
+                (score, players),
+            )| Recipe {
                 width,
                 height,
                 edges,
@@ -196,13 +216,14 @@ fn recipe() -> impl Strategy<Value = Recipe> {
                 require,
                 ends,
                 score,
+                players,
             },
         )
 }
 
 /// What a playout is judged by: the final position and result, or the error's message and
 /// place.
-fn summary(r: Result<(State, u64), RuleError>) -> String {
+fn summary(r: Result<(State, u64), RuleError>, players: u8) -> String {
     match r {
         Ok((s, n)) => format!(
             "{:?} mover {} turn {} passes {} tokens {:?} counter {:?} outcome {:?} after {n} steps",
@@ -211,9 +232,11 @@ fn summary(r: Result<(State, u64), RuleError>) -> String {
             s.turn,
             s.passes,
             s.tokens,
-            // The one counter's two values (the turn's variables mean nothing once a game
-            // is over).
-            [0, 1].map(|p| s.regs[outflank::ir::counter_slot(0, p, 2)]),
+            // The one counter's values (the turn's variables mean nothing once a game is
+            // over).
+            (0..players)
+                .map(|p| s.regs[outflank::ir::counter_slot(0, p, players)])
+                .collect::<Vec<_>>(),
             s.outcome
         ),
         Err(e) => format!("error {} at {:?}", e.message, e.at.map(|(_, span)| span)),
@@ -248,7 +271,8 @@ proptest! {
             let seed = seed.wrapping_add(game);
             let a = fast.random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), u64::MAX);
             let b = plain.random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), u64::MAX);
-            prop_assert_eq!(summary(a), summary(b), "{}", text);
+            let players = r.players as u8;
+            prop_assert_eq!(summary(a, players), summary(b, players), "{}", text);
         }
         // Perft from the start and from a position a few steps into a game.
         let (mid, _) = plain
