@@ -68,7 +68,7 @@ fn the_variant_captures_along_rows_and_columns_only() {
 
 #[test]
 fn the_upright_game_with_a_supply_behaves_as_the_second_walk_through_says() {
-    let file = blocks().pop().unwrap();
+    let file = block_titled("Upright Othello with a supply");
     let rules = |discs: &str| {
         let overrides = [("discs".to_string(), discs.to_string())];
         let checked = check(
@@ -119,4 +119,39 @@ fn the_upright_game_with_a_supply_behaves_as_the_second_walk_through_says() {
 
 fn blocks() -> Vec<String> {
     common::rules_blocks(include_str!("../docs/TUTORIAL.md"))
+}
+
+/// The tutorial's whole file with this title.
+fn block_titled(title: &str) -> String {
+    blocks()
+        .into_iter()
+        .find(|b| b.contains(&format!("title \"{title}\"")))
+        .unwrap_or_else(|| panic!("the tutorial has a file titled {title}"))
+}
+
+#[test]
+fn three_players_take_turns_and_capture_mixed_runs_as_the_third_walk_through_says() {
+    let file = block_titled("Othello for three");
+    let checked = check(SourceFile::new("three.rules", file), &NoFiles, &[])
+        .unwrap_or_else(|_| panic!("the walk-through's file must check"));
+    let e = Engine::new(checked.game);
+    assert_eq!(e.game.player_count(), 3);
+    let s = e.start().unwrap();
+    // Black at g4 closes the row e4 (white), f4 (red) with d4: a run of two colours.
+    let after = e.play_history(&s, "g4").map_err(|x| x.to_string()).unwrap();
+    assert_eq!(e.board_rows(&after)[3], "...BBBB..");
+    assert_eq!(e.player_name(after.mover), "white");
+    let after = e
+        .play_history(&after, &common::whole_turns(&e, &after)[0])
+        .map_err(|x| x.to_string())
+        .unwrap();
+    assert_eq!(e.player_name(after.mover), "red");
+    // Whole games end with the most discs winning.
+    for seed in 0..50 {
+        let mut rng = outflank::engine::rng::Rng::new(seed);
+        let (end, _) = e.random_playout(&s, &mut rng, u64::MAX).unwrap();
+        let o = end.outcome.unwrap();
+        let counts: Vec<f64> = (0..3).map(|p| end.pieces[p].count() as f64).collect();
+        assert_eq!(o.scores(), counts, "seed {seed}");
+    }
 }

@@ -543,6 +543,9 @@ impl<B: Board, const P: usize> Evaluate for Ctx<'_, B, P> {
         let mover = self
             .mover_can_move
             .unwrap_or_else(|| self.kernel.can_start(self.game, s, s.mover));
+        if P == 2 {
+            return !mover && !self.kernel.can_start(self.game, s, 1 - s.mover);
+        }
         !mover
             && (0..self.game.player_count())
                 .filter(|&p| p != s.mover)
