@@ -17,7 +17,9 @@ pub struct AlphaBeta {
 const SOFTNESS: f64 = 8.0;
 
 /// Table entries kept before the table is cleared (memory bound).
-const MAX_ENTRIES: usize = 1 << 20;
+/// A position's key holds a set for every possible player, so the bound is in bytes (256 MB),
+/// not in entries: a count fixed when keys were a third the size would now take far more.
+const MAX_ENTRIES: usize = (256 << 20) / super::search::ENTRY_BYTES;
 
 impl AlphaBeta {
     pub fn new(seed: u64, depth: u32) -> AlphaBeta {
