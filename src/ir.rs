@@ -31,6 +31,16 @@ pub const MAX_COUNTERS: usize = 4;
 pub fn counter_slot(counter: u8, player: u8, players: u8) -> usize {
     MAX_REGISTERS - 1 - (players as usize * counter as usize + player as usize)
 }
+/// The player who moves after `p` among `players`, in the order they are declared.
+#[inline]
+pub fn next_player(p: u8, players: u8) -> u8 {
+    if p + 1 >= players {
+        0
+    } else {
+        p + 1
+    }
+}
+
 /// Options one choice may offer: the runner keeps which are open in one 64-bit word.
 pub const MAX_OPTIONS: usize = 64;
 
@@ -318,11 +328,13 @@ impl Game {
     /// The player who moves after `p`.
     #[inline]
     pub fn next_player(&self, p: u8) -> u8 {
-        if p + 1 == self.player_count() {
-            0
-        } else {
-            p + 1
-        }
+        next_player(p, self.player_count())
+    }
+
+    /// Every player once, in turn order from `p`.
+    pub fn turn_order(&self, p: u8) -> impl Iterator<Item = u8> {
+        let players = self.player_count();
+        (0..players).map(move |k| (p + k) % players)
     }
 
     /// The players' names for a message: "black and white", "red, green and blue".

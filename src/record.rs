@@ -245,8 +245,8 @@ pub fn apply_agreement(
             continue;
         }
         // The players propose in turn order, starting with the one to move.
-        let players = engine.game.player_count();
-        let proposer = ((stopped.mover as usize + i) % players as usize) as u8;
+        let order: Vec<u8> = engine.game.turn_order(stopped.mover).collect();
+        let proposer = order[i % order.len()];
         let Some(mut a) = engine
             .begin_agreement(&s, proposer)
             .map_err(|e| format!("rule error: {e}"))?

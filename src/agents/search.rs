@@ -67,28 +67,25 @@ impl Search {
         }
     }
 
-    /// Searches for `player` from now on (what the table knows was for another is dropped).
-    /// Only games of more than two players tell players apart this way.
+    /// Searches for `player` from now on. With two players a value is its mover's whoever
+    /// searches, so the table stays; with more, what it knows was for another root.
     pub fn search_for(&mut self, engine: &Engine, player: u8) {
         if engine.game.player_count() > 2 && player != self.root {
             self.table.clear();
-            self.root = player;
         }
+        self.root = player;
     }
 
-    /// Whether `a` and `b` are on one side: the same player with two players; with more, both
-    /// the root or both among the others.
-    fn same_side(&self, engine: &Engine, a: u8, b: u8) -> bool {
-        if engine.game.player_count() == 2 {
-            a == b
-        } else {
-            (a == self.root) == (b == self.root)
-        }
+    /// Whether `a` and `b` are on one side: both the root or both among the others (with two
+    /// players: the same player).
+    fn same_side(&self, a: u8, b: u8) -> bool {
+        (a == self.root) == (b == self.root)
     }
 
-    /// What a value for the root is worth to `p`.
-    fn for_player(&self, engine: &Engine, p: u8, root_value: f64) -> f64 {
-        if self.same_side(engine, p, self.root) {
+    /// What a value for the root is worth to `p` (with two players the values are exactly
+    /// opposite, so this is `p`'s own value).
+    fn for_player(&self, p: u8, root_value: f64) -> f64 {
+        if self.same_side(p, self.root) {
             root_value
         } else {
             -root_value
@@ -96,23 +93,15 @@ impl Search {
     }
 
     /// A finished game's value for `p`.
-    fn terminal(&self, engine: &Engine, s: &State, p: u8) -> f64 {
+    fn terminal(&self, s: &State, p: u8) -> f64 {
         let outcome = s.outcome.expect("terminal states have an outcome");
-        if engine.game.player_count() == 2 {
-            outcome.value_for(p)
-        } else {
-            self.for_player(engine, p, outcome.value_for(self.root))
-        }
+        self.for_player(p, outcome.value_for(self.root))
     }
 
     /// The horizon's value of `s` for its mover.
     fn horizon(&self, engine: &Engine, s: &State) -> Result<f64, RuleError> {
-        if engine.game.player_count() == 2 {
-            (self.evaluate)(engine, s, s.mover)
-        } else {
-            let v = (self.evaluate)(engine, s, self.root)?;
-            Ok(self.for_player(engine, s.mover, v))
-        }
+        let v = (self.evaluate)(engine, s, self.root)?;
+        Ok(self.for_player(s.mover, v))
     }
 
     /// Puts the steps likeliest to cut first: the table's best step, then this distance's
@@ -173,7 +162,7 @@ impl Search {
     ) -> Result<f64, RuleError> {
         self.nodes += 1;
         if s.is_over() {
-            return Ok(self.terminal(engine, s, s.mover));
+            return Ok(self.terminal(s, s.mover));
         }
         // Positions count their turn, so a line never repeats one: a game that need not end
         // would recurse until the stack ran out.
@@ -213,8 +202,8 @@ impl Search {
         for step in steps {
             let t = engine.apply(s, step)?;
             let v = if t.is_over() {
-                self.terminal(engine, &t, s.mover)
-            } else if self.same_side(engine, t.mover, s.mover) {
+                self.terminal(&t, s.mover)
+            } else if self.same_side(t.mover, s.mover) {
                 self.node(engine, &t, child_depth, alpha, beta, ply + 1)?
             } else {
                 -self.node(engine, &t, child_depth, -beta, -alpha, ply + 1)?
@@ -277,8 +266,8 @@ impl Search {
         let t = engine.apply(s, step)?;
         let rest = depth.map(|d| d.saturating_sub(1));
         let v = if t.is_over() {
-            self.terminal(engine, &t, s.mover)
-        } else if self.same_side(engine, t.mover, s.mover) {
+            self.terminal(&t, s.mover)
+        } else if self.same_side(t.mover, s.mover) {
             self.value(engine, &t, rest, alpha, beta)?
         } else {
             -self.value(engine, &t, rest, -beta, -alpha)?

@@ -787,7 +787,7 @@ impl Checker<'_> {
                 let p = self.expect_player(&args[0], scope)?;
                 let players = self.player_names.len() as u8;
                 Some(Typed::Player(match p {
-                    Player::Const(x) => Player::Const((x + 1) % players),
+                    Player::Const(x) => Player::Const(crate::ir::next_player(x, players)),
                     Player::Mover if players == 2 => Player::Other,
                     p => Player::Next(boxed(p)),
                 }))

@@ -36,14 +36,13 @@ impl Ranges<'_> {
     fn attr(&self, p: &Player, i: usize) -> (f64, f64) {
         let values = &self.attributes[i].1[..self.players as usize];
         let one = |p: u8| (values[p as usize], values[p as usize]);
-        let next = |p: u8| (p + 1) % self.players;
         match (p, self.bound) {
             (Player::Const(x), _) => one(*x),
             (Player::Bound, Some(b)) => one(b),
             (Player::Opponent(inner) | Player::Next(inner), Some(b))
                 if matches!(**inner, Player::Bound) =>
             {
-                one(next(b))
+                one(crate::ir::next_player(b, self.players))
             }
             _ => values
                 .iter()

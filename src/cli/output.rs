@@ -160,18 +160,23 @@ fn format_score(v: f64) -> String {
     score_value(v).to_string()
 }
 
-/// "black 40, white 24: black wins" or "...: draw".
-pub fn result_line(engine: &Engine, s: &State) -> String {
-    let Some(o) = s.outcome else {
-        return "not finished".into();
-    };
+/// Every player's score, in turn order: "black 40, white 24".
+pub fn score_list(engine: &Engine, o: &outflank::engine::state::Outcome) -> String {
     let scores: Vec<String> = o
         .scores()
         .iter()
         .enumerate()
         .map(|(p, &v)| format!("{} {}", engine.player_name(p as u8), format_score(v)))
         .collect();
-    let scores = scores.join(", ");
+    scores.join(", ")
+}
+
+/// "black 40, white 24: black wins" or "...: draw".
+pub fn result_line(engine: &Engine, s: &State) -> String {
+    let Some(o) = s.outcome else {
+        return "not finished".into();
+    };
+    let scores = score_list(engine, &o);
     if o.winner == NOBODY {
         format!("{scores}: draw")
     } else {

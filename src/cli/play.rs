@@ -87,19 +87,7 @@ impl Game<'_> {
     fn status(&self) -> String {
         let e = self.engine;
         let o = e.outcome(&self.now, None);
-        let scores: Vec<String> = o
-            .scores()
-            .iter()
-            .enumerate()
-            .map(|(p, &v)| {
-                format!(
-                    "{} {}",
-                    e.player_name(p as u8),
-                    super::output::score_value(v)
-                )
-            })
-            .collect();
-        let mut line = format!("score: {}", scores.join(", "));
+        let mut line = format!("score: {}", super::output::score_list(e, &o));
         for (name, value) in e.extra(&self.now) {
             line.push_str(&format!("; {name}: {value}"));
         }
@@ -601,7 +589,7 @@ fn offer_agreement(
     let mut agreed = stopped;
     let players = engine.game.player_count();
     // Each player proposes once, in turn order from the one to move.
-    for proposer in (0..players).map(|k| (stopped.mover + k) % players) {
+    for proposer in engine.game.turn_order(stopped.mover) {
         let name = engine.player_name(proposer).to_string();
         if agents[proposer as usize].is_some() {
             say(&format!(

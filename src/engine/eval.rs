@@ -4,7 +4,8 @@
 use super::state::Outcome;
 use crate::board::geometry::{row_and_column, Geometry};
 use crate::ir::{
-    counter_slot, Cell, Cond, EndCondition, Num, Player, Set, Timing, MAX_PLAYERS, NOBODY,
+    counter_slot, next_player, Cell, Cond, EndCondition, Num, Player, Set, Timing, MAX_PLAYERS,
+    NOBODY,
 };
 
 /// What the evaluation of numbers, players and conditions needs from a context: the
@@ -38,25 +39,15 @@ pub fn player<E: Evaluate>(e: &E, p: &Player) -> u8 {
     match p {
         Player::Const(x) => *x,
         Player::Mover => e.mover(),
-        Player::Other => next(e, e.mover()),
+        Player::Other => next_player(e.mover(), e.players()),
         Player::Bound => e.bound(),
         // The checker allows `opponent` as a player only with two players, where it is next.
         Player::Opponent(inner) | Player::Next(inner) => match player(e, inner) {
             NOBODY => NOBODY,
-            x => next(e, x),
+            x => next_player(x, e.players()),
         },
         Player::Holder(t) => e.holder(*t),
         Player::If(c, a, b) => player(e, if cond(e, c) { a } else { b }),
-    }
-}
-
-/// The player who moves after `p`.
-#[inline]
-fn next<E: Evaluate>(e: &E, p: u8) -> u8 {
-    if p + 1 >= e.players() {
-        0
-    } else {
-        p + 1
     }
 }
 
@@ -151,16 +142,13 @@ pub fn ended<E: Evaluate>(
             continue;
         }
         // `for each p`: the mover first, then the others in turn order.
-        for k in 0..players {
-            let p = if mover + k >= players {
-                mover + k - players
-            } else {
-                mover + k
-            };
+        let mut p = mover;
+        for _ in 0..players {
             let e = at(p);
             if cond(&e, &end.condition) {
                 return Some(end.winner.as_ref().map(|w| player(&e, w)));
             }
+            p = next_player(p, players);
         }
     }
     None

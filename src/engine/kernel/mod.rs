@@ -664,7 +664,7 @@ impl AnyKernel {
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, table, window),
             AnyKernel::Wide(k) => run(k, game, s, table, window),
-            // The search is negamax: two players only.
+            // Negamax between two players, on boards whose sets fit the table's keys.
             _ => None,
         }
     }
