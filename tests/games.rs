@@ -51,7 +51,7 @@ fn every_game_file_checks_and_a_seeded_random_game_ends() {
             "rolit",
         ];
         let counts: Vec<f64> = (0..scores.len())
-            .map(|p| end.pieces[p].count() as f64)
+            .map(|p| end.pieces.of(p).count() as f64)
             .collect();
         if file.contains("anti-othello") {
             // Fewer discs win: each scores the negation of their count.

@@ -475,7 +475,7 @@ fn counters_last_across_turns_and_gate_placements() {
             "{supply:?}"
         );
     }
-    let discs = s.pieces[0].count() + s.pieces[1].count();
+    let discs = s.pieces.of(0).count() + s.pieces.of(1).count();
     let spent: i64 = counter(&e, &s, "supply").iter().map(|(_, n)| 4 - n).sum();
     assert_eq!(discs as i64, 4 + spent, "every placement spent one disc");
 }

@@ -111,7 +111,7 @@ fn the_upright_game_with_a_supply_behaves_as_the_second_walk_through_says() {
             .unwrap();
         assert!(end.is_over());
         assert!(
-            end.pieces[0].count() + end.pieces[1].count() <= 10,
+            end.pieces.of(0).count() + end.pieces.of(1).count() <= 10,
             "seed {seed}"
         );
     }
@@ -151,7 +151,7 @@ fn three_players_take_turns_and_capture_mixed_runs_as_the_third_walk_through_say
         let mut rng = outflank::engine::rng::Rng::new(seed);
         let (end, _) = e.random_playout(&s, &mut rng, u64::MAX).unwrap();
         let o = end.outcome.unwrap();
-        let counts: Vec<f64> = (0..3).map(|p| end.pieces[p].count() as f64).collect();
+        let counts: Vec<f64> = (0..3).map(|p| end.pieces.of(p).count() as f64).collect();
         assert_eq!(o.scores(), counts, "seed {seed}");
     }
 }

@@ -14,14 +14,14 @@ fn verto() -> Engine {
 
 /// Stones of the player to move at `s` gained by each whole turn, minus the stones entered.
 fn captures_per_turn(e: &Engine, s: &State) -> Vec<(String, u32)> {
-    let theirs = s.pieces[1 - s.mover as usize].count();
+    let theirs = s.pieces.of(1 - s.mover as usize).count();
     e.whole_turns(s, 100_000)
         .unwrap()
         .into_iter()
         .map(|t| {
             (
                 t.notation,
-                theirs - t.after.pieces[1 - s.mover as usize].count(),
+                theirs - t.after.pieces.of(1 - s.mover as usize).count(),
             )
         })
         .collect()
@@ -380,7 +380,7 @@ fn the_size_is_a_parameter() {
     let (end, _) = outflank::agents::random_game(&e, &s, &mut rng).unwrap();
     assert!(end.is_over());
     assert_eq!(
-        end.pieces[0].count() + end.pieces[1].count(),
+        end.pieces.of(0).count() + end.pieces.of(1).count(),
         100,
         "the game ends on a full board"
     );

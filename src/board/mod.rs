@@ -5,6 +5,7 @@
 
 pub mod bits;
 pub mod geometry;
+pub mod pieces;
 pub mod sets;
 
 /// What a cell holds, as line patterns and the runner's cell sets see it: relative to the

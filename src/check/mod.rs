@@ -8,6 +8,7 @@ mod ranges;
 
 use crate::board::bits::Bits;
 use crate::board::geometry::{DirSet, Geometry, Wrap};
+use crate::board::pieces::Pieces;
 pub use crate::diagnostic::closest_names;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir::{self, Game, LinePattern, PlayerInfo, MAX_PLAYERS, MAX_TOKENS};
@@ -652,6 +653,25 @@ impl<'a> Checker<'a> {
             } else {
                 "declare each player with `player NAME 'S'`, e.g. `player black 'B'` and `player white 'W'`"
             })
+            .emit();
+            return Ok(None);
+        }
+        let cells = self.geometry.as_ref().map_or(0, Geometry::cells);
+        if !Pieces::fits(players.len(), cells) {
+            self.current_file = bs.file;
+            let most = Pieces::most_cells(players.len());
+            self.error(
+                bs.item.span,
+                format!(
+                    "a board of {cells} cells is too large for {} players' pieces",
+                    players.len()
+                ),
+            )
+            .label(format!("{cells} cells"))
+            .help(format!(
+                "with {} players a board may have at most {most} cells; use a smaller board or fewer players",
+                players.len()
+            ))
             .emit();
             return Ok(None);
         }

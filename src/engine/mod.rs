@@ -19,7 +19,8 @@ pub mod state;
 pub mod turns;
 
 use crate::board::bits::Bits;
-use crate::ir::{AltKind, Choose, Game, Instr, MAX_PLAYERS};
+use crate::board::pieces::Pieces;
+use crate::ir::{AltKind, Choose, Game, Instr};
 use kernel::{each_width, AnyKernel};
 pub use notation::Extra;
 use state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
@@ -271,12 +272,14 @@ impl Engine {
 
     /// The position before the first turn, advanced to the first step.
     pub fn start(&self) -> Result<State, RuleError> {
-        self.begin(&self.fresh(self.game.setup, self.game.first))
+        let players = self.game.player_count() as usize;
+        self.begin(&self.fresh(&self.game.setup[..players], self.game.first))
     }
 
-    /// A position before the first turn: these pieces, this mover, every counter at its
-    /// starting value.
-    pub(crate) fn fresh(&self, pieces: [Bits; MAX_PLAYERS], mover: u8) -> State {
+    /// A position before the first turn: these pieces (one set per player), this mover,
+    /// every counter at its starting value.
+    pub(crate) fn fresh(&self, pieces: &[Bits], mover: u8) -> State {
+        let pieces = Pieces::from_sets(pieces, self.game.geometry.cells());
         let mut s = State::new(pieces, mover);
         let players = self.game.player_count();
         for (i, (_, start)) in self.game.counters.iter().enumerate() {

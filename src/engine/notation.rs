@@ -70,7 +70,7 @@ impl Engine {
                 )
             })?,
         };
-        let s = self.fresh(pieces, mover);
+        let s = self.fresh(&pieces[..self.game.player_count() as usize], mover);
         self.begin(&s).map_err(|e| format!("rule error: {e}"))
     }
 

@@ -1,6 +1,6 @@
 //! A game state: fixed-size and `Copy`, so cloning it is a plain memory copy.
 
-use crate::board::bits::Bits;
+use crate::board::pieces::Pieces;
 use crate::ir::{MAX_PLAYERS, MAX_REGISTERS, MAX_TOKENS, NOBODY};
 
 /// Where the state is suspended.
@@ -53,7 +53,8 @@ pub fn margin(scores: &[f64], p: u8) -> f64 {
 
 #[derive(Clone, Copy, Debug)]
 pub struct State {
-    pub pieces: [Bits; MAX_PLAYERS],
+    /// Each player's pieces (see [`Pieces::of`]).
+    pub pieces: Pieces,
     /// Turn variables (cells and whole numbers).
     pub regs: [i32; MAX_REGISTERS],
     pub tokens: [u8; MAX_TOKENS],
@@ -75,7 +76,7 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(pieces: [Bits; MAX_PLAYERS], mover: u8) -> State {
+    pub fn new(pieces: Pieces, mover: u8) -> State {
         State {
             pieces,
             regs: [0; MAX_REGISTERS],
@@ -98,7 +99,7 @@ impl State {
     /// Cell contents: the player whose piece is there, `None` for empty.
     #[inline]
     pub fn owner(&self, cell: usize) -> Option<u8> {
-        (0..MAX_PLAYERS as u8).find(|&p| self.pieces[p as usize].contains(cell))
+        self.pieces.owner(cell)
     }
 }
 
@@ -106,7 +107,7 @@ impl State {
 /// step count (the step count only changes how the next step is written).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StateKey {
-    pieces: [Bits; MAX_PLAYERS],
+    pieces: Pieces,
     regs: [i32; MAX_REGISTERS],
     tokens: [u8; MAX_TOKENS],
     mover: u8,

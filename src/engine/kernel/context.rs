@@ -159,7 +159,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
                 p => {
                     // The empty cells reached from p's stones, less those reached from the
                     // other players': a region touching two players' is nobody's.
-                    let others = (0..self.game.player_count() as usize)
+                    let others = (0..Kernel::<B, P>::players(self.game) as usize)
                         .filter(|&q| q != p as usize)
                         .fold(B::EMPTY, |m, q| m | self.reached_by(q));
                     self.reached_by(p as usize) & !others
@@ -485,7 +485,7 @@ impl<B: Board, const P: usize> Evaluate for Ctx<'_, B, P> {
     }
     #[inline(always)]
     fn players(&self) -> u8 {
-        self.game.player_count()
+        Kernel::<B, P>::players(self.game)
     }
     fn bound(&self) -> u8 {
         self.bound

@@ -38,6 +38,7 @@ use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END};
 use crate::board::bits::WORDS;
 use crate::board::geometry::DirSet;
+use crate::board::pieces::Pieces;
 use crate::board::sets::{flood_cell, reached, Board, Wide};
 use crate::board::CellClass;
 use crate::ir::{
@@ -248,6 +249,7 @@ impl StepEndTable {
     /// The answer's place: the mover, then each cell's contents (0 empty, 1 + its owner).
     #[inline(always)]
     fn index<B: Board, const P: usize>(&self, s: &KState<B, P>) -> usize {
+        let base = if P == 2 { 3 } else { self.base };
         self.cells.iter().fold(s.mover as usize, |i, &c| {
             let code = if P == 2 {
                 s.pieces[0].contains(c) as usize + 2 * s.pieces[1].contains(c) as usize
@@ -256,7 +258,7 @@ impl StepEndTable {
                     .find(|&p| s.pieces[p].contains(c))
                     .map_or(0, |p| p + 1)
             };
-            i * self.base + code
+            i * base + code
         })
     }
 
@@ -278,6 +280,17 @@ impl StepEndTable {
 }
 
 impl<B: Board, const P: usize> Kernel<B, P> {
+    /// The game's number of players: a constant on two-player builds, so that turn order and
+    /// `for each p` loops fold away there.
+    #[inline(always)]
+    pub(super) fn players(game: &Game) -> u8 {
+        if P == 2 {
+            2
+        } else {
+            game.player_count()
+        }
+    }
+
     /// A step in direction `d` on a wrapping board: `flat`, the step within the board's
     /// edges, and the cells of `s` that cross a joined edge. Inlined: as a call, its mere
     /// presence cost Reversi Go 9x9 a tenth of its playouts.

@@ -16,7 +16,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// The kernel's state for `s` (the choice it stands at is `s.pc`).
     pub(crate) fn load(&self, s: &State) -> KState<B, P> {
         KState {
-            pieces: std::array::from_fn(|p| B::from_bits(&s.pieces[p])),
+            pieces: std::array::from_fn(|p| B::from_bits(&s.pieces.of(p))),
             mover: s.mover,
             turn: s.turn,
             passes: s.passes,

@@ -856,7 +856,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         if p == NOBODY {
             return Ok(());
         }
-        let slot = counter_slot(*counter, p, game.player_count());
+        let slot = counter_slot(*counter, p, Self::players(game));
         let sum = f64::from(t.regs[slot]) + amount;
         if amount.fract() != 0.0 || sum.abs() >= 1e9 {
             let name = &game.counters[*counter as usize].0;
@@ -892,7 +892,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         timing: Timing,
         mover_can_move: Option<bool>,
     ) -> Option<Option<u8>> {
-        eval::ended(&game.ends, timing, s.mover, game.player_count(), |bound| {
+        eval::ended(&game.ends, timing, s.mover, Self::players(game), |bound| {
             Ctx {
                 bound,
                 mover_can_move,
@@ -905,7 +905,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// contexts that score it share each player's flood of reachable empty cells.
     pub fn outcome(&self, game: &Game, s: &KState<B, P>, winner: Option<u8>) -> Outcome {
         let reached = Reached::new([None; P]);
-        let players = game.player_count();
+        let players = Self::players(game);
         eval::outcome(&game.score, &game.tiebreaks, winner, players, |bound| Ctx {
             bound,
             reached: Some(&reached),
@@ -937,9 +937,10 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The engine's state for a kernel position.
     pub fn export(&self, game: &Game, s: &KState<B, P>, at: &At<B>) -> State {
-        let mut pieces = [crate::board::bits::Bits::EMPTY; crate::ir::MAX_PLAYERS];
-        for (to, from) in pieces.iter_mut().zip(&s.pieces) {
-            *to = from.to_bits();
+        let players = Self::players(game) as usize;
+        let mut pieces = Pieces::new(players, game.geometry.cells());
+        for (p, set) in s.pieces.iter().take(players).enumerate() {
+            pieces.set(p, &set.to_bits());
         }
         let mut t = State::new(pieces, s.mover);
         t.agreeing = s.agreeing;
