@@ -19,7 +19,8 @@ use std::sync::Arc;
 /// Upper bounds that keep a game state fixed-size.
 pub const MAX_REGISTERS: usize = 16;
 pub const MAX_TOKENS: usize = 4;
-/// Players a game may have (the diagnostics say "eight").
+/// Players a game may have (the diagnostics say "eight"), and slots of pieces: its players'
+/// and its kinds' together.
 pub const MAX_PLAYERS: usize = 8;
 /// Counters a game may declare; each player's value of each takes a slot at the top of the
 /// state's registers, below which the turn variables live (see [`counter_slot`]).
@@ -198,6 +199,9 @@ pub enum RegValue {
 pub enum Instr {
     Choose(Box<Choose>),
     Place(Cell, Loc),
+    /// `place c as KIND`: a piece of the kind whose pieces are in slot `slot` (see
+    /// [`Game::kinds`]).
+    PlaceKind(Cell, u8, Loc),
     Flip(Set),
     Move(Cell, Cell, Loc),
     Let(u8, RegValue),
@@ -283,6 +287,23 @@ pub struct PlayerInfo {
     pub symbol: char,
 }
 
+/// How line patterns see a kind of piece that belongs to no player: as a friend of whoever
+/// the pattern is matched for, or as an opponent of everyone. Without a role a kind's piece is
+/// neither, so it ends a run of either (it matches only `piece`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceRole {
+    Friend,
+    Opponent,
+}
+
+/// A kind of piece that belongs to no player (`piece NAME 'S'`).
+#[derive(Clone, Debug)]
+pub struct KindInfo {
+    pub name: String,
+    pub symbol: char,
+    pub role: Option<PieceRole>,
+}
+
 /// A checked, compiled game, ready to run.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -292,8 +313,11 @@ pub struct Game {
     pub geometry: Geometry,
     /// In turn order: after the last, the first again.
     pub players: Vec<PlayerInfo>,
+    /// The kinds of piece that belong to no player. The pieces of every player and kind are
+    /// kept in slots: the players' first, in turn order, then the kinds' in this order.
+    pub kinds: Vec<KindInfo>,
     pub first: u8,
-    /// Per player (the slots past the game's players are empty).
+    /// Per slot (the slots past the players and kinds are empty).
     pub setup: [Bits; MAX_PLAYERS],
     pub lines: Vec<LinePattern>,
     pub tokens: Vec<String>,
@@ -323,6 +347,33 @@ impl Game {
     #[inline]
     pub fn player_count(&self) -> u8 {
         self.players.len() as u8
+    }
+
+    /// The slots of pieces: the players, then the kinds (at most [`MAX_PLAYERS`] together).
+    #[inline]
+    pub fn slot_count(&self) -> u8 {
+        (self.players.len() + self.kinds.len()) as u8
+    }
+
+    /// The symbol of the pieces in `slot`, a player's or a kind's.
+    pub fn slot_symbol(&self, slot: usize) -> char {
+        match self.players.get(slot) {
+            Some(p) => p.symbol,
+            None => self.kinds[slot - self.players.len()].symbol,
+        }
+    }
+
+    /// The name of the player or kind whose pieces are in `slot`.
+    pub fn slot_name(&self, slot: usize) -> &str {
+        match self.players.get(slot) {
+            Some(p) => &p.name,
+            None => &self.kinds[slot - self.players.len()].name,
+        }
+    }
+
+    /// The slot of the pieces shown by `symbol` in positions.
+    pub fn slot_by_symbol(&self, symbol: char) -> Option<usize> {
+        (0..self.slot_count() as usize).find(|&s| self.slot_symbol(s) == symbol)
     }
 
     /// The player who moves after `p`.

@@ -40,6 +40,7 @@ fn fill(name: &str, index: usize) -> &'static str {
         "yellow" => PLAYER_FILLS[5],
         "purple" | "violet" => PLAYER_FILLS[6],
         "orange" => PLAYER_FILLS[7],
+        "grey" | "gray" | "neutral" => "#9e9e9e",
         _ => PLAYER_FILLS[index % PLAYER_FILLS.len()],
     }
 }
@@ -92,13 +93,27 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
     }
     let at = |c: usize| layout.centre(c);
     for c in 0..g.cells() {
-        if let Some(p) = s.owner(c) {
-            let (x, y) = at(c);
-            let name = &engine.game.players[p as usize].name;
+        let Some(p) = s.owner(c) else { continue };
+        let (x, y) = at(c);
+        let name = engine.game.slot_name(p as usize);
+        if (p as usize) < engine.game.players.len() {
             out.push_str(&format!(
                 "<circle class=\"piece\" data-player=\"{}\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
                 escape(name),
                 CELL / 2 - 4,
+                fill(name, p as usize)
+            ));
+        } else {
+            // A piece of no player: a diamond, so it is not taken for a player's disc.
+            let r = (CELL / 2 - 4) as i64;
+            let (x, y) = (x as i64, y as i64);
+            out.push_str(&format!(
+                "<polygon class=\"piece\" data-kind=\"{}\" points=\"{},{y} {x},{} {},{y} {x},{}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
+                escape(name),
+                x - r,
+                y - r,
+                x + r,
+                y + r,
                 fill(name, p as usize)
             ));
         }

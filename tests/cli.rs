@@ -779,6 +779,26 @@ fn every_bundled_game_passes_its_own_examples() {
 }
 
 #[test]
+fn kinds_of_piece_pass_their_examples() {
+    // Jokers and stones in the setup; a stone placed with `place c as stone`.
+    for (file, passed) in [("joker-and-stones", 2), ("place-a-stone", 1)] {
+        let path = format!("tests/fixtures/valid/{file}.rules");
+        let o = outflank(&["test", &path]);
+        let text = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
+        let summary = format!("{passed} passed, 0 failed");
+        assert!(text.trim_end().ends_with(&summary), "{text}");
+    }
+    // `check` names the kinds after the players.
+    let o = outflank(&["check", "tests/fixtures/valid/joker-and-stones.rules"]);
+    assert!(
+        stdout(&o).contains("black and white; piece joker; piece stone)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn examples_run_with_the_parameters_they_set() {
     // The 6 x 6 example plays f6, which the default 4 x 4 board does not have; the 8 x 8 one
     // offers only corners, which a parameter of its own asks for.

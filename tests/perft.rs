@@ -88,6 +88,16 @@ fn cylinder_and_torus_othello_match_independent_generator() {
 }
 
 #[test]
+fn jokers_and_stones_match_independent_generator() {
+    // Jokers on f4 and c7, stones on c4 and g6 (see the file).
+    let plain = Plain::othello(8).with_pieces(&[(5, 3), (2, 6)], &[(2, 3), (6, 5)]);
+    let file = "tests/fixtures/valid/joker-and-stones.rules";
+    let e = engine(file, &[]);
+    assert_eq!(e.board_rows(&e.start().unwrap()), plain.rows());
+    perft_matches(file, None, plain, 8);
+}
+
+#[test]
 fn octagon_othello_matches_independent_generator() {
     perft_matches("games/octagon-othello.rules", None, Plain::octagon(), 7);
 }

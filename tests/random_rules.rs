@@ -117,6 +117,8 @@ struct Recipe {
     score: usize,
     /// Two players, or three (red joins, and `opponent(p)` becomes `next(p)`).
     players: usize,
+    /// A kind of piece on a3: none, one without a role, one `as friend`, one `as opponent`.
+    kind: usize,
 }
 
 impl Recipe {
@@ -145,16 +147,30 @@ impl Recipe {
         } else {
             ("", "")
         };
+        let (kind, kind_setup) = match self.kind {
+            0 => ("", ""),
+            k => (
+                [
+                    "",
+                    "piece grey 'G'",
+                    "piece grey 'G' as friend",
+                    "piece grey 'G' as opponent",
+                ][k],
+                "grey on a3",
+            ),
+        };
         format!(
             "board {w} x {h} {edges}
             {removed}
             player black 'B'
             player white 'W'
             {red}
+            {kind}
             setup {{
               black on b2, c3
               white on c2, b3
               {red_setup}
+              {kind_setup}
             }}
             token star
             counter left = 9
@@ -194,7 +210,7 @@ fn recipe() -> impl Strategy<Value = Recipe> {
         0..CONDS.len(),
         0..REQUIRES.len(),
         proptest::collection::vec(0..ENDS.len(), 0..3),
-        (0..SCORES.len(), 2usize..4),
+        (0..SCORES.len(), 2usize..4, 0usize..4),
     )
         .prop_map(
             |(
@@ -204,7 +220,7 @@ fn recipe() -> impl Strategy<Value = Recipe> {
                 cond,
                 require,
                 ends,
-                (score, players),
+                (score, players, kind),
             )| Recipe {
                 width,
                 height,
@@ -217,6 +233,7 @@ fn recipe() -> impl Strategy<Value = Recipe> {
                 ends,
                 score,
                 players,
+                kind,
             },
         )
 }

@@ -1,5 +1,6 @@
-//! Rolit for three and four players, checked against a second generator written here from the
-//! rules: perft from the start, and seeded games compared position by position.
+//! Rolit for three and four players, and for three with a neutral fourth ball, checked against
+//! a second generator written here from the rules: perft from the start, and seeded games
+//! compared position by position.
 
 mod common;
 use common::{engine, perft_of, play_alongside};
@@ -7,8 +8,9 @@ use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
 
-/// Rolit on a mailbox board, independent of the engine: 0 empty, 1 + p for player p's ball;
-/// cells row by row from the top-left (a1 first, as the engine numbers them).
+/// Rolit on a mailbox board, independent of the engine: 0 empty, 1 + p for player p's ball
+/// (4 for the blue ball, which belongs to no one when three play); cells row by row from the
+/// top-left (a1 first, as the engine numbers them).
 #[derive(Clone)]
 struct Mailbox {
     cells: [u8; 64],
@@ -32,12 +34,13 @@ fn at(x: i32, y: i32) -> Option<usize> {
 }
 
 impl Mailbox {
-    /// The start: red d4, yellow e4, green e5, and blue d5 when there are four players.
-    fn start(players: u8) -> Mailbox {
+    /// The start: red d4, yellow e4, green e5, and blue d5 with four players or with the
+    /// neutral ball.
+    fn start(players: u8, neutral: bool) -> Mailbox {
         let mut cells = [0; 64];
         let d4 = 3 * 8 + 3;
         (cells[d4], cells[d4 + 1], cells[d4 + 9]) = (1, 2, 3);
-        if players == 4 {
+        if players == 4 || neutral {
             cells[d4 + 8] = 4;
         }
         Mailbox {
@@ -62,6 +65,7 @@ impl Mailbox {
                         out.extend(&run);
                         break;
                     }
+                    // Any other ball, a neutral one too, is taken by a line closed over it.
                     _ => run.push(c),
                 }
                 cx += dx;
@@ -139,14 +143,19 @@ fn name(c: usize) -> String {
     format!("{}{}", (b'a' + (c % 8) as u8) as char, c / 8 + 1)
 }
 
-const FILES: [(&str, u8); 2] = [("rolit-3", 3), ("rolit", 4)];
+/// Each file, its players and whether a neutral ball stands on d5.
+const FILES: [(&str, u8, bool); 3] = [
+    ("rolit-3", 3, false),
+    ("rolit", 4, false),
+    ("rolit-3-neutral", 3, true),
+];
 
 #[test]
 fn perft_matches_the_mailbox_generator() {
-    for (file, players) in FILES {
+    for (file, players, neutral) in FILES {
         let e = engine(&format!("games/{file}.rules"), &[]);
         let s = e.start().unwrap();
-        let plain = Mailbox::start(players);
+        let plain = Mailbox::start(players, neutral);
         assert_eq!(e.board_rows(&s), plain.rows(), "{file}");
         for d in 1..=5 {
             assert_eq!(
@@ -160,7 +169,7 @@ fn perft_matches_the_mailbox_generator() {
 
 #[test]
 fn seeded_games_agree_with_the_mailbox_generator() {
-    for (file, players) in FILES {
+    for (file, players, neutral) in FILES {
         let e = engine(&format!("games/{file}.rules"), &[]);
         let mut positions = 0;
         for game in 0..20 {
@@ -170,7 +179,7 @@ fn seeded_games_agree_with_the_mailbox_generator() {
                 assert_eq!(e.board_rows(s), m.rows(), "{what}");
                 assert_eq!(s.mover, m.to_move, "{what}");
             };
-            let start = Mailbox::start(players);
+            let start = Mailbox::start(players, neutral);
             positions += play_alongside(&e, start, &mut rng, &what, |_, c| name(c), same);
         }
         assert!(positions >= 20 * 60, "{file}: {positions} positions");
@@ -179,11 +188,11 @@ fn seeded_games_agree_with_the_mailbox_generator() {
 
 #[test]
 fn the_most_balls_win_and_a_tie_at_the_top_draws() {
-    for (file, players) in FILES {
+    for (file, players, neutral) in FILES {
         let e = engine(&format!("games/{file}.rules"), &[]);
         for seed in 0..40 {
             let (moves, end) = common::seeded_game(&e, seed);
-            let mut m = Mailbox::start(players);
+            let mut m = Mailbox::start(players, neutral);
             for text in &moves {
                 let cell = (0..64).find(|&c| name(c) == *text).unwrap();
                 m.play(cell);
@@ -245,11 +254,11 @@ fn paranoid(m: &Mailbox, root: u8) -> f64 {
 fn the_solver_plays_paranoid_among_three_or_four() {
     // Endgames with seven empty cells, reached by seeded random play: the solver's line must
     // end where the player to move gets what a minimax written here says it can make sure of.
-    for (file, players) in FILES {
+    for (file, players, neutral) in FILES {
         let e = engine(&format!("games/{file}.rules"), &[]);
         for seed in 0..6 {
             let mut rng = Rng::new(game_seed(41, seed));
-            let mut m = Mailbox::start(players);
+            let mut m = Mailbox::start(players, neutral);
             while m.cells.iter().filter(|&&v| v == 0).count() > 7 {
                 let moves = m.placements();
                 m.play(moves[rng.below(moves.len())]);

@@ -257,6 +257,11 @@ impl Checker<'_> {
         if let Some(p) = self.player_names.iter().position(|n| n == name) {
             return Some(Typed::Player(Player::Const(p as u8)));
         }
+        if let Some(k) = self.kind_names.iter().position(|n| n == name) {
+            // A kind's pieces, kept in the slot after the players' and the kinds' before it.
+            let slot = (self.player_names.len() + k) as u8;
+            return Some(Typed::Set(Set::Pieces(boxed(Player::Const(slot)))));
+        }
         if STATE_NAMES.contains(&name) && scope.consts_only {
             self.state_dependent(name, span);
             return None;
@@ -301,6 +306,7 @@ impl Checker<'_> {
                     .chain(self.regions.keys().cloned())
                     .chain(self.defs.keys().cloned())
                     .chain(self.player_names.iter().cloned())
+                    .chain(self.kind_names.iter().cloned())
                     .chain(STATE_NAMES.iter().map(|s| s.to_string()))
                     .chain(
                         ["all", "corners", "border", "nobody"]

@@ -99,6 +99,7 @@ fn key(item: &ItemKind) -> (u8, Option<&str>) {
         ItemKind::Example(e) => (18, Some(&e.name.node)),
         ItemKind::Counter { name, .. } => (19, Some(&name.node)),
         ItemKind::Directions { name, .. } => (20, Some(&name.node)),
+        ItemKind::PieceKind { name, .. } => (21, Some(&name.node)),
     }
 }
 

@@ -20,6 +20,11 @@ use expr::{Scope, Typed};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// Names of the language's own sets and players, which a kind of piece may not take.
+const BUILTIN_SETS: &[&str] = &[
+    "friend", "opponent", "empty", "pieces", "piece", "all", "corners", "border", "mover",
+    "nobody", "turn", "passes", "blocked",
+];
 /// What can go wrong when turning a rules file into a game.
 #[derive(Debug)]
 pub enum CheckError {
@@ -54,7 +59,8 @@ pub fn check(
         params: BTreeMap::new(),
         geometry: None,
         player_names: Vec::new(),
-        player_symbols: Vec::new(),
+        kind_names: Vec::new(),
+        slot_symbols: Vec::new(),
         regions: BTreeMap::new(),
         defs: BTreeMap::new(),
         region_items: BTreeMap::new(),
@@ -106,7 +112,10 @@ pub(crate) struct Checker<'a> {
     params: BTreeMap<String, Param>,
     geometry: Option<Geometry>,
     player_names: Vec<String>,
-    player_symbols: Vec<char>,
+    /// The kinds of piece, whose slots follow the players'.
+    kind_names: Vec<String>,
+    /// The symbols of the players' and the kinds' pieces, by slot.
+    slot_symbols: Vec<char>,
     regions: BTreeMap<String, Bits>,
     /// Parameter names and (body, file) of each `def`.
     defs: BTreeMap<String, (Vec<String>, (&'a Expr, u16))>,
@@ -236,6 +245,7 @@ impl<'a> Checker<'a> {
                 ItemKind::Board { .. } => "board".to_string(),
                 ItemKind::Removed(_) => "removed".to_string(),
                 ItemKind::Player { name, .. } => format!("player {}", name.node),
+                ItemKind::PieceKind { name, .. } => format!("piece {}", name.node),
                 ItemKind::First(_) => "first".to_string(),
                 ItemKind::Region { name, .. } => format!("region {}", name.node),
                 ItemKind::Def { name, .. } => format!("def {}", name.node),
@@ -591,43 +601,95 @@ impl<'a> Checker<'a> {
             self.geometry = Some(make(&bits));
         }
 
-        // Players.
+        // Players, and kinds of piece that belong to none of them.
         let mut players: Vec<(PlayerInfo, Span, u16)> = Vec::new();
+        let mut kinds: Vec<(ir::KindInfo, Span, u16)> = Vec::new();
         for s in items {
-            if let ItemKind::Player { name, symbol, .. } = &s.item.kind {
-                self.current_file = s.file;
-                let sym = symbol.as_ref().map(|s| s.node).unwrap_or_else(|| {
-                    name.node.chars().next().unwrap_or('?').to_ascii_uppercase()
-                });
-                // Positions are written with these symbols, `.` and `#` for empty and removed
-                // cells, `/` between rows; a symbol must stand apart from them.
-                if matches!(sym, '.' | '#' | '/') || sym.is_whitespace() || sym.is_control() {
-                    self.error(
-                        symbol.as_ref().map(|s| s.span).unwrap_or(name.span),
-                        format!("'{}' cannot be a player's symbol", sym.escape_default()),
-                    )
-                    .label("reserved in positions")
-                    .help("positions write . for empty, # for removed cells and / between rows; pick a letter or another mark")
-                    .emit();
+            let (name, symbol, role) = match &s.item.kind {
+                ItemKind::Player { name, symbol, .. } => (name, symbol, None),
+                ItemKind::PieceKind { name, symbol, role } => {
+                    (name, symbol, Some(role.as_ref().map(|r| r.node)))
                 }
-                if let Some((other, _, _)) = players.iter().find(|(p, _, _)| p.symbol == sym) {
-                    let other = other.name.clone();
-                    self.error(
-                        symbol.as_ref().map(|s| s.span).unwrap_or(name.span),
-                        format!("players {other} and {} share the symbol '{sym}'", name.node),
-                    )
-                    .label("same symbol")
-                    .help("give each player its own symbol, e.g. player dark 'D'")
-                    .emit();
-                }
-                players.push((
+                _ => continue,
+            };
+            self.current_file = s.file;
+            let sym = symbol
+                .as_ref()
+                .map(|s| s.node)
+                .unwrap_or_else(|| name.node.chars().next().unwrap_or('?').to_ascii_uppercase());
+            let whose = if role.is_some() {
+                "a piece's"
+            } else {
+                "a player's"
+            };
+            // Positions are written with these symbols, `.` and `#` for empty and removed
+            // cells, `/` between rows; a symbol must stand apart from them.
+            if matches!(sym, '.' | '#' | '/') || sym.is_whitespace() || sym.is_control() {
+                self.error(
+                    symbol.as_ref().map(|s| s.span).unwrap_or(name.span),
+                    format!("'{}' cannot be {whose} symbol", sym.escape_default()),
+                )
+                .label("reserved in positions")
+                .help("positions write . for empty, # for removed cells and / between rows; pick a letter or another mark")
+                .emit();
+            }
+            let taken = players
+                .iter()
+                .map(|(p, _, _)| (&p.name, p.symbol))
+                .chain(kinds.iter().map(|(k, _, _)| (&k.name, k.symbol)))
+                .find(|&(_, other)| other == sym);
+            if let Some((other, _)) = taken {
+                let other = other.clone();
+                self.error(
+                    symbol.as_ref().map(|s| s.span).unwrap_or(name.span),
+                    format!("{other} and {} share the symbol '{sym}'", name.node),
+                )
+                .label("same symbol")
+                .help("give each player and kind of piece its own symbol, e.g. player dark 'D'")
+                .emit();
+            }
+            // Players named twice are reported with the items declared twice.
+            let named = players
+                .iter()
+                .map(|(p, _, _)| &p.name)
+                .filter(|_| role.is_some());
+            let kind_names = kinds.iter().map(|(k, _, _)| &k.name);
+            if named.chain(kind_names).any(|n| *n == name.node) {
+                self.error(
+                    name.span,
+                    format!("`{}` already names a player or a kind of piece", name.node),
+                )
+                .label("a second declaration")
+                .help("give each player and kind of piece a name of its own, e.g. `piece grey 'G'`")
+                .emit();
+            } else if role.is_some() && BUILTIN_SETS.contains(&name.node.as_str()) {
+                self.error(
+                    name.span,
+                    format!("`{}` is a name the language has already", name.node),
+                )
+                .label("a built-in name")
+                .help("give the kind of piece a name of its own, e.g. `piece grey 'G'`")
+                .emit();
+            }
+            let (info_name, at) = (name.node.clone(), (name.span, s.file));
+            match role {
+                None => players.push((
                     PlayerInfo {
-                        name: name.node.clone(),
+                        name: info_name,
                         symbol: sym,
                     },
-                    name.span,
-                    s.file,
-                ));
+                    at.0,
+                    at.1,
+                )),
+                Some(role) => kinds.push((
+                    ir::KindInfo {
+                        name: info_name,
+                        symbol: sym,
+                        role,
+                    },
+                    at.0,
+                    at.1,
+                )),
             }
         }
         if !(2..=MAX_PLAYERS).contains(&players.len()) {
@@ -656,27 +718,55 @@ impl<'a> Checker<'a> {
             .emit();
             return Ok(None);
         }
+        if players.len() + kinds.len() > MAX_PLAYERS {
+            let (_, span, file) = kinds[MAX_PLAYERS - players.len()];
+            self.current_file = file;
+            self.error(
+                span,
+                format!(
+                    "{} players and {} kinds of piece are more than the eight a game may hold",
+                    players.len(),
+                    kinds.len()
+                ),
+            )
+            .label("one too many")
+            .help("players and kinds of piece together may be at most eight; remove kinds (or players) until eight are left")
+            .emit();
+            return Ok(None);
+        }
+        let slots = players.len() + kinds.len();
         let cells = self.geometry.as_ref().map_or(0, Geometry::cells);
-        if !Pieces::fits(players.len(), cells) {
+        if !Pieces::fits(slots, cells) {
             self.current_file = bs.file;
-            let most = Pieces::most_cells(players.len());
+            let most = Pieces::most_cells(slots);
+            let (whose, with) = match kinds.len() {
+                0 => (
+                    format!("{} players'", players.len()),
+                    format!("{} players", players.len()),
+                ),
+                k => (
+                    format!("{} players' and {k} kinds'", players.len()),
+                    format!("{} players and {k} kinds of piece", players.len()),
+                ),
+            };
             self.error(
                 bs.item.span,
-                format!(
-                    "a board of {cells} cells is too large for {} players' pieces",
-                    players.len()
-                ),
+                format!("a board of {cells} cells is too large for {whose} pieces"),
             )
             .label(format!("{cells} cells"))
             .help(format!(
-                "with {} players a board may have at most {most} cells; use a smaller board or fewer players",
-                players.len()
+                "with {with} a board may have at most {most} cells; use a smaller board, fewer players or fewer kinds of piece"
             ))
             .emit();
             return Ok(None);
         }
         self.player_names = players.iter().map(|p| p.0.name.clone()).collect();
-        self.player_symbols = players.iter().map(|p| p.0.symbol).collect();
+        self.kind_names = kinds.iter().map(|k| k.0.name.clone()).collect();
+        self.slot_symbols = players
+            .iter()
+            .map(|p| p.0.symbol)
+            .chain(kinds.iter().map(|k| k.0.symbol))
+            .collect();
         let mut first = 0u8;
         for s in items {
             if let ItemKind::First(name) = &s.item.kind {
@@ -918,6 +1008,7 @@ impl<'a> Checker<'a> {
                 .collect(),
             geometry: self.geometry.clone().unwrap(),
             players: players_arr,
+            kinds: kinds.into_iter().map(|k| k.0).collect(),
             first,
             setup,
             lines: std::mem::take(&mut self.lines),
@@ -1252,6 +1343,21 @@ impl<'a> Checker<'a> {
             .emit();
     }
 
+    fn unknown_kind(&mut self, name: &ast::Ident) {
+        let names = self.kind_names.clone();
+        let help = match crate::diagnostic::closest(&name.node, &names) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None if names.is_empty() => {
+                "declare the kind first, e.g. `piece grey 'G'`; a plain `place c` places the mover's own piece".to_string()
+            }
+            None => format!("the kinds of piece are {}", names.join(", ")),
+        };
+        self.error(name.span, format!("unknown kind of piece `{}`", name.node))
+            .label("not a kind of piece")
+            .help(help)
+            .emit();
+    }
+
     /// Evaluates a set known before the game starts.
     fn const_set(&mut self, set: ir::Set, span: Span) -> Bits {
         match set {
@@ -1360,7 +1466,7 @@ impl<'a> Checker<'a> {
         for entry in entries {
             match entry {
                 SetupEntry::Place { player, cells } => {
-                    let Some(p) = self.player_names.iter().position(|n| *n == player.node) else {
+                    let Some(p) = self.slot_of(&player.node) else {
                         self.unknown_player(player);
                         continue;
                     };
@@ -1384,13 +1490,14 @@ impl<'a> Checker<'a> {
                             .fold(Bits::EMPTY, |m, q| m.union(&setup[q]));
                         let clash = bits.inter(&others);
                         if let Some(c) = clash.iter().next() {
-                            let holder = (0..self.player_names.len())
+                            let holder = (0..MAX_PLAYERS)
                                 .find(|&q| setup[q].contains(c))
                                 .unwrap_or(0);
-                            let other = self.player_names[holder].clone();
+                            let other = self.slot_name(holder).to_string();
+                            let this = self.slot_name(p).to_string();
                             self.error(
                                 e.span,
-                                format!("{} is given to both players", geometry.name(c)),
+                                format!("{} is given to both {other} and {this}", geometry.name(c)),
                             )
                             .label(format!("already holds a piece of {other}"))
                             .help("each cell can hold one piece")
@@ -1438,9 +1545,9 @@ impl<'a> Checker<'a> {
                                 _ => match self.symbol_owner(ch) {
                                     Some(p) => setup[p].insert(cell),
                                     None => {
-                                        self.error(rows.span, format!("'{ch}' is not a player's symbol"))
+                                        self.error(rows.span, format!("'{ch}' is not the symbol of a player or a kind of piece"))
                                             .label("unknown symbol in these rows")
-                                            .help("use . for empty cells and the symbols given in the player items")
+                                            .help("use . for empty cells and the symbols given in the player and piece items")
                                             .emit();
                                     }
                                 },
@@ -1458,8 +1565,24 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The slot of a player's or a kind's pieces, by name.
+    fn slot_of(&self, name: &str) -> Option<usize> {
+        self.player_names
+            .iter()
+            .chain(&self.kind_names)
+            .position(|n| n == name)
+    }
+
+    fn slot_name(&self, slot: usize) -> &str {
+        self.player_names
+            .iter()
+            .chain(&self.kind_names)
+            .nth(slot)
+            .map_or("", |n| n.as_str())
+    }
+
     fn symbol_owner(&self, ch: char) -> Option<usize> {
-        self.player_symbols.iter().position(|&s| s == ch)
+        self.slot_symbols.iter().position(|&s| s == ch)
     }
 
     fn end_rule(&mut self, rule: &ast::EndRule, span: Span) -> Option<ir::EndCondition> {

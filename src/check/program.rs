@@ -241,9 +241,23 @@ impl Checker<'_> {
                     auto: *auto,
                 }));
             }
-            StmtKind::Place(e) => {
+            StmtKind::Place(e, kind) => {
+                let slot = match kind {
+                    None => None,
+                    Some(kind) => match self.kind_names.iter().position(|n| *n == kind.node) {
+                        Some(k) => Some((self.player_names.len() + k) as u8),
+                        None => {
+                            self.unknown_kind(kind);
+                            return;
+                        }
+                    },
+                };
                 if let Some(c) = self.expect_cell(e, scope) {
-                    code.push(Instr::Place(c, self.loc(stmt.span)));
+                    let loc = self.loc(stmt.span);
+                    code.push(match slot {
+                        None => Instr::Place(c, loc),
+                        Some(slot) => Instr::PlaceKind(c, slot, loc),
+                    });
                 }
             }
             StmtKind::Flip(e) => {
@@ -498,7 +512,7 @@ impl Checker<'_> {
 fn has_effect(s: &Stmt) -> bool {
     let any = |b: &Block| b.statements.iter().any(has_effect);
     match &s.kind {
-        StmtKind::Place(_)
+        StmtKind::Place(..)
         | StmtKind::Flip(_)
         | StmtKind::Move { .. }
         | StmtKind::Take(_)

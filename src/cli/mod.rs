@@ -555,7 +555,7 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
                 let g = &checked.game;
                 outln!(
                     out,
-                    "{f}: ok ({}, {} x {}, {})",
+                    "{f}: ok ({}, {} x {}, {}{})",
                     if g.title.is_empty() {
                         "untitled"
                     } else {
@@ -563,7 +563,11 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
                     },
                     g.geometry.width,
                     g.geometry.height,
-                    g.player_list()
+                    g.player_list(),
+                    g.kinds
+                        .iter()
+                        .map(|k| format!("; piece {}", k.name))
+                        .collect::<String>()
                 );
             }
             Err(CheckError::Rules(d)) => {

@@ -213,10 +213,11 @@ impl Engine {
         self.kernel.state_bytes()
     }
 
-    /// Whether every turn is one placement and the game has two players, so that the
-    /// kernel's solver runs (it is negamax between two sides).
+    /// Whether every turn is one placement and the game has two players and no kinds of
+    /// piece, so that the kernel's solver runs (it is negamax between two sides, on the
+    /// builds of two slots).
     pub fn kernel_searches(&self) -> bool {
-        self.kernel.single_step() && self.game.player_count() == 2
+        self.kernel.single_step() && self.game.slot_count() == 2
     }
 
     /// Whether playouts and perft run as a loop over the boards alone (every turn one
@@ -272,11 +273,11 @@ impl Engine {
 
     /// The position before the first turn, advanced to the first step.
     pub fn start(&self) -> Result<State, RuleError> {
-        let players = self.game.player_count() as usize;
-        self.begin(&self.fresh(&self.game.setup[..players], self.game.first))
+        let slots = self.game.slot_count() as usize;
+        self.begin(&self.fresh(&self.game.setup[..slots], self.game.first))
     }
 
-    /// A position before the first turn: these pieces (one set per player), this mover,
+    /// A position before the first turn: these pieces (one set per slot), this mover,
     /// every counter at its starting value.
     pub(crate) fn fresh(&self, pieces: &[Bits], mover: u8) -> State {
         let pieces = Pieces::from_sets(pieces, self.game.geometry.cells());

@@ -42,14 +42,11 @@ impl Engine {
                             g.name(cell)
                         ))
                     }
-                    _ => match self.game.players.iter().position(|p| p.symbol == ch) {
+                    _ => match self.game.slot_by_symbol(ch) {
                         Some(p) => pieces[p].insert(cell),
                         None => {
-                            let symbols: Vec<String> = self
-                                .game
-                                .players
-                                .iter()
-                                .map(|p| format!("'{}'", p.symbol))
+                            let symbols: Vec<String> = (0..self.game.slot_count() as usize)
+                                .map(|p| format!("'{}'", self.game.slot_symbol(p)))
                                 .collect();
                             return Err(format!(
                                 "'{ch}' at {} is not a piece; use '.' or {}",
@@ -70,7 +67,7 @@ impl Engine {
                 )
             })?,
         };
-        let s = self.fresh(&pieces[..self.game.player_count() as usize], mover);
+        let s = self.fresh(&pieces[..self.game.slot_count() as usize], mover);
         self.begin(&s).map_err(|e| format!("rule error: {e}"))
     }
 
@@ -83,7 +80,7 @@ impl Engine {
                     .map(|x| {
                         let cell = y * g.width + x;
                         match s.owner(cell) {
-                            Some(p) => self.game.players[p as usize].symbol,
+                            Some(p) => self.game.slot_symbol(p as usize),
                             None if g.playable.contains(cell) => '.',
                             None => '#',
                         }
@@ -124,7 +121,7 @@ impl Engine {
                             '#'
                         } else {
                             match s.owner(c) {
-                                Some(p) => self.game.players[p as usize].symbol,
+                                Some(p) => self.game.slot_symbol(p as usize),
                                 None => '.',
                             }
                         }

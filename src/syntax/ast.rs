@@ -2,6 +2,7 @@
 //! so that the checker can point at it.
 
 pub use crate::board::CellClass;
+pub use crate::ir::PieceRole;
 pub use crate::ir::Timing;
 pub use crate::source::Span;
 
@@ -84,6 +85,12 @@ pub enum ItemKind {
         name: Ident,
         symbol: Option<Spanned<char>>,
         attributes: Vec<(Ident, Expr)>,
+    },
+    /// `piece NAME 'S' [as friend|opponent]`: a kind of piece that belongs to no player.
+    PieceKind {
+        name: Ident,
+        symbol: Option<Spanned<char>>,
+        role: Option<Spanned<PieceRole>>,
     },
     First(Ident),
     Region {
@@ -168,7 +175,8 @@ pub enum StmtKind {
         options: Vec<ChoiceOption>,
         otherwise: Option<Block>,
     },
-    Place(Expr),
+    /// `place c`, or `place c as KIND`.
+    Place(Expr, Option<Ident>),
     Flip(Expr),
     Move {
         from: Expr,

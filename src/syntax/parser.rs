@@ -215,12 +215,15 @@ const ITEM_WORDS: &[&str] = &[
     "board",
     "removed",
     "player",
+    "piece",
     "first",
     "region",
     "setup",
     "line",
     "def",
     "token",
+    "counter",
+    "directions",
     "turn",
     "agreement",
     "end",
@@ -252,10 +255,11 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "piece", "pieces", "kind", "kinds", "neutral", "joker", "disc", "stone",
+            "pieces", "kind", "kinds", "neutral", "joker", "disc", "stone", "blocker",
         ],
-        "every piece belongs to one of the players (`player NAME 'S'`); there are no other kinds \
-         of piece",
+        "a kind of piece that belongs to no player is declared with `piece NAME 'S'`: line \
+         patterns see it as neither friend nor opponent, or, with `as friend` or `as opponent`, \
+         as that for every player; set it up with `NAME on CELLS`, place it with `place c as NAME`",
     ),
     (
         &[
@@ -297,8 +301,8 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
     ),
     (
         &["players", "order", "seat", "seats"],
-        "a game has two players, each declared with `player NAME 'S'`, and `first NAME` says who \
-         starts",
+        "a game has two to eight players, each declared with `player NAME 'S'` in turn order, \
+         and `first NAME` says who starts",
     ),
 ];
 
@@ -431,6 +435,7 @@ fn rule_name(rule: Rule) -> &'static str {
         }
         Rule::expr | Rule::primary => "an expression",
         Rule::ident => "a name",
+        Rule::piece_role => "`friend` or `opponent` (how line patterns see the piece)",
         Rule::string | Rule::string_inner => "a string in double quotes",
         Rule::literal | Rule::signed_int | Rule::int => "a whole number",
         Rule::number => "a number",
@@ -522,6 +527,20 @@ fn non_ascii(source: &Arc<SourceFile>, at: usize) -> Option<Diagnostic> {
 }
 
 /// A pair's span without the spaces and comments pest lets it end with.
+/// A symbol in quotes (`'B'`): its character.
+fn symbol_of(p: Pair<Rule>) -> Spanned<char> {
+    let at = span(&p);
+    let c = p
+        .into_inner()
+        .next()
+        .unwrap()
+        .as_str()
+        .chars()
+        .next()
+        .unwrap();
+    Spanned { node: c, span: at }
+}
+
 fn span(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
     let input = s.get_input();
@@ -734,18 +753,7 @@ fn item(pair: Pair<Rule>) -> Item {
             let mut attributes = Vec::new();
             for p in inner {
                 match p.as_rule() {
-                    Rule::symbol => {
-                        let ssp = span(&p);
-                        let c = p
-                            .into_inner()
-                            .next()
-                            .unwrap()
-                            .as_str()
-                            .chars()
-                            .next()
-                            .unwrap();
-                        symbol = Some(Spanned { node: c, span: ssp });
-                    }
+                    Rule::symbol => symbol = Some(symbol_of(p)),
                     Rule::attribute => {
                         let mut a = p.into_inner();
                         let n = ident(a.next().unwrap());
@@ -759,6 +767,29 @@ fn item(pair: Pair<Rule>) -> Item {
                 symbol,
                 attributes,
             }
+        }
+        Rule::piece_kind => {
+            inner.next(); // `piece`
+            let name = ident(inner.next().unwrap());
+            let (mut symbol, mut role) = (None, None);
+            for p in inner {
+                match p.as_rule() {
+                    Rule::symbol => symbol = Some(symbol_of(p)),
+                    Rule::piece_role => {
+                        role = Some(Spanned {
+                            node: if p.as_str() == "friend" {
+                                PieceRole::Friend
+                            } else {
+                                PieceRole::Opponent
+                            },
+                            span: span(&p),
+                        })
+                    }
+                    Rule::kw_as => {}
+                    _ => unreachable!("piece: {:?}", p.as_rule()),
+                }
+            }
+            ItemKind::PieceKind { name, symbol, role }
         }
         Rule::first => ItemKind::First(ident(inner.next().unwrap())),
         Rule::region => ItemKind::Region {
@@ -984,7 +1015,12 @@ fn statement(pair: Pair<Rule>) -> Stmt {
                 otherwise,
             }
         }
-        Rule::place => StmtKind::Place(expr(inner.next().unwrap())),
+        Rule::place => {
+            let cell = expr(inner.next().unwrap());
+            // After `as` (its keyword pair is skipped), the kind's name.
+            let kind = inner.find(|p| p.as_rule() == Rule::ident).map(ident);
+            StmtKind::Place(cell, kind)
+        }
         Rule::flip => StmtKind::Flip(expr(inner.next().unwrap())),
         Rule::move_piece => StmtKind::Move {
             from: expr(inner.next().unwrap()),

@@ -51,7 +51,9 @@ pub fn game_files() -> Vec<String> {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Plain {
     pub size: usize,
-    /// 0 empty, 1 black, 2 white; row-major from the top-left.
+    /// 0 empty, 1 black, 2 white, 3 a joker (it ends either player's line as their own
+    /// disc would, and is never taken), 4 a stone (it ends every line, as the edge does);
+    /// row-major from the top-left.
     pub cells: Vec<u8>,
     /// 1 or 2.
     pub to_move: u8,
@@ -158,6 +160,18 @@ impl Plain {
         !self.gravity || below >= self.cells.len() || self.cells[below] != 0
     }
 
+    /// Othello with jokers and stones on these cells (`(x, y)` from the top-left).
+    pub fn with_pieces(self, jokers: &[(usize, usize)], stones: &[(usize, usize)]) -> Plain {
+        let mut p = self;
+        for &(x, y) in jokers {
+            p.set(x, y, 3);
+        }
+        for &(x, y) in stones {
+            p.set(x, y, 4);
+        }
+        p
+    }
+
     fn set(&mut self, x: usize, y: usize, v: u8) {
         self.cells[y * self.size + x] = v;
     }
@@ -206,8 +220,8 @@ impl Plain {
                         break;
                     }
                     match self.cells[c] {
-                        0 => break,
-                        v if v == player => {
+                        0 | 4 => break,
+                        v if v == player || v == 3 => {
                             out.extend(run.iter().copied());
                             break;
                         }
@@ -262,7 +276,7 @@ impl Plain {
     pub fn rows(&self) -> Vec<String> {
         let symbol = |c: usize| match self.cells[c] {
             _ if self.holes.contains(&c) => '#',
-            v => ['.', 'B', 'W'][v as usize],
+            v => ['.', 'B', 'W', 'J', 'X'][v as usize],
         };
         (0..self.cells.len())
             .collect::<Vec<_>>()

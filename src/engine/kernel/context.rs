@@ -37,11 +37,35 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     pub(super) fn class(&self, class: CellClass) -> B {
         let s = self.state;
         match class {
-            CellClass::Friend => s.pieces[s.mover as usize],
-            CellClass::Opponent => s.others(s.mover as usize),
+            CellClass::Friend => {
+                self.kinds_as(&self.kernel.friend_kinds, s.pieces[s.mover as usize])
+            }
+            CellClass::Opponent => self.kinds_as(&self.kernel.opponent_kinds, self.opponents()),
             CellClass::Piece => self.occupied(),
             CellClass::Empty => self.kernel.playable & !self.occupied(),
         }
+    }
+
+    /// Every other player's pieces (not the kinds').
+    #[inline(always)]
+    pub(super) fn opponents(&self) -> B {
+        let s = self.state;
+        if P == 2 {
+            s.pieces[1 - s.mover as usize]
+        } else {
+            let players = &s.pieces[..self.kernel.player_slots];
+            let all = players.iter().fold(B::EMPTY, |m, &p| m | p);
+            all & !s.pieces[s.mover as usize]
+        }
+    }
+
+    /// `cells` with the pieces of the kinds in `slots`, which line patterns see as its class.
+    #[inline(always)]
+    fn kinds_as(&self, slots: &[usize], cells: B) -> B {
+        if P == 2 {
+            return cells;
+        }
+        slots.iter().fold(cells, |m, &k| m | self.state.pieces[k])
     }
 
     #[inline]
@@ -230,7 +254,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         let p = match p {
             Player::Mover => st.mover,
             // As a set, `opponent` is every other player's pieces.
-            Player::Other => return st.others(st.mover as usize),
+            Player::Other => return self.opponents(),
             Player::Bound => self.bound,
             Player::Const(p) => *p,
             _ => self.player(p),

@@ -42,8 +42,8 @@ use crate::board::pieces::Pieces;
 use crate::board::sets::{flood_cell, reached, Board, Wide};
 use crate::board::CellClass;
 use crate::ir::{
-    counter_slot, Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player,
-    RegValue, Set, Timing, MAX_PLAYERS, MAX_REGISTERS, MAX_TOKENS, NOBODY,
+    counter_slot, Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, PieceRole,
+    Player, RegValue, Set, Timing, MAX_PLAYERS, MAX_REGISTERS, MAX_TOKENS, NOBODY,
 };
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -184,6 +184,13 @@ pub struct Kernel<B, const P: usize = 2> {
     ends_need_blocked: bool,
     /// Set when the whole turn is one outflanking placement (see [`Direct`]).
     direct: Option<Direct<B>>,
+    /// The slots of the kinds of piece that line patterns see as every player's friend, and
+    /// of those they see as every player's opponent (games with kinds run on the builds of
+    /// many slots, so these are empty where `P` is 2).
+    friend_kinds: Vec<usize>,
+    opponent_kinds: Vec<usize>,
+    /// The game's number of players; the slots after them hold kinds of piece.
+    player_slots: usize,
 }
 
 /// The candidates of a choice that need no trial, so that one of them makes a step legal
@@ -224,7 +231,8 @@ impl<B: Board> Untried<B> {
 /// than the lookup.
 struct StepEndTable {
     cells: Vec<usize>,
-    /// The contents a cell may have: empty or one of the players' pieces.
+    /// The contents a cell may have: empty or a piece of one of the slots (players' and
+    /// kinds').
     base: usize,
     /// By `index`: 0 not yet known, 1 no end, 2 an end with no winner named, 3 + p winner p.
     answers: Vec<AtomicU8>,
@@ -235,9 +243,9 @@ impl StepEndTable {
     const MAX_ANSWERS: usize = 2 * 3usize.pow(10);
 
     /// The table for after-step ends that read the cells `read`, when it is small enough.
-    fn new<B: Board>(read: B, players: u8) -> Option<StepEndTable> {
+    fn new<B: Board>(read: B, players: u8, slots: u8) -> Option<StepEndTable> {
         let cells: Vec<usize> = read.cells().collect();
-        let base = players as usize + 1;
+        let base = slots as usize + 1;
         let size = (players as usize).checked_mul(base.checked_pow(cells.len() as u32)?)?;
         (size <= Self::MAX_ANSWERS).then(|| StepEndTable {
             answers: (0..size).map(|_| AtomicU8::new(0)).collect(),
@@ -322,17 +330,7 @@ impl<B: Board, const P: usize> KState<B, P> {
         }
     }
 
-    /// The pieces of every player but `p`.
-    #[inline(always)]
-    pub fn others(&self, p: usize) -> B {
-        if P == 2 {
-            self.pieces[1 - p]
-        } else {
-            self.occupied() & !self.pieces[p]
-        }
-    }
-
-    /// The pieces of `cells` that belong to players other than `p` become `p`'s.
+    /// The pieces of `cells` that are not `p`'s (other players' and kinds') become `p`'s.
     #[inline(always)]
     pub fn take(&mut self, p: usize, cells: B) {
         if P == 2 {
@@ -340,7 +338,7 @@ impl<B: Board, const P: usize> KState<B, P> {
             self.pieces[1 - p] = self.pieces[1 - p] ^ taken;
             self.pieces[p] = self.pieces[p] | taken;
         } else {
-            let taken = cells & self.others(p);
+            let taken = cells & self.occupied() & !self.pieces[p];
             for (q, pieces) in self.pieces.iter_mut().enumerate() {
                 *pieces = if q == p {
                     *pieces | taken
@@ -420,7 +418,16 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?))
             // Without after-step ends there is nothing to keep track of.
             .filter(|_| !plain && ends_after_step);
+        let kinds_as = |role| {
+            (game.kinds.iter().enumerate())
+                .filter(|(_, k)| k.role == Some(role))
+                .map(|(i, _)| game.players.len() + i)
+                .collect()
+        };
         let mut kernel = Kernel {
+            friend_kinds: kinds_as(PieceRole::Friend),
+            opponent_kinds: kinds_as(PieceRole::Opponent),
+            player_slots: game.players.len(),
             single_step,
             lines,
             direct: direct(
@@ -451,7 +458,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             tried,
             ends_after_step,
             step_ends_read,
-            step_end_table: step_ends_read.and_then(|r| StepEndTable::new(r, game.player_count())),
+            step_end_table: step_ends_read
+                .and_then(|r| StepEndTable::new(r, game.player_count(), game.slot_count())),
             ends_need_blocked,
             step_from: g.step_from.map(|b| B::from_bits(&b)),
             step_offset: g.step_offset,
@@ -586,7 +594,8 @@ impl AnyKernel {
     /// The runner for `game`, on sets as wide as its board needs, with every fast path the
     /// rules allow (`plain`: none of them, the reference the fast paths are tested against).
     pub fn new(game: &Game, plain: bool) -> AnyKernel {
-        if game.player_count() > 2 {
+        // Kinds of piece take slots of their own, which only the builds of many slots have.
+        if game.slot_count() > 2 {
             return match game.geometry.cells() {
                 ..=64 => AnyKernel::SeveralNarrow(Box::new(Kernel::new(game, plain))),
                 _ => AnyKernel::SeveralFull(Box::new(Kernel::new(game, plain))),

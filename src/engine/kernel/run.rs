@@ -437,6 +437,15 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                     t.pieces[m] = t.pieces[m] | B::single(cell);
                     pc += 1;
                 }
+                Instr::PlaceKind(c, slot, loc) => {
+                    let cell = self.ctx(game, t).cell(c);
+                    if t.occupied().contains(cell) {
+                        return Err(Box::new(RuleError::place_on_piece(game, cell, loc)));
+                    }
+                    let k = *slot as usize;
+                    t.pieces[k] = t.pieces[k] | B::single(cell);
+                    pc += 1;
+                }
                 Instr::Flip(set) => {
                     let flipped = self.ctx(game, t).set(set);
                     t.take(t.mover as usize, flipped);
@@ -937,9 +946,14 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The engine's state for a kernel position.
     pub fn export(&self, game: &Game, s: &KState<B, P>, at: &At<B>) -> State {
-        let players = Self::players(game) as usize;
-        let mut pieces = Pieces::new(players, game.geometry.cells());
-        for (p, set) in s.pieces.iter().take(players).enumerate() {
+        // The players' slots, then the kinds' (a constant on two-player builds).
+        let slots = if P == 2 {
+            2
+        } else {
+            game.slot_count() as usize
+        };
+        let mut pieces = Pieces::new(slots, game.geometry.cells());
+        for (p, set) in s.pieces.iter().take(slots).enumerate() {
             pieces.set(p, &set.to_bits());
         }
         let mut t = State::new(pieces, s.mover);

@@ -73,9 +73,9 @@ pub(super) fn direct<B: Board>(
     // The loop keeps the boards alone between turns, so no counter may be kept. Its line
     // tests are the lanes' own, which a board with joined edges cannot use: a test for that
     // inside the loop cost Othello a quarter of its playouts.
-    // The loop keeps two boards: the mover's and the one opponent's.
+    // The loop keeps two boards: the mover's and the one opponent's, and no kind of piece.
     if !single_step
-        || game.player_count() != 2
+        || game.slot_count() != 2
         || ends_after_step
         || !ends_need_blocked
         || !game.counters.is_empty()
@@ -201,8 +201,8 @@ pub(super) fn form(game: &Game, pc: usize) -> Form {
         }
         _ => None,
     };
-    // The direct enclosure knows two players: the mover and the one other.
-    let two_players = game.player_count() == 2;
+    // The direct enclosure knows two players, the mover and the one other, and no kinds.
+    let two_players = game.slot_count() == 2;
     let place_surround = match (code.get(body), code.get(body + 1)) {
         (Some(Instr::Place(p, _)), Some(Instr::Flip(Set::Surrounded(around))))
             if chosen(p) && two_players =>
