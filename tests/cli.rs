@@ -1197,3 +1197,28 @@ fn render_tells_every_player_apart() {
     assert_eq!(count_class(&doc, "piece"), 4);
     assert_eq!(fills.len(), 4, "{fills:?}");
 }
+
+#[test]
+fn render_draws_pieces_of_no_player_apart() {
+    // Four discs, two jokers and two stones: the kinds' pieces are diamonds, named by kind.
+    let svg = temp("kinds.svg");
+    let file = "tests/fixtures/valid/joker-and-stones.rules";
+    let o = outflank(&["render", file, "--svg", &svg]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let pieces: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("piece"))
+        .collect();
+    let discs = pieces.iter().filter(|n| n.tag_name().name() == "circle");
+    assert!(discs.clone().all(|n| n.attribute("data-player").is_some()));
+    assert_eq!(discs.count(), 4);
+    let kinds: Vec<&str> = pieces
+        .iter()
+        .filter(|n| n.tag_name().name() == "polygon")
+        .map(|n| n.attribute("data-kind").unwrap())
+        .collect();
+    // In cell order: c4, f4, g6, c7.
+    assert_eq!(kinds, ["stone", "joker", "stone", "joker"]);
+}
