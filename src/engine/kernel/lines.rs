@@ -53,6 +53,9 @@ struct WalkBack<B> {
     lands: [B; 4],
     /// The most cells a run can hold along the direction without reaching its own start.
     longest: u32,
+    /// Only the first step of each kind is used (a straight line on a torus, or any line on
+    /// a cylinder but a diagonal): two shifts a step instead of four.
+    paired: bool,
 }
 
 impl<B: Board> WalkBack<B> {
@@ -65,6 +68,12 @@ impl<B: Board> WalkBack<B> {
             | (s.up(self.amount[1]) & within[1])
             | (s.down(self.amount[2]) & within[2])
             | (s.down(self.amount[3]) & within[3])
+    }
+
+    /// [`WalkBack::step`] where only steps 0 and 2 land anywhere.
+    #[inline(always)]
+    fn step_paired(&self, s: B, within: &[B; 4]) -> B {
+        (s.up(self.amount[0]) & within[0]) | (s.down(self.amount[2]) & within[2])
     }
 }
 
@@ -159,6 +168,7 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
                     amount: [B::EMPTY; 4],
                     lands: [B::EMPTY; 4],
                     longest: 0,
+                    paired: false,
                 };
                 let mut filled = [0, 2];
                 for (from, offset) in g.steps(b) {
@@ -183,6 +193,7 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
                     .max()
                     .unwrap_or(0);
                 walk.longest = longest.saturating_sub(1);
+                walk.paired = filled[0] <= 1 && filled[1] <= 3;
                 walk
             })
             .collect();
@@ -249,6 +260,24 @@ impl<B: Board> CompiledLine<B> {
         match &self.walks {
             Some(walks) => self.walked_sources(walks, run, end),
             None => self.run_sources(run, end),
+        }
+    }
+
+    /// [`CompiledLine::captures`] where the board has joined edges (the line is walked).
+    #[inline(always)]
+    pub(super) fn wrapped_captures(&self, from: usize, run: B, end: B) -> B {
+        match &self.walks {
+            Some(walks) => self.walked_captures(walks, from, run, end, false),
+            None => B::EMPTY,
+        }
+    }
+
+    /// [`CompiledLine::sources`] where the board has joined edges (the line is walked).
+    #[inline(always)]
+    pub(super) fn wrapped_sources(&self, run: B, end: B) -> B {
+        match &self.walks {
+            Some(walks) => self.walked_sources(walks, run, end),
+            None => B::EMPTY,
         }
     }
 
@@ -354,9 +383,16 @@ impl<B: Board> CompiledLine<B> {
             let within = walk.lands.map(|m| m & run);
             let mut reach = walk.step(end, &within);
             let mut runs = reach;
-            for _ in 1..walk.longest {
-                reach = walk.step(reach, &within);
-                runs = runs | reach;
+            if walk.paired {
+                for _ in 1..walk.longest {
+                    reach = walk.step_paired(reach, &within);
+                    runs = runs | reach;
+                }
+            } else {
+                for _ in 1..walk.longest {
+                    reach = walk.step(reach, &within);
+                    runs = runs | reach;
+                }
             }
             out = out | walk.step(runs, &walk.lands);
         }

@@ -5,7 +5,7 @@ use super::*;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
     /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2.
-    pub(super) fn direct_perft(
+    pub(super) fn direct_perft<const W: bool>(
         &self,
         game: &Game,
         d: &Direct<B>,
@@ -16,7 +16,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let (mover, opponent) = (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
         let mut total = 0;
         for cell in moves.cells() {
-            let (next, other, replies) = self.direct_turn(d, mover, opponent, cell);
+            let (next, other, replies) = self.direct_turn::<W>(d, mover, opponent, cell);
             total += if replies.is_empty() {
                 let t = Self::after_direct(s, next, other);
                 let at = self.start_or_end(game, &t, None);
@@ -25,7 +25,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 replies.count() as u64
             } else {
                 let t = Self::after_direct(s, next, other);
-                self.direct_perft(game, d, &t, replies, depth - 1)?
+                self.direct_perft::<W>(game, d, &t, replies, depth - 1)?
             };
         }
         Ok(total)
@@ -116,7 +116,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
             At::Choice { pc, moves, .. } => {
                 if let Some(d) = self.direct_at_choice(pc) {
-                    return self.direct_perft(game, d, s, moves, depth);
+                    return if d.wraps {
+                        self.direct_perft::<true>(game, d, s, moves, depth)
+                    } else {
+                        self.direct_perft::<false>(game, d, s, moves, depth)
+                    };
                 }
                 let mut total = 0;
                 for cell in moves.cells() {

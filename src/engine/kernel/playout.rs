@@ -20,7 +20,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         while steps < limit {
             if let At::Choice { pc, moves, .. } = at {
                 if let Some(d) = self.direct_at_choice(pc) {
-                    at = self.direct_playout(game, d, &mut s, moves, rng, &mut steps, limit);
+                    at = if d.wraps {
+                        self.direct_playout::<true>(game, d, &mut s, moves, rng, &mut steps, limit)
+                    } else {
+                        self.direct_playout::<false>(game, d, &mut s, moves, rng, &mut steps, limit)
+                    };
                     continue;
                 }
             }
@@ -104,9 +108,10 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// One turn of a [`Direct`] game: the mover places on `cell`; returns the cells of the
-    /// next mover, of its opponent, and the next mover's placements.
+    /// next mover, of its opponent, and the next mover's placements. `W`: the board has joined
+    /// edges (`d.wraps`).
     #[inline(always)]
-    pub(super) fn direct_turn(
+    pub(super) fn direct_turn<const W: bool>(
         &self,
         d: &Direct<B>,
         mover: B,
@@ -119,20 +124,30 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             d.run.cells(mover, opponent, empty),
             d.end.cells(mover, opponent, empty),
         );
-        let captured = line.run_captures(cell, run, end, false) & opponent;
+        let captured = if W {
+            line.wrapped_captures(cell, run, end)
+        } else {
+            line.run_captures(cell, run, end, false)
+        } & opponent;
         let (next, other) = (opponent ^ captured, mover | captured | B::single(cell));
-        (next, other, self.direct_moves(d, next, other))
+        (next, other, self.direct_moves::<W>(d, next, other))
     }
 
     /// The placements of a [`Direct`] game's mover, who has the cells `mover`.
     #[inline(always)]
-    pub(super) fn direct_moves(&self, d: &Direct<B>, mover: B, opponent: B) -> B {
+    pub(super) fn direct_moves<const W: bool>(&self, d: &Direct<B>, mover: B, opponent: B) -> B {
         let empty = self.playable & !(mover | opponent);
         let (run, end) = (
             d.run.cells(mover, opponent, empty),
             d.end.cells(mover, opponent, empty),
         );
-        empty & self.lines[d.line].run_sources(run, end)
+        let line = &self.lines[d.line];
+        empty
+            & if W {
+                line.wrapped_sources(run, end)
+            } else {
+                line.run_sources(run, end)
+            }
     }
 
     /// Random turns of a [`Direct`] game from a choice among `moves`, until a mover is blocked
@@ -140,7 +155,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// played; draws as [`Kernel::playout`] does.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(super) fn direct_playout(
+    pub(super) fn direct_playout<const W: bool>(
         &self,
         game: &Game,
         d: &Direct<B>,
@@ -155,7 +170,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let mut turns = 0;
         let blocked = loop {
             let cell = moves.nth(rng.below(moves.count() as usize));
-            (mover, opponent, moves) = self.direct_turn(d, mover, opponent, cell);
+            (mover, opponent, moves) = self.direct_turn::<W>(d, mover, opponent, cell);
             turns += 1;
             *steps += 1;
             if moves.is_empty() {

@@ -561,9 +561,13 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         if let Some(d) = self.direct.as_ref().filter(|d| (empty & d.gate).is_empty()) {
             // The turn is that one choice, so its candidates are all there is to find.
             let p = player as usize;
-            return !self
-                .direct_moves(d, s.pieces[p], s.pieces[1 - p])
-                .is_empty();
+            let (mover, opponent) = (s.pieces[p], s.pieces[1 - p]);
+            let moves = if d.wraps {
+                self.direct_moves::<true>(d, mover, opponent)
+            } else {
+                self.direct_moves::<false>(d, mover, opponent)
+            };
+            return !moves.is_empty();
         }
         let mut u = *s;
         u.mover = player;

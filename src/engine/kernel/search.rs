@@ -218,7 +218,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             At::Choice { pc, moves, .. } => (pc, moves),
         };
         let empties = (self.playable & !(s.pieces[0] | s.pieces[1])).count();
-        let direct = self.direct_at_choice(pc);
+        // The solver's loops are the lanes' (no board it solves has joined edges).
+        let direct = self.direct_at_choice(pc).filter(|d| !d.wraps);
         if let Some(d) = direct {
             if empties <= DIRECT_PLAIN_EMPTIES {
                 return self.direct_value(game, table, d, s, moves, alpha, beta);
@@ -332,7 +333,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         cell: usize,
     ) -> (KState<B, P>, At<B>) {
         let m = s.mover as usize;
-        let (next, other, replies) = self.direct_turn(d, s.pieces[m], s.pieces[1 - m], cell);
+        let (next, other, replies) =
+            self.direct_turn::<false>(d, s.pieces[m], s.pieces[1 - m], cell);
         let t = Self::after_direct(s, next, other);
         let at = self.direct_at(game, d, &t, replies);
         (t, at)
@@ -372,7 +374,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); DIRECT_UNTABLED_EMPTIES as usize];
         let mut n = 0;
         for cell in moves.cells() {
-            let (next, other, replies) = self.direct_turn(d, mover, opponent, cell);
+            let (next, other, replies) = self.direct_turn::<false>(d, mover, opponent, cell);
             let order = if replies.is_empty() {
                 // A pass or the end: either leaves the opponent nothing to choose from now.
                 0
@@ -444,7 +446,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             .iter()
             .flat_map(|&class| (moves & class).cells())
         {
-            let (next, other, replies) = self.direct_turn(d, mover, opponent, cell);
+            let (next, other, replies) = self.direct_turn::<false>(d, mover, opponent, cell);
             let v = if replies.is_empty() {
                 // The position this search stands at, as a state, then the turn played.
                 let mut here = s.at_boundary(self.counted());

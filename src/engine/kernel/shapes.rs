@@ -28,6 +28,10 @@ pub(super) struct Direct<B> {
     /// the opponent's and the empty cells.
     pub(super) run: Pick<B>,
     pub(super) end: Pick<B>,
+    /// The board has joined edges: the line is walked (see `CompiledLine::walks`), not
+    /// matched by lanes. The loop is compiled once for each (`W` in [`Kernel::direct_turn`]),
+    /// so that neither pays for a test of the other inside it.
+    pub(super) wraps: bool,
 }
 
 /// A cell class as a selection: all of a part's cells or none (no branch on the class). The
@@ -70,16 +74,13 @@ pub(super) fn direct<B: Board>(
     ends_after_step: bool,
     ends_need_blocked: bool,
 ) -> Option<Direct<B>> {
-    // The loop keeps the boards alone between turns, so no counter may be kept. Its line
-    // tests are the lanes' own, which a board with joined edges cannot use: a test for that
-    // inside the loop cost Othello a quarter of its playouts.
-    // The loop keeps two boards: the mover's and the one opponent's, and no kind of piece.
+    // The loop keeps the boards alone between turns, so no counter may be kept. It keeps two
+    // boards: the mover's and the one opponent's, and no kind of piece.
     if !single_step
         || game.slot_count() != 2
         || ends_after_step
         || !ends_need_blocked
         || !game.counters.is_empty()
-        || game.geometry.wrap.any()
     {
         return None;
     }
@@ -115,6 +116,7 @@ pub(super) fn direct<B: Board>(
         line,
         run: Pick::of(run),
         end: Pick::of(end),
+        wraps: game.geometry.wrap.any(),
     })
 }
 
