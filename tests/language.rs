@@ -512,3 +512,31 @@ fn a_file_can_name_its_own_direction_sets() {
     more.sort();
     assert_eq!(more, ["a4", "b2", "b3", "c3", "c5", "d2"]);
 }
+
+#[test]
+fn a_kinds_name_is_the_set_of_its_pieces() {
+    // Two stones and a joker on 4 x 4. A cell may be taken only next to a stone; the score
+    // adds the stones next to the player's pieces and subtracts the jokers on the board.
+    let e = engine_from(
+        "board 4 x 4
+         player black 'B'
+         player white 'W'
+         piece stone 'X'
+         piece joker 'J' as friend
+         setup { stone on a1, d4  joker on b3 }
+         turn { choose c in empty where some(neighbours(c) & stone) { place c } }
+         end when count(empty) <= 10
+         score p = count(adjacent(p) & stone) - count(joker) + count(pieces) / 100",
+    );
+    let s = e.start().unwrap();
+    // Next to a1: a2, b1, b2; next to d4: c3, c4, d3.
+    assert_eq!(steps(&e, ""), ["b1", "a2", "b2", "c3", "d3", "c4"]);
+    assert_eq!(e.board_rows(&s)[2], ".J..");
+    let end = at(&e, "b1 c3 a2");
+    let o = end.outcome.expect("ten empty cells end the game");
+    // Three turns leave ten empty cells (`empty` leaves the kinds' pieces out). Black: b1
+    // and a2, next to the stone on a1; white: c3, next to the stone on d4. Each less the one
+    // joker, plus 6 pieces (`pieces` holds the kinds' three) / 100.
+    assert_eq!(o.scores(), [1.0 - 1.0 + 0.06, 1.0 - 1.0 + 0.06]);
+    assert_eq!(o.winner, NOBODY);
+}
