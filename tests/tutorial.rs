@@ -155,3 +155,32 @@ fn three_players_take_turns_and_capture_mixed_runs_as_the_third_walk_through_say
         assert_eq!(o.scores(), counts, "seed {seed}");
     }
 }
+
+#[test]
+fn a_grey_disc_and_a_stone_change_the_openings_as_the_fourth_walk_through_says() {
+    let file = block_titled("Othello with a grey disc");
+    let checked = check(SourceFile::new("grey.rules", file), &NoFiles, &[])
+        .unwrap_or_else(|_| panic!("the walk-through's file must check"));
+    let e = Engine::new(checked.game);
+    let s = e.start().unwrap();
+    assert_eq!(common::whole_turns(&e, &s), ["c3", "d3", "c4", "f5"]);
+    // c3 takes d4 and e5, closed by the grey disc; the grey disc and the stone stay.
+    let after = e.play_history(&s, "c3").map_err(|x| x.to_string()).unwrap();
+    let rows = e.board_rows(&after);
+    assert_eq!(
+        &rows[2..6],
+        ["..B.....", "...BB...", "...BB...", "....XG.."]
+    );
+    // Scores count the players' discs alone, and the grey disc never changes hands.
+    for seed in 0..20 {
+        let mut rng = outflank::engine::rng::Rng::new(seed);
+        let (end, _) = e.random_playout(&s, &mut rng, u64::MAX).unwrap();
+        let counts: Vec<f64> = (0..2).map(|p| end.pieces.of(p).count() as f64).collect();
+        assert_eq!(end.outcome.unwrap().scores(), counts, "seed {seed}");
+        assert_eq!(
+            e.board_rows(&end)[5].chars().nth(5),
+            Some('G'),
+            "seed {seed}"
+        );
+    }
+}
