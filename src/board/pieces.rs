@@ -1,7 +1,8 @@
-//! Every player's pieces in one fixed block of words: each player's set takes only as many
-//! words as the board needs. A game state holds one, so that a state of a two-player game on
-//! a small board stays small (it is copied at every step a player or a search takes), while
-//! a state of eight players keeps room for all of them.
+//! Every player's pieces in one fixed block of words: each set takes only as many words as
+//! the board needs. A game state holds one, so that a state of a two-player game on a small
+//! board stays small (it is copied at every step a player or a search takes), while a state
+//! of eight players keeps room for all of them. The sets are kept in slots: the players',
+//! then those of the kinds of piece that belong to no player (see `ir::Game::kinds`).
 
 use super::bits::{Bits, WORDS};
 
@@ -9,8 +10,8 @@ use super::bits::{Bits, WORDS};
 /// 19 x 19 (4 x 6), eight on 13 x 13 (8 x 3).
 pub const PIECE_WORDS: usize = 24;
 
-/// The pieces of `players` players on a board of `cells` cells: player `p`'s set is the
-/// `width` words from word `p * width`.
+/// The pieces of `players` slots on a board of `cells` cells: slot `p`'s set is the `width`
+/// words from word `p * width`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pieces {
     words: [u64; PIECE_WORDS],
@@ -34,7 +35,8 @@ impl Pieces {
         (PIECE_WORDS / players.max(1)).min(WORDS) * 64
     }
 
-    /// No pieces yet. The checker refuses games whose pieces do not fit ([`Pieces::fits`]).
+    /// No pieces yet, in `players` slots. The checker refuses games whose pieces do not fit
+    /// ([`Pieces::fits`]).
     pub fn new(players: usize, cells: usize) -> Pieces {
         assert!(
             Self::fits(players, cells),
@@ -56,7 +58,7 @@ impl Pieces {
         out
     }
 
-    pub fn players(&self) -> usize {
+    fn players(&self) -> usize {
         self.players as usize
     }
 
@@ -98,11 +100,6 @@ impl Pieces {
     /// Every player's pieces, in player order.
     pub fn iter(&self) -> impl Iterator<Item = Bits> + '_ {
         (0..self.players()).map(|p| self.of(p))
-    }
-
-    /// Whether the board holds no piece.
-    pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
     }
 }
 
