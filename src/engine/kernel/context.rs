@@ -53,8 +53,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         if P == 2 {
             s.pieces[1 - s.mover as usize]
         } else {
-            // The slots after the players' hold kinds of piece.
-            let players = &s.pieces[..Kernel::<B, P>::players(self.game) as usize];
+            let players = &s.pieces[..self.kernel.player_slots];
             let all = players.iter().fold(B::EMPTY, |m, &p| m | p);
             all & !s.pieces[s.mover as usize]
         }
