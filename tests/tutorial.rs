@@ -132,9 +132,7 @@ fn block_titled(title: &str) -> String {
 #[test]
 fn three_players_take_turns_and_capture_mixed_runs_as_the_third_walk_through_says() {
     let file = block_titled("Othello for three");
-    let checked = check(SourceFile::new("three.rules", file), &NoFiles, &[])
-        .unwrap_or_else(|_| panic!("the walk-through's file must check"));
-    let e = Engine::new(checked.game);
+    let e = common::engine_from(&file);
     assert_eq!(e.game.player_count(), 3);
     let s = e.start().unwrap();
     // Black at g4 closes the row e4 (white), f4 (red) with d4: a run of two colours.
@@ -159,9 +157,7 @@ fn three_players_take_turns_and_capture_mixed_runs_as_the_third_walk_through_say
 #[test]
 fn a_grey_disc_and_a_stone_change_the_openings_as_the_fourth_walk_through_says() {
     let file = block_titled("Othello with a grey disc");
-    let checked = check(SourceFile::new("grey.rules", file), &NoFiles, &[])
-        .unwrap_or_else(|_| panic!("the walk-through's file must check"));
-    let e = Engine::new(checked.game);
+    let e = common::engine_from(&file);
     let s = e.start().unwrap();
     assert_eq!(common::whole_turns(&e, &s), ["c3", "d3", "c4", "f5"]);
     // c3 takes d4 and e5, closed by the grey disc; the grey disc and the stone stay.

@@ -605,6 +605,7 @@ impl<'a> Checker<'a> {
         let mut players: Vec<(PlayerInfo, Span, u16)> = Vec::new();
         let mut kinds: Vec<(ir::KindInfo, Span, u16)> = Vec::new();
         for s in items {
+            // `role`: None for a player; for a kind, Some of its role (itself optional).
             let (name, symbol, role) = match &s.item.kind {
                 ItemKind::Player { name, symbol, .. } => (name, symbol, None),
                 ItemKind::PieceKind { name, symbol, role } => {
