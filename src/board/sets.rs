@@ -2,6 +2,7 @@
 //! ([`super::kernel`]) runs on these instead of the 704-bit [`Bits`] every board fits in.
 
 use super::bits::{Bits, WORDS};
+use super::lanes::{Four, Lanes, Split};
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// A set of cells as the bits of one integer (bit i = cell i).
@@ -19,6 +20,8 @@ pub trait Board:
     + Not<Output = Self>
     + 'static
 {
+    /// Four sets stepped together (see [`super::lanes`]).
+    type Lanes: Lanes<Self>;
     /// How many cells fit.
     const CELLS: usize;
     const EMPTY: Self;
@@ -82,8 +85,9 @@ impl<B: Board> Iterator for Cells<B> {
 }
 
 macro_rules! integer_board {
-    ($t:ty) => {
+    ($t:ty, $lanes:ty) => {
         impl Board for $t {
+            type Lanes = $lanes;
             const CELLS: usize = <$t>::BITS as usize;
             const EMPTY: Self = 0;
             #[inline(always)]
@@ -177,8 +181,8 @@ macro_rules! integer_board {
     };
 }
 
-integer_board!(u64);
-integer_board!(u128);
+integer_board!(u64, Four<u64>);
+integer_board!(u128, Split);
 
 /// What a flood needs of a set of cells: [`Board`] integers and [`Wide`] sets have it.
 pub trait Floodable: Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> {
@@ -364,6 +368,7 @@ impl<const N: usize> Default for Wide<N> {
 /// Sets of several words run the same runner as the integers: a shift crosses words (see
 /// [`super::bits::shift_words`]), a shift amount is held in the first word.
 impl<const N: usize> Board for Wide<N> {
+    type Lanes = Four<Self>;
     const CELLS: usize = 64 * N;
     const EMPTY: Self = Wide([0; N]);
     #[inline(always)]

@@ -5,7 +5,7 @@
 use super::*;
 
 /// What an expression is evaluated against.
-pub(super) struct Ctx<'a, B, const P: usize> {
+pub(super) struct Ctx<'a, B: Board, const P: usize> {
     pub(super) game: &'a Game,
     pub(super) kernel: &'a Kernel<B, P>,
     pub(super) state: &'a KState<B, P>,

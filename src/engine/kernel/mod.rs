@@ -125,7 +125,7 @@ const STEP_BUDGET: u32 = 1_000_000;
 /// Jumps after which a run starts watching for a state it has been in before.
 const WATCH_AFTER: u32 = 4_096;
 
-pub struct Kernel<B, const P: usize = 2> {
+pub struct Kernel<B: Board, const P: usize = 2> {
     /// Every turn is one placement (see the module's documentation): the direct paths apply,
     /// and perft and the solver may run here.
     single_step: bool,
