@@ -34,6 +34,17 @@ pub trait Board:
     fn up(self, by: Self) -> Self;
     /// Shifted towards lower cells by an amount made by [`Board::amount`].
     fn down(self, by: Self) -> Self;
+    /// The first `cells` cells (all of the set's) rotated towards higher cells by `by`
+    /// (below `cells`): cell i moves to (i + by) mod `cells`.
+    #[inline(always)]
+    fn rotated(self, by: u32, cells: u32) -> Self {
+        let full = if cells as usize >= Self::CELLS {
+            !Self::EMPTY
+        } else {
+            Self::single(cells as usize).below()
+        };
+        (self.shifted(by as i32) | self.shifted(by as i32 - cells as i32)) & full
+    }
     /// The lowest cell alone (empty for an empty set).
     fn lowest_bit(self) -> Self;
     /// The highest cell alone (empty for an empty set).
@@ -113,6 +124,17 @@ macro_rules! integer_board {
             #[inline(always)]
             fn nth(self, k: usize) -> usize {
                 self.nth_set_bit(k)
+            }
+            #[inline(always)]
+            fn rotated(self, by: u32, cells: u32) -> Self {
+                // Shifts that wrap their amount: a rotation by 0 of a full word shifts by
+                // 64, which wraps to 0 and gives the set itself, as it should.
+                let full = if cells == <$t>::BITS {
+                    !0
+                } else {
+                    (1 << cells) - 1
+                };
+                (self.wrapping_shl(by) | self.wrapping_shr(cells.wrapping_sub(by))) & full
             }
             #[inline(always)]
             fn lowest_bit(self) -> Self {
@@ -567,6 +589,16 @@ mod tests {
         assert_eq!(b.highest_bit(), B::single(B::CELLS - 1));
         assert_eq!(B::EMPTY.highest_bit(), B::EMPTY);
         assert_eq!(B::single(3).below().count(), 3);
+        // Rotations within the first n cells, against cell arithmetic.
+        for n in [36u32, 64, B::CELLS as u32] {
+            let set = (B::single(0) | B::single(5) | B::single(n as usize - 1)).rotated(0, n);
+            for by in [0, 1, 7, n - 1] {
+                let want = [0, 5, n - 1]
+                    .iter()
+                    .fold(B::EMPTY, |w, &c| w | B::single(((c + by) % n) as usize));
+                assert_eq!(set.rotated(by, n), want, "rotated by {by} within {n}");
+            }
+        }
     }
 
     #[test]

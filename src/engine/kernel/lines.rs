@@ -1,6 +1,7 @@
 //! Line patterns compiled into lanes of shifts and masks, for matching from one cell or for
 //! all cells at once.
 
+use super::rotations::Rotations;
 use super::*;
 use crate::board::geometry::NONE;
 use crate::board::lanes::{AmountsOf, Lanes};
@@ -30,6 +31,9 @@ pub(super) struct CompiledLine<B: Board> {
     /// On a wrapping board, the line walked direction by direction instead of by lanes: a lane
     /// shifts one way, and a row that crosses a joined edge continues the other way.
     pub(super) walks: Option<Box<Walks<B>>>,
+    /// On a wrapping board that fills one word, the line's steps as rotations (taken instead
+    /// of `walks`).
+    rotations: Option<Box<Rotations<B>>>,
 }
 
 /// A line on a wrapping board, one direction at a time.
@@ -243,7 +247,12 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
         .map(|&cells| B::Lanes::amounts(cells))
         .collect::<Option<Vec<_>>>()
         .map(|amounts| std::array::from_fn(|i| (amounts[i], B::Lanes::from_sets(back[i].lands))));
+    let rotations = walks.as_ref().and_then(|w| {
+        let longest: Vec<u32> = w.back.iter().map(|b| b.longest).collect();
+        Rotations::new(g, &dirs, &longest).map(Box::new)
+    });
     CompiledLine {
+        rotations,
         dirs,
         back,
         back_lanes,
@@ -260,6 +269,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::run_captures`] on any board, joined edges or not.
     #[inline(always)]
     pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+        if let Some(r) = &self.rotations {
+            return r.captures(from, run, end, ends);
+        }
         match &self.walks {
             Some(walks) => self.walked_captures(walks, from, run, end, ends),
             None => self.run_captures(from, run, end, ends),
@@ -269,6 +281,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::run_sources`] on any board, joined edges or not.
     #[inline(always)]
     pub(super) fn sources(&self, run: B, end: B) -> B {
+        if let Some(r) = &self.rotations {
+            return r.sources(run, end);
+        }
         match &self.walks {
             Some(walks) => self.walked_sources(walks, run, end),
             None => self.run_sources(run, end),
@@ -278,6 +293,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::captures`] where the board has joined edges (the line is walked).
     #[inline(always)]
     pub(super) fn wrapped_captures(&self, from: usize, run: B, end: B) -> B {
+        if let Some(r) = &self.rotations {
+            return r.captures(from, run, end, false);
+        }
         match &self.walks {
             Some(walks) => self.walked_captures(walks, from, run, end, false),
             None => B::EMPTY,
@@ -287,6 +305,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::sources`] where the board has joined edges (the line is walked).
     #[inline(always)]
     pub(super) fn wrapped_sources(&self, run: B, end: B) -> B {
+        if let Some(r) = &self.rotations {
+            return r.sources(run, end);
+        }
         match &self.walks {
             Some(walks) => self.walked_sources(walks, run, end),
             None => B::EMPTY,

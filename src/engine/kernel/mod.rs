@@ -21,6 +21,7 @@ mod perft;
 mod playout;
 pub mod positions;
 pub mod random_games;
+mod rotations;
 mod run;
 pub mod search;
 mod shapes;

@@ -1,0 +1,144 @@
+//! Lines on a board with joined edges, when the board fills one machine word: a step across
+//! a joined edge is then a rotation of the board's cells, so every direction's step is at
+//! most two rotations (with or without crossing the east-west edge; crossing north-south is
+//! the same rotation as not crossing), and the line's eight directions step as eight lanes
+//! at once, which vector units do in one go. Runs are bounded per direction, as the walks
+//! are, so that a run never comes round to its own start.
+
+use super::*;
+use crate::board::geometry::Geometry;
+
+/// A direction's step as eight lanes (one per direction of the line, unused ones empty): the
+/// cells of each part rotate by its amount.
+#[derive(Clone, Copy)]
+struct Step<B> {
+    parts: [[B; 8]; 2],
+    by: [[u32; 8]; 2],
+}
+
+impl<B: Board> Step<B> {
+    /// Every lane's cells one step along its direction (on the board's `cells` cells).
+    #[inline(always)]
+    fn of(&self, s: [B; 8], cells: u32) -> [B; 8] {
+        // Loops over the lanes rather than `array::from_fn`, which was left a call.
+        let mut out = [B::EMPTY; 8];
+        for i in 0..8 {
+            out[i] = (s[i] & self.parts[0][i]).rotated(self.by[0][i], cells)
+                | (s[i] & self.parts[1][i]).rotated(self.by[1][i], cells);
+        }
+        out
+    }
+}
+
+pub(super) struct Rotations<B> {
+    cells: u32,
+    ahead: Step<B>,
+    back: Step<B>,
+    /// `alive[k]`: full in the lanes whose runs may hold more than `k` cells, empty in the
+    /// others (see [`WalkBack`]'s `longest`).
+    alive: Vec<[B; 8]>,
+}
+
+impl<B: Board> Rotations<B> {
+    /// For a wrapping board of one word whose every direction steps by at most two rotations;
+    /// None otherwise. `longest[k]`: the most cells a run can hold along `dirs[k]`.
+    pub(super) fn new(g: &Geometry, dirs: &[usize], longest: &[u32]) -> Option<Rotations<B>> {
+        let cells = g.cells();
+        if cells > 64 || cells > B::CELLS || dirs.len() > 8 {
+            return None;
+        }
+        let step = |dir_of: &dyn Fn(usize) -> usize| -> Option<Step<B>> {
+            let mut step = Step {
+                parts: [[B::EMPTY; 8]; 2],
+                by: [[0; 8]; 2],
+            };
+            for (lane, &d) in dirs.iter().enumerate() {
+                let mut used = 0;
+                for (from, offset) in g.steps(dir_of(d)) {
+                    let by = offset.rem_euclid(cells as i32) as u32;
+                    let part = match (0..used).find(|&p| step.by[p][lane] == by) {
+                        Some(p) => p,
+                        None if used < 2 => {
+                            used += 1;
+                            used - 1
+                        }
+                        None => return None,
+                    };
+                    step.by[part][lane] = by;
+                    step.parts[part][lane] = step.parts[part][lane] | B::from_bits(&from);
+                }
+            }
+            Some(step)
+        };
+        let ahead = step(&|d| d)?;
+        let back = step(&|d| (d + 4) % 8)?;
+        let most = longest.iter().copied().max().unwrap_or(0);
+        let alive = (0..most)
+            .map(|k| {
+                std::array::from_fn(|lane| match longest.get(lane) {
+                    Some(&n) if n > k => !B::EMPTY,
+                    _ => B::EMPTY,
+                })
+            })
+            .collect();
+        Some(Rotations {
+            cells: cells as u32,
+            ahead,
+            back,
+            alive,
+        })
+    }
+
+    /// Every cell from which a run of `run` cells closed by an `end` cell starts, along any
+    /// of the line's directions: runs grown backwards from the closing cells.
+    #[inline(always)]
+    pub(super) fn sources(&self, run: B, end: B) -> B {
+        let mut reach = self.back.of([end; 8], self.cells);
+        let mut runs = [B::EMPTY; 8];
+        for alive in &self.alive {
+            for i in 0..8 {
+                reach[i] = reach[i] & run & alive[i];
+                runs[i] = runs[i] | reach[i];
+            }
+            // A fixed number of rounds: stopping once no run grows was slower (measured).
+            reach = self.back.of(reach, self.cells);
+        }
+        self.back
+            .of(runs, self.cells)
+            .into_iter()
+            .fold(B::EMPTY, |out, s| out | s)
+    }
+
+    /// The cells a run of `run` cells closed by an `end` cell captures from `from` (with
+    /// `ends`, the closing cells instead), along any of the line's directions.
+    #[inline(always)]
+    pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+        let mut at = [B::single(from); 8];
+        let mut taken = [B::EMPTY; 8];
+        let mut out = [B::EMPTY; 8];
+        for k in 0..=self.alive.len() {
+            let next = self.ahead.of(at, self.cells);
+            // A lane whose run (of one cell at least) is closed here; past its end `at` is
+            // empty, and so is `next`.
+            for i in 0..8 {
+                // The first cell that is not of the run closes it, if it is an end.
+                let stop = next[i] & !run & end;
+                if !stop.is_empty() && !taken[i].is_empty() {
+                    out[i] = out[i] | if ends { stop } else { taken[i] };
+                }
+            }
+            let Some(alive) = self.alive.get(k) else {
+                break;
+            };
+            for i in 0..8 {
+                at[i] = next[i] & run & alive[i];
+                taken[i] = taken[i] | at[i];
+            }
+            // Runs from one cell are short: stop once every lane's has ended.
+            if at.iter().fold(B::EMPTY, |a, &s| a | s).is_empty() {
+                break;
+            }
+        }
+        out.into_iter().fold(B::EMPTY, |o, s| o | s)
+    }
+}
