@@ -269,10 +269,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::run_captures`] on any board, joined edges or not.
     #[inline(always)]
     pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
-        if let Some(r) = &self.rotations {
-            return r.captures(from, run, end, ends);
-        }
+        // Rotations exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
+            Some(_) if let Some(r) = &self.rotations => r.captures(from, run, end, ends),
             Some(walks) => self.walked_captures(walks, from, run, end, ends),
             None => self.run_captures(from, run, end, ends),
         }
@@ -281,10 +280,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::run_sources`] on any board, joined edges or not.
     #[inline(always)]
     pub(super) fn sources(&self, run: B, end: B) -> B {
-        if let Some(r) = &self.rotations {
-            return r.sources(run, end);
-        }
+        // Rotations exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
+            Some(_) if let Some(r) = &self.rotations => r.sources(run, end),
             Some(walks) => self.walked_sources(walks, run, end),
             None => self.run_sources(run, end),
         }
@@ -293,10 +291,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::captures`] where the board has joined edges (the line is walked).
     #[inline(always)]
     pub(super) fn wrapped_captures(&self, from: usize, run: B, end: B) -> B {
-        if let Some(r) = &self.rotations {
-            return r.captures(from, run, end, false);
-        }
+        // Rotations exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
+            Some(_) if let Some(r) = &self.rotations => r.captures(from, run, end, false),
             Some(walks) => self.walked_captures(walks, from, run, end, false),
             None => B::EMPTY,
         }
@@ -305,10 +302,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::sources`] where the board has joined edges (the line is walked).
     #[inline(always)]
     pub(super) fn wrapped_sources(&self, run: B, end: B) -> B {
-        if let Some(r) = &self.rotations {
-            return r.sources(run, end);
-        }
+        // Rotations exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
+            Some(_) if let Some(r) = &self.rotations => r.sources(run, end),
             Some(walks) => self.walked_sources(walks, run, end),
             None => B::EMPTY,
         }
