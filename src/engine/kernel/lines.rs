@@ -246,7 +246,9 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
         .iter()
         .map(|&cells| B::Lanes::amounts(cells))
         .collect::<Option<Vec<_>>>()
-        .map(|amounts| std::array::from_fn(|i| (amounts[i], B::Lanes::from_sets(back[i].lands))));
+        .map(|amounts| std::array::from_fn(|i| (amounts[i], B::Lanes::from_sets(back[i].lands))))
+        // Only repacked layouts step these lanes; the others flood their sets directly.
+        .filter(|_| B::Lanes::REPACKED);
     let rotations = walks.as_ref().and_then(|w| {
         let longest: Vec<u32> = w.back.iter().map(|b| b.longest).collect();
         Rotations::new(g, &dirs, &longest).map(Box::new)
