@@ -393,6 +393,27 @@ fn captures_by_enclosure_run_as_one_step_as_the_plain_build_runs_them() {
     assert!(!engine_from(GO_LIKE).kernel_encloses());
 }
 
+#[test]
+fn enclosures_on_boards_that_wrap_onto_themselves_run_as_the_plain_build_runs_them() {
+    // One cell across, a cylinder's sideways steps would lead a cell back to itself, which
+    // is no liberty; two across, both reach the same cell. Placements found legal without a
+    // trial (next to an empty cell) must agree with the plain build in perft and playouts.
+    let one_require = GO_LIKE.replace("          require count(group(c)) < 10\n", "");
+    for board in [
+        "1 x 7 cylinder",
+        "7 x 1 torus",
+        "2 x 6 cylinder",
+        "1 x 1 torus",
+    ] {
+        let rules = one_require.replace("board 7 x 7", &format!("board {board}"));
+        assert_ne!(rules, one_require);
+        let e = engine_from(&rules);
+        assert!(e.kernel_encloses(), "{board}");
+        compare_playouts(&e, board, 60);
+        compare_perft(&e, board, 10, 3);
+    }
+}
+
 /// Turns of several steps with everything the kernel runs in them: two kinds of option (cells
 /// and a word; a voluntary pass in a variant), chains in `while` loops, `auto` choices, number and cell variables,
 /// `move`, `between`, an `else` that stops the turn, end checks after each step.

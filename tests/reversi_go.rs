@@ -382,6 +382,22 @@ fn random_positions_agree(e: &Engine, n: usize, games: u64) {
             ours.sort();
             theirs.sort();
             assert_eq!(ours, theirs, "game {game} turn {}", s.turn);
+            // Perft counts its last turn without playing it, most placements without a
+            // trial (those next to an empty cell); late in a game the rest are many.
+            assert_eq!(
+                e.perft(&s, 1).unwrap(),
+                p.perft(1),
+                "game {game} turn {}",
+                s.turn
+            );
+            if n <= 9 && s.turn.is_multiple_of(15) {
+                assert_eq!(
+                    e.perft(&s, 2).unwrap(),
+                    p.perft(2),
+                    "game {game} turn {}",
+                    s.turn
+                );
+            }
             // The scores as they stand, territory included.
             assert_eq!(
                 e.outcome(&s, None).scores(),

@@ -71,7 +71,9 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         };
         let k = self.load(s);
         let (moves, more) = self.options(game, &k, pc, choose_at(game, pc));
-        self.each_legal(game, &k, pc, moves, more, |alt, value| {
+        self.legal_first(game, &k, pc, moves)?
+            .each_cell(|value| out.push(step(0, value)));
+        self.each_legal_later(game, &k, pc, moves, more, |alt, value| {
             out.push(step(alt, value));
             true
         })

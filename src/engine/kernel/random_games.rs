@@ -49,13 +49,25 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             };
             let n = self.candidate_count(game, &k, pc, moves, more);
             let (alt, value) = if self.is_tried(pc) {
-                // Only the candidates that pass their trials are legal steps.
+                // Only the candidates that pass their trials are legal steps: the first
+                // option's as a set (a Go board's are mostly found without a trial), then
+                // the later options' in order.
+                let first = self.legal_first(game, &k, pc, moves)?;
                 legal.clear();
-                self.each_legal(game, &k, pc, moves, more, |alt, value| {
+                self.each_legal_later(game, &k, pc, moves, more, |alt, value| {
                     legal.push((alt, value));
                     true
                 })?;
-                legal[draw(&mut rngs[k.mover as usize], legal.len(), &mut tally)]
+                let in_first = first.count() as usize;
+                let i = draw(
+                    &mut rngs[k.mover as usize],
+                    in_first + legal.len(),
+                    &mut tally,
+                );
+                match i.checked_sub(in_first) {
+                    None => (0, first.nth(i)),
+                    Some(later) => legal[later],
+                }
             } else {
                 let i = draw(&mut rngs[k.mover as usize], n, &mut tally);
                 self.candidate(game, &k, pc, moves, more, i)

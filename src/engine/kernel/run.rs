@@ -164,13 +164,79 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         mut f: impl FnMut(usize, usize) -> bool,
     ) -> Result<(), Fault> {
         let c = super::positions::choose_at(game, pc);
-        for i in 0..self.candidate_count(game, t, pc, moves, more) {
+        let sure = self.surely_legal_first(t, pc, moves);
+        for value in moves.cells() {
+            if (sure.contains(value) || self.is_legal(game, t, pc, c, 0, value)?) && !f(0, value) {
+                return Ok(());
+            }
+        }
+        self.each_legal_later(game, t, pc, moves, more, f)
+    }
+
+    /// The legal values of the first option of the choice at `pc` in `t`, among `moves`:
+    /// [`Kernel::each_legal`]'s first steps as one set, each tried only where it must be.
+    pub(super) fn legal_first(
+        &self,
+        game: &Game,
+        t: &KState<B, P>,
+        pc: u32,
+        moves: B,
+    ) -> Result<B, Fault> {
+        let c = super::positions::choose_at(game, pc);
+        let sure = self.surely_legal_first(t, pc, moves);
+        let mut legal = sure;
+        for value in (moves & !sure).cells() {
+            if self.is_legal(game, t, pc, c, 0, value)? {
+                legal = legal | B::single(value);
+            }
+        }
+        Ok(legal)
+    }
+
+    /// [`Kernel::each_legal`] past the first option: the later options' legal steps.
+    pub(super) fn each_legal_later(
+        &self,
+        game: &Game,
+        t: &KState<B, P>,
+        pc: u32,
+        moves: B,
+        more: B,
+        mut f: impl FnMut(usize, usize) -> bool,
+    ) -> Result<(), Fault> {
+        let c = super::positions::choose_at(game, pc);
+        let first = moves.count() as usize;
+        for i in first..self.candidate_count(game, t, pc, moves, more) {
             let (alt, value) = self.candidate(game, t, pc, moves, more, i);
             if self.is_legal(game, t, pc, c, alt, value)? && !f(alt, value) {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// The values among `moves` of the first option of the choice at `pc` that are legal
+    /// without a trial: all of them for an option without one; for an enclosure that asks
+    /// the placed stone for a liberty, the empty cells next to another empty cell (that
+    /// cell stays a liberty whatever the placement takes). The others must still be tried.
+    #[inline(always)]
+    pub(super) fn surely_legal_first(&self, t: &KState<B, P>, pc: u32, moves: B) -> B {
+        if self.untried[pc as usize].first {
+            return moves;
+        }
+        match self.forms[pc as usize].place_surround {
+            Some((_, true)) => {
+                let empty = self.playable & !t.occupied();
+                // No cell is its own neighbour, even round a board one cell across.
+                let next_to_empty = self
+                    .orthogonal
+                    .iter()
+                    .fold(B::EMPTY, |out, &(from, offset)| {
+                        out | (empty & from).shifted(offset)
+                    });
+                moves & empty & next_to_empty
+            }
+            _ => B::EMPTY,
+        }
     }
 
     /// How many candidates the choice at `pc` has in `t`, given its `moves` and `more`.
