@@ -67,11 +67,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let mut candidates = 0..self.candidate_count(game, s, pc, moves, more);
         if depth == 1 && (c.last_choice || c.alts.first().is_some_and(|a| a.ends_turn)) {
             // The first option's values are counted in bulk where they need no trial.
-            let sure = self.surely_legal_first(s, pc, moves);
-            total += u64::from(sure.count());
-            for value in (moves & !sure).cells() {
-                total += u64::from(self.is_legal(game, s, pc, c, 0, value)?);
-            }
+            total += u64::from(self.legal_first(game, s, pc, moves)?.count());
             candidates.start = moves.count() as usize;
         }
         for i in candidates {

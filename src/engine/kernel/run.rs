@@ -175,6 +175,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The legal values of the first option of the choice at `pc` in `t`, among `moves`:
     /// [`Kernel::each_legal`]'s first steps as one set, each tried only where it must be.
+    /// (Kept out of line: inside perft's loop it made multi-step turns' perft slower.)
+    #[inline(never)]
     pub(super) fn legal_first(
         &self,
         game: &Game,
