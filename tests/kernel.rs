@@ -414,6 +414,58 @@ fn enclosures_on_boards_that_wrap_onto_themselves_run_as_the_plain_build_runs_th
     }
 }
 
+/// Othello on a board with joined edges, and a variant that also reads a line's closing
+/// cells (`ends`), off the direct loop.
+const WRAPPED: &str = r#"
+    board 8 x 8 torus
+    player black 'B'
+    player white 'W'
+    setup {
+      white on b2, c3
+      black on c2, b3
+    }
+    line outflank = opponent+ friend
+    line hop = opponent+ empty
+    turn {
+      choose c in empty where some(captured(outflank, c)) {
+        place c
+        flip captured(outflank, c)
+      }
+    }
+    end when blocked
+    score p = count(p)
+"#;
+
+#[test]
+fn captures_across_joined_edges_of_every_shape_match_the_plain_build() {
+    // Square boards take each placement's walks in a moved frame where they run straight;
+    // boards whose sides differ, where a torus's diagonal crosses both edges apart, and
+    // boards with holes are held to the plain build as well.
+    let reads_ends = WRAPPED.replace(
+        "where some(captured(outflank, c)) {",
+        "where some(captured(outflank, c)) or some(ends(hop, c)) {",
+    );
+    assert_ne!(reads_ends, WRAPPED);
+    for board in [
+        "8 x 8 torus",
+        "8 x 8 cylinder",
+        "6 x 6 torus\n    removed cells(e5, a6)",
+        "6 x 4 torus",
+        "4 x 7 torus",
+        "7 x 5 cylinder",
+        "3 x 8 cylinder",
+        "11 x 11 torus",
+    ] {
+        for (variant, rules) in [("othello", WRAPPED), ("ends", reads_ends.as_str())] {
+            let rules = rules.replace("board 8 x 8 torus", &format!("board {board}"));
+            let e = engine_from(&rules);
+            let what = format!("{variant} on {board}");
+            compare_playouts(&e, &what, 40);
+            compare_perft(&e, &what, 6, 3);
+        }
+    }
+}
+
 /// Turns of several steps with everything the kernel runs in them: two kinds of option (cells
 /// and a word; a voluntary pass in a variant), chains in `while` loops, `auto` choices, number and cell variables,
 /// `move`, `between`, an `else` that stops the turn, end checks after each step.

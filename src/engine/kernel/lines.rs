@@ -2,6 +2,7 @@
 //! all cells at once.
 
 use super::rotations::Rotations;
+use super::translations::Translations;
 use super::*;
 use crate::board::geometry::NONE;
 use crate::board::lanes::{AmountsOf, Lanes};
@@ -34,6 +35,9 @@ pub(super) struct CompiledLine<B: Board> {
     /// On a wrapping board that fills one word, the line's steps as rotations (taken instead
     /// of `walks`).
     rotations: Option<Box<Rotations<B>>>,
+    /// On a wrapping board where a moved frame straightens every walk, the captures from one
+    /// cell found there (taken before `rotations` and `walks`).
+    translations: Option<Box<Translations<B>>>,
 }
 
 /// A line on a wrapping board, one direction at a time.
@@ -253,8 +257,12 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
         let longest: Vec<u32> = w.back.iter().map(|b| b.longest).collect();
         Rotations::new(g, &dirs, &longest).map(Box::new)
     });
+    let translations = walks
+        .as_ref()
+        .and_then(|_| Translations::new(g, &dirs).map(Box::new));
     CompiledLine {
         rotations,
+        translations,
         dirs,
         back,
         back_lanes,
@@ -273,6 +281,7 @@ impl<B: Board> CompiledLine<B> {
     pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
         // Rotations exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
+            Some(_) if let Some(t) = &self.translations => t.captures(from, run, end, ends),
             Some(_) if let Some(r) = &self.rotations => r.captures(from, run, end, ends),
             Some(walks) => self.walked_captures(walks, from, run, end, ends),
             None => self.run_captures(from, run, end, ends),
@@ -295,6 +304,7 @@ impl<B: Board> CompiledLine<B> {
     pub(super) fn wrapped_captures(&self, from: usize, run: B, end: B) -> B {
         // Rotations exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
+            Some(_) if let Some(t) = &self.translations => t.captures(from, run, end, false),
             Some(_) if let Some(r) = &self.rotations => r.captures(from, run, end, false),
             Some(walks) => self.walked_captures(walks, from, run, end, false),
             None => B::EMPTY,
@@ -318,25 +328,7 @@ impl<B: Board> CompiledLine<B> {
     /// without the test.
     #[inline(always)]
     pub(super) fn run_captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
-        let mut out = B::EMPTY;
-        for (lane, &cells) in self.beyond[from].iter().enumerate() {
-            // The first cell along the lane that is not of the run's class closes it:
-            // the nearest is the lowest going up, the highest going down.
-            let stops = cells & !run;
-            let (stop, taken) = if lane < 4 {
-                let stop = stops.lowest_bit();
-                (stop, cells & stop.below())
-            } else {
-                let stop = stops.highest_bit();
-                (stop, cells & !stop.below() & !stop)
-            };
-            // A run of none is no match (`X+`): its closing cell is no end. (Captures need
-            // no test, an empty run adds nothing.)
-            if !(stop & end).is_empty() && (!ends || !taken.is_empty()) {
-                out = out | if ends { stop } else { taken };
-            }
-        }
-        out
+        nearest_captures(&self.beyond[from], run, end, ends)
     }
 
     /// For a line that is a run of `run` cells closed by an `end` cell: every cell from which
@@ -455,4 +447,30 @@ impl<B: Board> CompiledLine<B> {
         }
         out
     }
+}
+
+/// For a run of `run` cells closed by an `end` cell: what it captures along each of `rays`
+/// (with `ends`, the closing cells instead), where the cells of rays 0 - 3 grow in number
+/// away from the start and those of rays 4 - 7 fall.
+#[inline(always)]
+pub(super) fn nearest_captures<B: Board>(rays: &[B; 8], run: B, end: B, ends: bool) -> B {
+    let mut out = B::EMPTY;
+    for (lane, &cells) in rays.iter().enumerate() {
+        // The first cell along the lane that is not of the run's class closes it: the
+        // nearest is the lowest going up, the highest going down.
+        let stops = cells & !run;
+        let (stop, taken) = if lane < 4 {
+            let stop = stops.lowest_bit();
+            (stop, cells & stop.below())
+        } else {
+            let stop = stops.highest_bit();
+            (stop, cells & !stop.below() & !stop)
+        };
+        // A run of none is no match (`X+`): its closing cell is no end. (Captures need no
+        // test, an empty run adds nothing.)
+        if !(stop & end).is_empty() && (!ends || !taken.is_empty()) {
+            out = out | if ends { stop } else { taken };
+        }
+    }
+    out
 }

@@ -25,6 +25,7 @@ mod rotations;
 mod run;
 pub mod search;
 mod shapes;
+mod translations;
 
 use context::{Ctx, Reached};
 use lines::{compile_line, CompiledLine};
