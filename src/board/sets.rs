@@ -127,14 +127,15 @@ macro_rules! integer_board {
             }
             #[inline(always)]
             fn rotated(self, by: u32, cells: u32) -> Self {
-                // Shifts that wrap their amount: a rotation by 0 of a full word shifts by
-                // 64, which wraps to 0 and gives the set itself, as it should.
-                let full = if cells == <$t>::BITS {
-                    !0
-                } else {
-                    (1 << cells) - 1
-                };
-                (self.wrapping_shl(by) | self.wrapping_shr(cells.wrapping_sub(by))) & full
+                // One instruction where the board fills the word (and `cells` is a constant
+                // at the call, as the rotations' callers arrange).
+                if cells == <$t>::BITS {
+                    return self.rotate_left(by);
+                }
+                // A rotation by 0 shifts down by `cells`, which leaves nothing of a set of
+                // the first `cells` cells.
+                (self.wrapping_shl(by) | self.wrapping_shr(cells.wrapping_sub(by)))
+                    & ((1 << cells) - 1)
             }
             #[inline(always)]
             fn lowest_bit(self) -> Self {

@@ -9,22 +9,36 @@ use super::*;
 use crate::board::geometry::Geometry;
 
 /// A direction's step as eight lanes (one per direction of the line, unused ones empty): the
-/// cells of each part rotate by its amount.
+/// set rotates by each part's amount, and the part keeps the cells it lands on.
 #[derive(Clone, Copy)]
 struct Step<B> {
-    parts: [[B; 8]; 2],
+    lands: [[B; 8]; 2],
     by: [[u32; 8]; 2],
 }
 
 impl<B: Board> Step<B> {
-    /// Every lane's cells one step along its direction (on the board's `cells` cells).
+    /// Every lane's cells one step along its direction, kept where `within` (a subset of
+    /// `lands`) allows, on a board of `cells` cells. Masking after the rotation rather than
+    /// before keeps a step to a rotation and a mask on the path from one step to the next.
     #[inline(always)]
-    fn of(&self, s: [B; 8], cells: u32) -> [B; 8] {
+    fn of(&self, s: [B; 8], within: &[[B; 8]; 2], cells: u32) -> [B; 8] {
         // Loops over the lanes rather than `array::from_fn`, which was left a call.
         let mut out = [B::EMPTY; 8];
         for i in 0..8 {
-            out[i] = (s[i] & self.parts[0][i]).rotated(self.by[0][i], cells)
-                | (s[i] & self.parts[1][i]).rotated(self.by[1][i], cells);
+            out[i] = (s[i].rotated(self.by[0][i], cells) & within[0][i])
+                | (s[i].rotated(self.by[1][i], cells) & within[1][i]);
+        }
+        out
+    }
+
+    /// `lands`, each lane kept to `keep`.
+    #[inline(always)]
+    fn within(&self, keep: [B; 8]) -> [[B; 8]; 2] {
+        let mut out = self.lands;
+        for part in &mut out {
+            for i in 0..8 {
+                part[i] = part[i] & keep[i];
+            }
         }
         out
     }
@@ -49,7 +63,7 @@ impl<B: Board> Rotations<B> {
         }
         let step = |dir_of: &dyn Fn(usize) -> usize| -> Option<Step<B>> {
             let mut step = Step {
-                parts: [[B::EMPTY; 8]; 2],
+                lands: [[B::EMPTY; 8]; 2],
                 by: [[0; 8]; 2],
             };
             for (lane, &d) in dirs.iter().enumerate() {
@@ -65,7 +79,8 @@ impl<B: Board> Rotations<B> {
                         None => return None,
                     };
                     step.by[part][lane] = by;
-                    step.parts[part][lane] = step.parts[part][lane] | B::from_bits(&from);
+                    step.lands[part][lane] =
+                        step.lands[part][lane] | B::from_bits(&from).rotated(by, cells as u32);
                 }
             }
             Some(step)
@@ -93,18 +108,29 @@ impl<B: Board> Rotations<B> {
     /// of the line's directions: runs grown backwards from the closing cells.
     #[inline(always)]
     pub(super) fn sources(&self, run: B, end: B) -> B {
-        let mut reach = self.back.of([end; 8], self.cells);
+        // A board that fills its word rotates in one instruction: the constant lets the
+        // compiler see it.
+        if self.cells as usize == B::CELLS {
+            self.sources_on(run, end, B::CELLS as u32)
+        } else {
+            self.sources_on(run, end, self.cells)
+        }
+    }
+
+    #[inline(always)]
+    fn sources_on(&self, run: B, end: B, cells: u32) -> B {
+        let mut reach = [end; 8];
         let mut runs = [B::EMPTY; 8];
+        // A fixed number of rounds: stopping once no run grows was slower (measured).
         for alive in &self.alive {
+            let within = self.back.within(std::array::from_fn(|i| run & alive[i]));
+            reach = self.back.of(reach, &within, cells);
             for i in 0..8 {
-                reach[i] = reach[i] & run & alive[i];
                 runs[i] = runs[i] | reach[i];
             }
-            // A fixed number of rounds: stopping once no run grows was slower (measured).
-            reach = self.back.of(reach, self.cells);
         }
         self.back
-            .of(runs, self.cells)
+            .of(runs, &self.back.lands, cells)
             .into_iter()
             .fold(B::EMPTY, |out, s| out | s)
     }
@@ -113,11 +139,12 @@ impl<B: Board> Rotations<B> {
     /// `ends`, the closing cells instead), along any of the line's directions.
     #[inline(always)]
     pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+        let cells = self.cells;
         let mut at = [B::single(from); 8];
         let mut taken = [B::EMPTY; 8];
         let mut out = [B::EMPTY; 8];
         for k in 0..=self.alive.len() {
-            let next = self.ahead.of(at, self.cells);
+            let next = self.ahead.of(at, &self.ahead.lands, cells);
             // A lane whose run (of one cell at least) is closed here; past its end `at` is
             // empty, and so is `next`.
             for i in 0..8 {
