@@ -32,11 +32,11 @@ pub(super) struct CompiledLine<B: Board> {
     /// On a wrapping board, the line walked direction by direction instead of by lanes: a lane
     /// shifts one way, and a row that crosses a joined edge continues the other way.
     pub(super) walks: Option<Box<Walks<B>>>,
-    /// On a wrapping board that fills one word, the line's steps as rotations (taken instead
-    /// of `walks`).
+    /// On a wrapping board that fills one word, the line's steps as rotations, for the cells
+    /// lines start from (taken instead of `walks`).
     rotations: Option<Box<Rotations<B>>>,
     /// On a wrapping board where a moved frame straightens every walk, the captures from one
-    /// cell found there (taken before `rotations` and `walks`).
+    /// cell found there (taken instead of `walks`).
     translations: Option<Box<Translations<B>>>,
 }
 
@@ -279,10 +279,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::run_captures`] on any board, joined edges or not.
     #[inline(always)]
     pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
-        // Rotations exist only beside walks: flat boards pay one test, as before.
+        // Moved frames exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
             Some(_) if let Some(t) = &self.translations => t.captures(from, run, end, ends),
-            Some(_) if let Some(r) = &self.rotations => r.captures(from, run, end, ends),
             Some(walks) => self.walked_captures(walks, from, run, end, ends),
             None => self.run_captures(from, run, end, ends),
         }
@@ -302,10 +301,9 @@ impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::captures`] where the board has joined edges (the line is walked).
     #[inline(always)]
     pub(super) fn wrapped_captures(&self, from: usize, run: B, end: B) -> B {
-        // Rotations exist only beside walks: flat boards pay one test, as before.
+        // Moved frames exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
             Some(_) if let Some(t) = &self.translations => t.captures(from, run, end, false),
-            Some(_) if let Some(r) = &self.rotations => r.captures(from, run, end, false),
             Some(walks) => self.walked_captures(walks, from, run, end, false),
             None => B::EMPTY,
         }

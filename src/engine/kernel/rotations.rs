@@ -3,7 +3,9 @@
 //! most two rotations (with or without crossing the east-west edge; crossing north-south is
 //! the same rotation as not crossing), and the line's eight directions step as eight lanes
 //! at once, which vector units do in one go. Runs are bounded per direction, as the walks
-//! are, so that a run never comes round to its own start.
+//! are, so that a run never comes round to its own start. This finds where lines start, for
+//! all cells at once; a placement's captures are found in a moved frame
+//! ([`super::translations`]) or, where none straightens the walks, walked.
 
 use super::*;
 use crate::board::geometry::Geometry;
@@ -46,7 +48,6 @@ impl<B: Board> Step<B> {
 
 pub(super) struct Rotations<B> {
     cells: u32,
-    ahead: Step<B>,
     back: Step<B>,
     /// `alive[k]`: full in the lanes whose runs may hold more than `k` cells, empty in the
     /// others (see [`WalkBack`]'s `longest`).
@@ -85,7 +86,6 @@ impl<B: Board> Rotations<B> {
             }
             Some(step)
         };
-        let ahead = step(&|d| d)?;
         let back = step(&|d| (d + 4) % 8)?;
         let most = longest.iter().copied().max().unwrap_or(0);
         let alive = (0..most)
@@ -98,7 +98,6 @@ impl<B: Board> Rotations<B> {
             .collect();
         Some(Rotations {
             cells: cells as u32,
-            ahead,
             back,
             alive,
         })
@@ -133,39 +132,5 @@ impl<B: Board> Rotations<B> {
             .of(runs, &self.back.lands, cells)
             .into_iter()
             .fold(B::EMPTY, |out, s| out | s)
-    }
-
-    /// The cells a run of `run` cells closed by an `end` cell captures from `from` (with
-    /// `ends`, the closing cells instead), along any of the line's directions.
-    #[inline(always)]
-    pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
-        let cells = self.cells;
-        let mut at = [B::single(from); 8];
-        let mut taken = [B::EMPTY; 8];
-        let mut out = [B::EMPTY; 8];
-        for k in 0..=self.alive.len() {
-            let next = self.ahead.of(at, &self.ahead.lands, cells);
-            // A lane whose run (of one cell at least) is closed here; past its end `at` is
-            // empty, and so is `next`.
-            for i in 0..8 {
-                // The first cell that is not of the run closes it, if it is an end.
-                let stop = next[i] & !run & end;
-                if !stop.is_empty() && !taken[i].is_empty() {
-                    out[i] = out[i] | if ends { stop } else { taken[i] };
-                }
-            }
-            let Some(alive) = self.alive.get(k) else {
-                break;
-            };
-            for i in 0..8 {
-                at[i] = next[i] & run & alive[i];
-                taken[i] = taken[i] | at[i];
-            }
-            // Runs from one cell are short: stop once every lane's has ended.
-            if at.iter().fold(B::EMPTY, |a, &s| a | s).is_empty() {
-                break;
-            }
-        }
-        out.into_iter().fold(B::EMPTY, |o, s| o | s)
     }
 }
