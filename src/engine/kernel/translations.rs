@@ -5,8 +5,8 @@
 //! a renumbering of the cells: done to the run and end sets, it leaves each of the cell's
 //! walks in an order where cell numbers only grow or only fall, on a square board at least.
 //! The nearest cell that closes a run is then the lowest or highest of a set, for all
-//! directions at once, where the other ways of stepping a wrapping board grow a run a cell a
-//! round. Built only where every walk from every cell checks out that way.
+//! directions at once, instead of a walk a direction and a piece at a time. Built only where
+//! every walk from every cell checks out that way.
 
 use super::lines::nearest_captures;
 use super::*;
