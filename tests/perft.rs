@@ -79,8 +79,8 @@ fn gravity_othello_matches_independent_generator() {
 
 #[test]
 fn cylinder_and_torus_othello_match_independent_generator() {
-    // Up to 64 cells the runner steps lines across joined edges as rotations of one word;
-    // 10 x 10 takes two words, where it walks them direction by direction.
+    // Where lines start: rotations of one word up to 64 cells, walks beyond (10 x 10 takes
+    // two words). Each placement's captures come from the moved frame at every size here.
     for (size, depth) in [(4usize, 12u32), (6, 7), (8, 6), (10, 5)] {
         let cylinder = Plain::wrapped(size, false);
         perft_matches("games/cylinder-othello.rules", Some(size), cylinder, depth);
