@@ -780,8 +780,13 @@ fn every_bundled_game_passes_its_own_examples() {
 
 #[test]
 fn kinds_of_piece_pass_their_examples() {
-    // Jokers and stones in the setup; a stone placed with `place c as stone`.
-    for (file, passed) in [("joker-and-stones", 2), ("place-a-stone", 1)] {
+    // Jokers and stones in the setup; a stone placed with `place c as stone`; a joker named
+    // by a line.
+    for (file, passed) in [
+        ("joker-and-stones", 2),
+        ("place-a-stone", 1),
+        ("kinds-in-lines", 1),
+    ] {
         let path = format!("tests/fixtures/valid/{file}.rules");
         let o = outflank(&["test", &path]);
         let text = stdout(&o);

@@ -540,3 +540,49 @@ fn a_kinds_name_is_the_set_of_its_pieces() {
     assert_eq!(o.scores(), [1.0 - 1.0 + 0.06, 1.0 - 1.0 + 0.06]);
     assert_eq!(o.winner, NOBODY);
 }
+
+#[test]
+fn line_patterns_name_kinds_of_piece() {
+    // One row of eight cells, black to move. Each line is tried alone in the same turn; the
+    // three shapes of line take the runner's three ways of matching (a run closed by another
+    // class, fixed lengths, backtracking).
+    let game = |line: &str, row: &str| {
+        engine_from(&format!(
+            "board 8 x 1
+             player black 'B'
+             player white 'W'
+             piece stone 'X'
+             piece ball 'N' as opponent
+             setup {{ rows \"{row}\" to move black }}
+             line l = {line}
+             turn {{ choose c in empty where some(captured(l, c)) {{ place c  flip captured(l, c) }} }}
+             end when blocked
+             score p = count(p)"
+        ))
+    };
+    let row_after = |e: &Engine, history: &str| e.board_rows(&at(e, history)).concat();
+
+    // a1 sees two stones then black's d1; e1 sees one stone then black's g1.
+    let e = game("stone+ friend", ".XXB.XB.");
+    assert_eq!(steps(&e, ""), ["a1", "e1"]);
+    assert_eq!(row_after(&e, "a1"), "BBBB.XB.");
+    // Exactly two stones: e1's single stone is not enough.
+    let e = game("stone{2} friend", ".XXB.XB.");
+    assert_eq!(steps(&e, ""), ["a1"]);
+    // An optional stone before the opponents: a1 takes the stone and white's c1, e1 only f1.
+    let e = game("stone? opponent+ friend", ".XWB.WB.");
+    assert_eq!(steps(&e, ""), ["a1", "e1"]);
+    assert_eq!(row_after(&e, "a1"), "BBBB.WB.");
+    assert_eq!(row_after(&e, "e1"), ".XWBBBB.");
+    // A ball is an opponent to every line, so the run may pass over one and close on the
+    // next: the longest match takes b1 to d1, the first ball with them. Closing on the
+    // nearest cell that is no opponent (black's f1) would take nothing.
+    let e = game("opponent+ ball", ".WNWNB..");
+    assert_eq!(steps(&e, ""), ["a1"]);
+    assert_eq!(row_after(&e, "a1"), "BBBBNB..");
+    // A stone is nobody's: a run of white's discs closed by a stone is taken, and the stone
+    // stays.
+    let e = game("opponent+ stone", "..WWX...");
+    assert_eq!(steps(&e, ""), ["b1"]);
+    assert_eq!(row_after(&e, "b1"), ".BBBX...");
+}

@@ -100,6 +100,17 @@ fn jokers_and_stones_match_independent_generator() {
 }
 
 #[test]
+fn jokers_named_in_lines_match_independent_generator() {
+    // The same game as above, but the jokers have no role: a second line names them as the
+    // end of a run, so the oracle's jokers are the file's kind by name.
+    let plain = Plain::othello(8).with_pieces(&[(5, 3), (2, 6)], &[(2, 3), (6, 5)]);
+    let file = "tests/fixtures/valid/kinds-in-lines.rules";
+    let e = engine(file, &[]);
+    assert_eq!(e.board_rows(&e.start().unwrap()), plain.rows());
+    perft_matches(file, None, plain, 8);
+}
+
+#[test]
 fn octagon_othello_matches_independent_generator() {
     perft_matches("games/octagon-othello.rules", None, Plain::octagon(), 7);
 }

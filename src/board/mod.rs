@@ -17,4 +17,6 @@ pub enum CellClass {
     Opponent,
     Empty,
     Piece,
+    /// The pieces of one kind (by its slot, after the players'), whoever moves.
+    Kind(u8),
 }

@@ -60,6 +60,7 @@ pub fn check(
         geometry: None,
         player_names: Vec::new(),
         kind_names: Vec::new(),
+        kind_roles: Vec::new(),
         slot_symbols: Vec::new(),
         regions: BTreeMap::new(),
         defs: BTreeMap::new(),
@@ -112,8 +113,9 @@ pub(crate) struct Checker<'a> {
     params: BTreeMap<String, Param>,
     geometry: Option<Geometry>,
     player_names: Vec<String>,
-    /// The kinds of piece, whose slots follow the players'.
+    /// The kinds of piece, whose slots follow the players', and how line patterns see each.
     kind_names: Vec<String>,
+    kind_roles: Vec<Option<ir::PieceRole>>,
     /// The symbols of the players' and the kinds' pieces, by slot.
     slot_symbols: Vec<char>,
     regions: BTreeMap<String, Bits>,
@@ -671,6 +673,17 @@ impl<'a> Checker<'a> {
                 .label("a built-in name")
                 .help("give the kind of piece a name of its own, e.g. `piece grey 'G'`")
                 .emit();
+            } else if role.is_some()
+                && (crate::syntax::ITEM_WORDS.contains(&name.node.as_str()) || name.node == "along")
+            {
+                // A line pattern ends before these words, so it could not name this kind.
+                self.error(
+                    name.span,
+                    format!("a kind of piece cannot be named `{}`", name.node),
+                )
+                .label("a line pattern ends at this word")
+                .help("line patterns stop at `along` and at the words that start an item; give the kind another name, e.g. `piece grey 'G'`")
+                .emit();
             }
             let (info_name, at) = (name.node.clone(), (name.span, s.file));
             match role {
@@ -763,6 +776,7 @@ impl<'a> Checker<'a> {
         }
         self.player_names = players.iter().map(|p| p.0.name.clone()).collect();
         self.kind_names = kinds.iter().map(|k| k.0.name.clone()).collect();
+        self.kind_roles = kinds.iter().map(|k| k.0.role).collect();
         self.slot_symbols = players
             .iter()
             .map(|p| p.0.symbol)
@@ -1424,6 +1438,13 @@ impl<'a> Checker<'a> {
             return false;
         }
         let mut ok = true;
+        let mut classes = Vec::with_capacity(elements.len());
+        for e in elements {
+            match self.element_class(&e.node.class) {
+                Some(c) => classes.push(c),
+                None => ok = false,
+            }
+        }
         for e in captured {
             if e.node.max == 0 {
                 ok = false;
@@ -1433,15 +1454,13 @@ impl<'a> Checker<'a> {
                     .emit();
             }
         }
-        let simple_run = match captured {
-            [only]
-                if only.node.min == 1
-                    && only.node.max == u32::MAX
-                    && only.node.class != last.node.class
-                    && only.node.class != CellClass::Piece
-                    && last.node.class != CellClass::Piece =>
-            {
-                Some((only.node.class, last.node.class))
+        if !ok {
+            return false;
+        }
+        let end = classes[captured.len()];
+        let simple_run = match (captured, classes[0]) {
+            ([only], run) if only.node.min == 1 && only.node.max == u32::MAX => {
+                self.disjoint(run, end).then_some((run, end))
             }
             _ => None,
         };
@@ -1449,13 +1468,73 @@ impl<'a> Checker<'a> {
             name: name.node.clone(),
             elements: captured
                 .iter()
-                .map(|e| (e.node.class, e.node.min, e.node.max))
+                .zip(&classes)
+                .map(|(e, &class)| (class, e.node.min, e.node.max))
                 .collect(),
-            end: last.node.class,
+            end,
             dirs,
             simple_run,
         });
-        ok
+        true
+    }
+
+    /// A line pattern's element as the runner sees it; None when it names no kind (reported).
+    fn element_class(&mut self, class: &ast::ElementClass) -> Option<CellClass> {
+        let name = match class {
+            ast::ElementClass::Word(c) => return Some(*c),
+            ast::ElementClass::Kind(name) => name,
+        };
+        if let Some(k) = self.kind_names.iter().position(|n| *n == name.node) {
+            return Some(CellClass::Kind((self.player_names.len() + k) as u8));
+        }
+        let words = ["friend", "opponent", "empty", "piece"].map(String::from);
+        let candidates: Vec<String> = words.iter().chain(&self.kind_names).cloned().collect();
+        let a_player = self.player_names.contains(&name.node);
+        let help = if a_player {
+            "line patterns see the players by role: `friend` is the player the line is matched \
+             for, `opponent` any other player"
+                .to_string()
+        } else if let Some(c) = crate::diagnostic::closest(&name.node, &candidates) {
+            format!("did you mean `{c}`?")
+        } else if self.kind_names.is_empty() {
+            "a cell class is `friend`, `opponent`, `empty` or `piece`; to name a kind of piece \
+             here, declare it first, e.g. `piece grey 'G'`"
+                .to_string()
+        } else {
+            format!(
+                "a cell class is `friend`, `opponent`, `empty`, `piece` or a kind of piece ({})",
+                self.kind_names.join(", ")
+            )
+        };
+        self.error(
+            name.span,
+            format!("`{}` is not a cell class of line patterns", name.node),
+        )
+        .label(if a_player {
+            "a player"
+        } else {
+            "not a cell class"
+        })
+        .help(help)
+        .emit();
+        None
+    }
+
+    /// Whether no cell can be of both classes at once, whoever moves: a line whose run and end
+    /// are apart is matched by the runner's quickest path (nearest closing cell).
+    fn disjoint(&self, a: CellClass, b: CellClass) -> bool {
+        let players = self.player_names.len();
+        let role = |slot: u8| self.kind_roles[slot as usize - players];
+        match (a, b) {
+            _ if a == b => false,
+            (CellClass::Piece, _) | (_, CellClass::Piece) => false,
+            (CellClass::Kind(k), CellClass::Friend) | (CellClass::Friend, CellClass::Kind(k)) => {
+                role(k) != Some(ir::PieceRole::Friend)
+            }
+            (CellClass::Kind(k), CellClass::Opponent)
+            | (CellClass::Opponent, CellClass::Kind(k)) => role(k) != Some(ir::PieceRole::Opponent),
+            _ => true,
+        }
     }
 
     fn setup(&mut self, entries: &[SetupEntry], setup: &mut [Bits; MAX_PLAYERS], first: &mut u8) {

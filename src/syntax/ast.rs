@@ -142,9 +142,18 @@ pub enum SetupEntry {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Element {
-    pub class: CellClass,
+    pub class: ElementClass,
     pub min: u32,
     pub max: u32,
+}
+
+/// What one element of a line pattern matches, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ElementClass {
+    /// `friend`, `opponent`, `empty` or `piece`.
+    Word(CellClass),
+    /// A kind of piece, by the name it was declared with.
+    Kind(Ident),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -204,8 +204,9 @@ fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>) -> Diagno
         )
 }
 
-/// The words that open an item, and those that open a statement.
-const ITEM_WORDS: &[&str] = &[
+/// The words that open an item, and those that open a statement. The grammar's `item_word`
+/// lists the same item words (a line pattern stops before them).
+pub(crate) const ITEM_WORDS: &[&str] = &[
     "extends",
     "title",
     "source",
@@ -454,7 +455,9 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::require
         | Rule::stop
         | Rule::take => "a statement (choose, place, flip, move, let, if, while, ...)",
-        Rule::element | Rule::cell_class => "a cell class (friend, opponent, empty, piece)",
+        Rule::element | Rule::cell_class | Rule::kind_class => {
+            "a cell class (friend, opponent, empty, piece, or a kind of piece's name)"
+        }
         Rule::quantifier => "a repetition (+, ?, {n})",
         Rule::infix
         | Rule::op_or
@@ -957,11 +960,13 @@ fn setup_entry(pair: Pair<Rule>) -> SetupEntry {
 fn element(pair: Pair<Rule>) -> Spanned<Element> {
     let sp = span(&pair);
     let mut inner = pair.into_inner();
-    let class = match inner.next().unwrap().as_str() {
-        "friend" => CellClass::Friend,
-        "opponent" => CellClass::Opponent,
-        "empty" => CellClass::Empty,
-        _ => CellClass::Piece,
+    let class = inner.next().unwrap();
+    let class = match (class.as_rule(), class.as_str()) {
+        (Rule::kind_class, _) => ElementClass::Kind(ident(class)),
+        (_, "friend") => ElementClass::Word(CellClass::Friend),
+        (_, "opponent") => ElementClass::Word(CellClass::Opponent),
+        (_, "empty") => ElementClass::Word(CellClass::Empty),
+        _ => ElementClass::Word(CellClass::Piece),
     };
     let (min, max) = match inner.next() {
         None => (1, 1),
@@ -1192,4 +1197,38 @@ fn primary(pair: Pair<Rule>) -> Expr {
         other => unreachable!("primary {other:?}"),
     };
     Expr { kind, span: sp }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the `line` rule takes of `text`.
+    fn line_part(text: &str) -> &str {
+        let mut pairs = RulesParser::parse(Rule::line, text).expect("a line");
+        pairs.next().unwrap().as_str().trim_end()
+    }
+
+    /// The grammar's `item_word` must hold every word of ITEM_WORDS: a pattern that ran on
+    /// into the next item would make that item unreadable.
+    #[test]
+    fn a_line_pattern_stops_where_an_item_starts() {
+        for word in ITEM_WORDS {
+            let text = format!("line l = opponent+ friend {word} x");
+            assert_eq!(line_part(&text), "line l = opponent+ friend", "{word}");
+        }
+        assert_eq!(
+            line_part("line l = opponent+ friend along orthogonal"),
+            "line l = opponent+ friend along orthogonal"
+        );
+        // Any other name is a kind's, and `piece` without a name after it is the class.
+        assert_eq!(
+            line_part("line l = opponent+ grey wall"),
+            "line l = opponent+ grey wall"
+        );
+        assert_eq!(
+            line_part("line l = opponent+ piece turn"),
+            "line l = opponent+ piece"
+        );
+    }
 }

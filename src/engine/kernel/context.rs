@@ -43,6 +43,8 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
             CellClass::Opponent => self.kinds_as(&self.kernel.opponent_kinds, self.opponents()),
             CellClass::Piece => self.occupied(),
             CellClass::Empty => self.kernel.playable & !self.occupied(),
+            // Kinds run on the builds that keep a board per slot.
+            CellClass::Kind(k) => s.pieces.get(k as usize).copied().unwrap_or(B::EMPTY),
         }
     }
 

@@ -45,19 +45,21 @@ pub(super) struct Pick<B> {
 }
 
 impl<B: Board> Pick<B> {
-    pub(super) fn of(class: CellClass) -> Pick<B> {
+    /// None for a kind of piece: the direct loop keeps the two players' boards alone.
+    pub(super) fn of(class: CellClass) -> Option<Pick<B>> {
         let all = |yes: bool| if yes { !B::EMPTY } else { B::EMPTY };
         let (m, o, e) = match class {
             CellClass::Friend => (true, false, false),
             CellClass::Opponent => (false, true, false),
             CellClass::Piece => (true, true, false),
             CellClass::Empty => (false, false, true),
+            CellClass::Kind(_) => return None,
         };
-        Pick {
+        Some(Pick {
             mover: all(m),
             opponent: all(o),
             empty: all(e),
-        }
+        })
     }
 
     #[inline(always)]
@@ -110,12 +112,13 @@ pub(super) fn direct<B: Board>(
         game.program.get(c.otherwise as usize),
         None | Some(Instr::Stop)
     );
+    let (run, end) = (Pick::of(run)?, Pick::of(end)?);
     (c.alts.len() == 1 && form.place_flip == Some(line) && passes_at_once).then(|| Direct {
         pc: pc as u32,
         gate,
         line,
-        run: Pick::of(run),
-        end: Pick::of(end),
+        run,
+        end,
         wraps: game.geometry.wrap.any(),
     })
 }
