@@ -939,9 +939,15 @@ impl Checker<'_> {
                 let x = self.expect_bool(a, scope);
                 let y = self.expect_bool(b, scope);
                 let (x, y) = (x?, y?);
+                // A side known before the game decides or drops out: `turn == 1 and
+                // handicap > 0` with no handicap is never tested in play.
                 Some(Typed::Bool(match (op, x, y) {
-                    (And, Cond::Const(p), Cond::Const(q)) => Cond::Const(p && q),
-                    (Or, Cond::Const(p), Cond::Const(q)) => Cond::Const(p || q),
+                    (And, Cond::Const(false), _) | (And, _, Cond::Const(false)) => {
+                        Cond::Const(false)
+                    }
+                    (Or, Cond::Const(true), _) | (Or, _, Cond::Const(true)) => Cond::Const(true),
+                    (And, Cond::Const(true), z) | (And, z, Cond::Const(true)) => z,
+                    (Or, Cond::Const(false), z) | (Or, z, Cond::Const(false)) => z,
                     (And, x, y) => Cond::And(boxed(x), boxed(y)),
                     (_, x, y) => Cond::Or(boxed(x), boxed(y)),
                 }))

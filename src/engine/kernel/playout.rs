@@ -180,6 +180,23 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 break false;
             }
         };
+        self.after_direct_turns(game, d, s, (mover, opponent), turns, moves, blocked)
+    }
+
+    /// Writes back into `s` the boards (`mover`'s, then its opponent's) reached `turns` turns
+    /// after it by a loop of a [`Direct`] game, and says what comes next: the general path's
+    /// pass or end where the mover is `blocked`, else the choice among `moves`.
+    #[inline(always)]
+    pub(super) fn after_direct_turns(
+        &self,
+        game: &Game,
+        d: &Direct<B>,
+        s: &mut KState<B, P>,
+        (mover, opponent): (B, B),
+        turns: u32,
+        moves: B,
+        blocked: bool,
+    ) -> At<B> {
         s.mover ^= (turns & 1) as u8;
         s.pieces[s.mover as usize] = mover;
         s.pieces[1 - s.mover as usize] = opponent;

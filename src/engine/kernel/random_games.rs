@@ -3,7 +3,7 @@
 //! exactly as [`crate::agents`]' random player does when it is handed the legal steps, so a
 //! game played here and the same game played step by step through the engine are one game.
 
-use super::{At, Fault, Kernel};
+use super::{At, Direct, Fault, KState, Kernel};
 use crate::board::sets::Board;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
@@ -37,6 +37,20 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let (mut k, mut at) = self.import(game, s);
         let mut tally = Tally::default();
         while tally.steps < limit {
+            if let At::Choice { pc, moves, .. } = at {
+                if let Some(d) = self.direct_at_choice(pc) {
+                    at = if d.wraps {
+                        self.direct_random_game::<true>(
+                            game, d, &mut k, moves, rngs, &mut tally, limit,
+                        )
+                    } else {
+                        self.direct_random_game::<false>(
+                            game, d, &mut k, moves, rngs, &mut tally, limit,
+                        )
+                    };
+                    continue;
+                }
+            }
             let (pc, moves, more) = match at {
                 At::Over(_) => break,
                 At::Pass => {
@@ -77,6 +91,44 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             at = self.play(game, &mut k, pc, alt, value)?;
         }
         Ok((self.export(game, &k, &at), tally))
+    }
+}
+
+impl<B: Board, const P: usize> Kernel<B, P> {
+    /// [`Kernel::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
+    /// (see [`Kernel::direct_playout`]): until a mover is blocked (the general path then
+    /// decides between a pass and the end) or `limit` steps are played.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn direct_random_game<const W: bool>(
+        &self,
+        game: &Game,
+        d: &Direct<B>,
+        s: &mut KState<B, P>,
+        mut moves: B,
+        rngs: &mut [Rng],
+        tally: &mut Tally,
+        limit: u64,
+    ) -> At<B> {
+        let (mut mover, mut opponent) =
+            (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
+        let mut seat = s.mover as usize;
+        let mut turns = 0;
+        let blocked = loop {
+            let i = draw(&mut rngs[seat], moves.count() as usize, tally);
+            (mover, opponent, moves) = self.direct_turn::<W>(d, mover, opponent, moves.nth(i));
+            seat = 1 - seat;
+            turns += 1;
+            tally.turns += 1;
+            tally.steps += 1;
+            if moves.is_empty() {
+                break true;
+            }
+            if tally.steps >= limit {
+                break false;
+            }
+        };
+        self.after_direct_turns(game, d, s, (mover, opponent), turns, moves, blocked)
     }
 }
 
