@@ -227,6 +227,19 @@ impl<B: Board> Floodable for B {
     }
 }
 
+/// The cells one step away from `cells`, for each of `steps` (the cells a step may leave
+/// from, and its offset): one layer of a flood, or a neighbourhood of a whole set.
+#[inline(always)]
+pub fn stepped<B: Floodable>(steps: &[(B, i32)], cells: B) -> B {
+    // A loop rather than `fold`: the fold was not always inlined (Reversi Go 13x13 lost a
+    // fifth of its playouts).
+    let mut out = B::NONE;
+    for &(from, offset) in steps {
+        out = out | (cells & from).moved(offset);
+    }
+    out
+}
+
 /// The part of `within` connected to `start` by `steps` (a cell set that can take a step and
 /// the step's offset, one per direction of connection), grown a layer at a time for all
 /// cells at once. None as soon as the part has a neighbour in `stop_at`: "does this group
@@ -238,10 +251,7 @@ pub fn flood<B: Floodable>(steps: &[(B, i32)], start: B, within: B, stop_at: B) 
         return Some(part);
     }
     loop {
-        let mut around = B::NONE;
-        for &(from, offset) in steps {
-            around = around | (part & from).moved(offset);
-        }
+        let around = stepped(steps, part);
         if !(around & stop_at).none() {
             return None;
         }
@@ -304,9 +314,7 @@ fn flood_on<B: Board>(
             fresh.each_cell(|c| next = next | around[c]);
             next
         } else {
-            steps.iter().fold(B::EMPTY, |out, &(from, offset)| {
-                out | (fresh & from).shifted(offset)
-            })
+            stepped(steps, fresh)
         };
         if !(next & stop_at).is_empty() {
             return None;
@@ -323,11 +331,7 @@ fn flood_on<B: Board>(
 /// from the empty cells next to them: what scoring territory needs of each player.
 #[inline]
 pub fn reached<B: Floodable>(steps: &[(B, i32)], stones: B, empty: B) -> B {
-    let mut around = B::NONE;
-    for &(from, offset) in steps {
-        around = around | (stones & from).moved(offset);
-    }
-    flood(steps, around, empty, B::NONE).unwrap_or(B::NONE)
+    flood(steps, stepped(steps, stones), empty, B::NONE).unwrap_or(B::NONE)
 }
 
 /// A set of cells in `N` words, for boards too large for one integer (a 19 x 19 board takes

@@ -229,13 +229,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             Some((_, true)) => {
                 let empty = self.playable & !t.occupied();
                 // No cell is its own neighbour, even round a board one cell across.
-                let next_to_empty = self
-                    .orthogonal
-                    .iter()
-                    .fold(B::EMPTY, |out, &(from, offset)| {
-                        out | (empty & from).shifted(offset)
-                    });
-                moves & empty & next_to_empty
+                moves & empty & stepped(&self.orthogonal, empty)
             }
             _ => B::EMPTY,
         }
