@@ -186,6 +186,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// Writes back into `s` the boards (`mover`'s, then its opponent's) reached `turns` turns
     /// after it by a loop of a [`Direct`] game, and says what comes next: the general path's
     /// pass or end where the mover is `blocked`, else the choice among `moves`.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn after_direct_turns(
         &self,
