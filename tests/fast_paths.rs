@@ -174,3 +174,51 @@ fn compiled_programs_hold_no_idle_jumps_or_dead_code() {
         .iter()
         .any(|i| matches!(i, Instr::JumpUnless(Cond::Const(_), _))));
 }
+
+/// A side of `and` or `or` known before the game decides the test or drops out of it, so a
+/// test of a parameter switched off costs nothing in play.
+#[test]
+fn conditions_with_a_side_known_before_the_game_fold() {
+    let tests = |set: &[(&str, &str)]| {
+        let e = engine("games/reversi-go-9x9.rules", set);
+        e.game
+            .program
+            .iter()
+            .filter(|i| matches!(i, Instr::JumpUnless(..)))
+            .count()
+    };
+    // `if turn == 1 and handicap > 0`: with no handicap it is never tested (the agreement's
+    // `while true` is no test either); with one, it is, and so is `repeat handicap`'s count.
+    assert_eq!(tests(&[]), 0);
+    assert_eq!(tests(&[("handicap", "2")]), 2);
+    // `or` with a side known true always holds; a known false side leaves the other.
+    let e = engine_from(
+        r#"
+        param open = true
+        board 4 x 4
+        player black 'B'
+        player white 'W'
+        turn {
+          choose c in empty where open or some(neighbours(c) & pieces) { place c }
+          choose d in empty where not open or some(neighbours(d) & pieces) { place d }
+        }
+        end when none(empty)
+        score p = count(p)
+        "#,
+    );
+    let Instr::Choose(first) = &e.game.program[0] else {
+        panic!("{:?}", e.game.program[0]);
+    };
+    let condition = &first.alts[0].condition;
+    assert!(
+        matches!(condition, None | Some(Cond::Const(true))),
+        "{condition:?}"
+    );
+    // The second step of the turn keeps only its other side: the neighbours of a1.
+    let s = e.start().unwrap();
+    let s = e.play_history(&s, "a1").unwrap();
+    let mut buf = Vec::new();
+    e.steps(&s, &mut buf).unwrap();
+    let names: Vec<String> = buf.iter().map(|&st| e.step_notation(&s, st)).collect();
+    assert_eq!(names, ["-b1", "-a2", "-b2"]);
+}
