@@ -91,23 +91,16 @@ fn cylinder_and_torus_othello_match_independent_generator() {
 
 #[test]
 fn jokers_and_stones_match_independent_generator() {
-    // Jokers on f4 and c7, stones on c4 and g6 (see the file).
-    let plain = Plain::othello(8).with_pieces(&[(5, 3), (2, 6)], &[(2, 3), (6, 5)]);
-    let file = "tests/fixtures/valid/joker-and-stones.rules";
-    let e = engine(file, &[]);
-    assert_eq!(e.board_rows(&e.start().unwrap()), plain.rows());
-    perft_matches(file, None, plain, 8);
-}
-
-#[test]
-fn jokers_named_in_lines_match_independent_generator() {
-    // The same game as above, but the jokers have no role: a second line names them as the
-    // end of a run, so the oracle's jokers are the file's kind by name.
-    let plain = Plain::othello(8).with_pieces(&[(5, 3), (2, 6)], &[(2, 3), (6, 5)]);
-    let file = "tests/fixtures/valid/kinds-in-lines.rules";
-    let e = engine(file, &[]);
-    assert_eq!(e.board_rows(&e.start().unwrap()), plain.rows());
-    perft_matches(file, None, plain, 8);
+    // Jokers on f4 and c7, stones on c4 and g6 (see the files). The first file gives the
+    // jokers the role of a friend; the second gives them none, and a second line names them
+    // as the end of a run.
+    for file in ["joker-and-stones", "kinds-in-lines"] {
+        let plain = Plain::othello(8).with_pieces(&[(5, 3), (2, 6)], &[(2, 3), (6, 5)]);
+        let file = format!("tests/fixtures/valid/{file}.rules");
+        let e = engine(&file, &[]);
+        assert_eq!(e.board_rows(&e.start().unwrap()), plain.rows());
+        perft_matches(&file, None, plain, 8);
+    }
 }
 
 #[test]
