@@ -92,9 +92,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         }
         Ok((self.export(game, &k, &at), tally))
     }
-}
 
-impl<B: Board, const P: usize> Kernel<B, P> {
     /// [`Kernel::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
     /// (see [`Kernel::direct_playout`]): until a mover is blocked (the general path then
     /// decides between a pass and the end) or `limit` steps are played.
