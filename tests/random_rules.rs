@@ -267,38 +267,115 @@ fn perft(e: &Engine, s: &State, depth: u32) -> String {
     }
 }
 
+/// Runs one recipe's file on both runners: the same start (or the same error), the same
+/// playouts from four seeds, the same perft counts.
+fn run_alike(r: &Recipe, seed: u64) -> Result<(), TestCaseError> {
+    let text = r.text();
+    let checked = check(
+        SourceFile::new("random.rules", text.as_str()),
+        &NoFiles,
+        &[],
+    );
+    let checked = match checked {
+        Ok(c) => c,
+        Err(outflank::check::CheckError::Rules(d)) => {
+            panic!(
+                "the generated rules must check:\n{text}\n{}",
+                d.render(false, 100)
+            )
+        }
+        Err(e) => panic!("{text}: {e:?}"),
+    };
+    let fast = Engine::new(checked.game.clone());
+    let plain = Engine::new(checked.game).plain();
+    let players = r.players as u8;
+    // Finding the first mover's steps may already run a loop that never ends (a chain whose
+    // every option fails a later `require` goes round with nothing changed): both runners
+    // must stop it with the same error.
+    let start = match (fast.start(), plain.start()) {
+        (Ok(a), Ok(b)) => {
+            prop_assert_eq!(
+                summary(Ok((a, 0)), players),
+                summary(Ok((b, 0)), players),
+                "{}",
+                text
+            );
+            b
+        }
+        (a, b) => {
+            let a = summary(a.map(|s| (s, 0)), players);
+            let b = summary(b.map(|s| (s, 0)), players);
+            prop_assert_eq!(a, b, "{}", text);
+            return Ok(());
+        }
+    };
+    for game in 0..4 {
+        let seed = seed.wrapping_add(game);
+        let a = fast.random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), u64::MAX);
+        let b = plain.random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), u64::MAX);
+        prop_assert_eq!(summary(a, players), summary(b, players), "{}", text);
+    }
+    // Perft from the start and from a position a few steps into a game.
+    let (mid, _) = plain
+        .random_playout(
+            &start,
+            &mut outflank::engine::rng::Rng::new(seed),
+            3 + seed % 5,
+        )
+        .unwrap_or((start, 0));
+    for from in [start, mid] {
+        for depth in 1..=3 {
+            prop_assert_eq!(
+                perft(&fast, &from, depth),
+                perft(&plain, &from, depth),
+                "{}",
+                text
+            );
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
 
     #[test]
     fn random_rules_run_alike_on_the_fast_and_the_plain_runner(r in recipe(), seed in any::<u64>()) {
-        let text = r.text();
-        let checked = check(SourceFile::new("random.rules", text.as_str()), &NoFiles, &[]);
-        let checked = match checked {
-            Ok(c) => c,
-            Err(outflank::check::CheckError::Rules(d)) => {
-                panic!("the generated rules must check:\n{text}\n{}", d.render(false, 100))
-            }
-            Err(e) => panic!("{text}: {e:?}"),
-        };
-        let fast = Engine::new(checked.game.clone());
-        let plain = Engine::new(checked.game).plain();
-        let start = plain.start().unwrap();
-        for game in 0..4 {
-            let seed = seed.wrapping_add(game);
-            let a = fast.random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), u64::MAX);
-            let b = plain.random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), u64::MAX);
-            let players = r.players as u8;
-            prop_assert_eq!(summary(a, players), summary(b, players), "{}", text);
-        }
-        // Perft from the start and from a position a few steps into a game.
-        let (mid, _) = plain
-            .random_playout(&start, &mut outflank::engine::rng::Rng::new(seed), 3 + seed % 5)
-            .unwrap_or((start, 0));
-        for from in [start, mid] {
-            for depth in 1..=3 {
-                prop_assert_eq!(perft(&fast, &from, depth), perft(&plain, &from, depth), "{}", text);
-            }
-        }
+        run_alike(&r, seed)?;
     }
+}
+
+/// A case CI met: three players and a grey `as opponent` on a cylinder, with a chain whose
+/// options all fail the closing `require`, so the chain's loop goes round with nothing
+/// changed while the first mover's steps are being found.
+#[test]
+fn a_chain_that_never_ends_stops_both_runners_alike_at_the_start() {
+    let r = Recipe {
+        width: 4,
+        height: 4,
+        edges: 1,
+        removed: false,
+        line: 3,
+        turn: 2,
+        cond: 0,
+        require: 2,
+        ends: vec![],
+        score: 0,
+        players: 3,
+        kind: 3,
+    };
+    let text = r.text();
+    let checked = check(
+        SourceFile::new("random.rules", text.as_str()),
+        &NoFiles,
+        &[],
+    )
+    .unwrap();
+    let err = Engine::new(checked.game).start().unwrap_err();
+    assert!(
+        err.message.contains("without reaching a choice"),
+        "{}",
+        err.message
+    );
+    run_alike(&r, 0).unwrap();
 }
