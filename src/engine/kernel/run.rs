@@ -186,10 +186,78 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     ) -> Result<B, Fault> {
         let c = super::positions::choose_at(game, pc);
         let sure = self.surely_legal_first(t, pc, moves);
+        if let Some((dirs, true)) = self.forms[pc as usize].place_surround {
+            let rest = moves & !sure;
+            if rest.is_empty() {
+                return Ok(sure);
+            }
+            return Ok(sure | self.breathing_enclosures(game, t, pc, rest, dirs)?);
+        }
         let mut legal = sure;
         for value in (moves & !sure).cells() {
             if self.is_legal(game, t, pc, c, 0, value)? {
                 legal = legal | B::single(value);
+            }
+        }
+        Ok(legal)
+    }
+
+    /// Which of `cells`, empty cells with no empty neighbour, are legal placements of an
+    /// enclosure that asks the placed stone for a liberty, judged by the groups around each,
+    /// every group measured once for all the cells: a cell next to one of the mover's groups
+    /// with two liberties or more is legal (the other liberty stays); a cell next to no such
+    /// group and to no enemy group down to its last liberty is not (nothing is taken, so
+    /// the stone's group has no liberty). Only a cell that may take a group is tried.
+    #[inline(never)]
+    fn breathing_enclosures(
+        &self,
+        game: &Game,
+        t: &KState<B, P>,
+        pc: u32,
+        cells: B,
+        dirs: DirSet,
+    ) -> Result<B, Fault> {
+        let m = t.mover as usize;
+        let (mine, theirs) = (t.pieces[m], t.pieces[1 - m]);
+        let empty = self.playable & !(mine | theirs);
+        let around = &self.orthogonal_around;
+        // Stones whose group is known to have two liberties or more, or only one.
+        let (mut breathing, mut short) = (B::EMPTY, B::EMPTY);
+        let mut measure = |stone: usize, stones: B| {
+            if !(breathing | short).contains(stone) {
+                let group = flood_cell(&self.orthogonal, around, stone, stones, B::EMPTY)
+                    .unwrap_or(B::EMPTY);
+                if (stepped(&self.orthogonal, group) & empty).count() >= 2 {
+                    breathing = breathing | group;
+                } else {
+                    short = short | group;
+                }
+            }
+            breathing.contains(stone)
+        };
+        let mut legal = B::EMPTY;
+        for cell in cells.cells() {
+            let near = around[cell];
+            let mut joins_breathing = false;
+            for stone in (near & mine).cells() {
+                if measure(stone, mine) {
+                    joins_breathing = true;
+                    break;
+                }
+            }
+            if joins_breathing {
+                legal = legal | B::single(cell);
+                continue;
+            }
+            let mut may_take = false;
+            for stone in (near & theirs).cells() {
+                if !measure(stone, theirs) {
+                    may_take = true;
+                    break;
+                }
+            }
+            if may_take && self.enclosure(game, t, pc, cell, dirs, true)?.is_some() {
+                legal = legal | B::single(cell);
             }
         }
         Ok(legal)
