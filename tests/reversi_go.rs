@@ -343,6 +343,77 @@ fn a_board_beyond_384_cells_agrees_with_the_second_generator() {
     random_positions_agree(&e, 21, 1);
 }
 
+/// The placements the second generator allows at a 9x9 position given by its first rows.
+fn plain_placements(top: &[&str], to_move: u8) -> Vec<String> {
+    let mut b = vec![0u8; 81];
+    for (y, row) in top.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            b[y * 9 + x] = match c {
+                'B' => 1,
+                'W' => 2,
+                _ => 0,
+            };
+        }
+    }
+    let p = plain::Go {
+        n: 9,
+        b,
+        to_move,
+        button: 0,
+        passes: 0,
+    };
+    (0..81)
+        .filter(|&c| p.b[c] == 0 && p.place(c).is_some())
+        .map(|c| format!("{}{}", (b'a' + (c % 9) as u8) as char, c / 9 + 1))
+        .collect()
+}
+
+#[test]
+fn placements_with_no_empty_neighbour_are_judged_by_the_groups_around_them() {
+    // Each cell named below has no empty neighbour, so no liberty of its own: whether it is
+    // legal depends on the groups it touches. Worked out by hand, and the whole list of
+    // placements must be the second generator's.
+    let e = go(&[]);
+    let cases: [(&[&str], &str, &str, bool); 10] = [
+        // b1 has two liberties, a1 and c1: either placement leaves it the other.
+        (&[".B.W", "WWW"], "black", "a1", true),
+        (&[".B.W", "WWW"], "black", "c1", true),
+        // The same cells for White, next to White's own groups with liberties to spare.
+        (&[".B.W", "WWW"], "white", "a1", true),
+        // b1's only liberty is a1 and the white stones around have others: suicide.
+        (&[".BW", "WW"], "black", "a1", false),
+        // For White, a1 takes b1, whose stone turns white and joins c1 and b2.
+        (&[".BW", "WW"], "white", "a1", true),
+        // a1 takes the white b1 (its last liberty), though a2 still breathes.
+        (&[".WB", "WB"], "black", "a1", true),
+        // b1 is down to a1, but a2 breathes at a3: a1 joins a2 and lives.
+        (&[".BW", "BW"], "black", "a1", true),
+        // b1 breathes at c1 but a2 is down to a1: White takes a2.
+        (&[".B.", "BW", "W"], "white", "a1", true),
+        // Taking b1 gives Black a group of eight with no liberty (the rule text's picture).
+        (&["BW.W", "BBBW", "BBWW", "WWW"], "black", "c1", false),
+        // b1 and a2 share their second liberty, b2: a1 joins them and keeps it.
+        (&[".BW", "B.W", "W"], "black", "a1", true),
+    ];
+    for (top, to_move, cell, legal_here) in cases {
+        let s = pos(&e, top, to_move);
+        let mut placements: Vec<String> = legal(&e, &s)
+            .into_iter()
+            .filter(|n| n != "button" && n != "pass")
+            .collect();
+        let mut theirs = plain_placements(top, if to_move == "black" { 1 } else { 2 });
+        placements.sort();
+        theirs.sort();
+        assert_eq!(placements, theirs, "{top:?}, {to_move} to move");
+        assert_eq!(
+            placements.contains(&cell.to_string()),
+            legal_here,
+            "{cell} in {top:?}, {to_move} to move"
+        );
+        assert_eq!(e.perft(&s, 1).unwrap(), placements.len() as u64 + 2);
+    }
+}
+
 fn random_positions_agree(e: &Engine, n: usize, games: u64) {
     for game in 0..games {
         let mut rng = Rng::new(game_seed(31, game));

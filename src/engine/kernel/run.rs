@@ -238,24 +238,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let mut legal = B::EMPTY;
         for cell in cells.cells() {
             let near = around[cell];
-            let mut joins_breathing = false;
-            for stone in (near & mine).cells() {
-                if measure(stone, mine) {
-                    joins_breathing = true;
-                    break;
-                }
-            }
-            if joins_breathing {
+            if (near & mine).cells().any(|stone| measure(stone, mine)) {
                 legal = legal | B::single(cell);
                 continue;
             }
-            let mut may_take = false;
-            for stone in (near & theirs).cells() {
-                if !measure(stone, theirs) {
-                    may_take = true;
-                    break;
-                }
-            }
+            let may_take = (near & theirs).cells().any(|stone| !measure(stone, theirs));
             if may_take && self.enclosure(game, t, pc, cell, dirs, true)?.is_some() {
                 legal = legal | B::single(cell);
             }
