@@ -396,39 +396,3 @@ pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<Sta
     }
     Ok(states)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::rule_tokens;
-
-    #[test]
-    fn tokens_leave_out_layout_comments_and_examples() {
-        let text = "board 8 x 8 // the board\nexample \"opening\" {\n  play \"d3\" { nested }\n}\nscore p = count(p) - 1\ntitle \"a // b\" sym 'B'";
-        assert_eq!(
-            rule_tokens(text),
-            [
-                "board",
-                "8",
-                "x",
-                "8",
-                "score",
-                "p",
-                "=",
-                "count",
-                "(",
-                "p",
-                ")",
-                "-",
-                "1",
-                "title",
-                "\"a // b\"",
-                "sym",
-                "'B'"
-            ]
-        );
-        assert_eq!(
-            rule_tokens("score p=count(p)-1"),
-            rule_tokens("score   p =\n count ( p ) -1 // done")
-        );
-    }
-}

@@ -1,5 +1,7 @@
 //! `outflank fmt`: idempotent, and the formatted text parses to the same rules.
 
+mod common;
+
 use outflank::format::format;
 use outflank::source::SourceFile;
 use outflank::syntax::parse;
@@ -93,4 +95,37 @@ proptest! {
             prop_assert_eq!(&once, text, "{}: formatting restores the shipped layout", name);
         }
     }
+}
+
+/// A record names its rules by a hash of their tokens, so a new layout (such as `fmt`'s),
+/// comments and examples leave it alone, while any changed token changes it, inside a
+/// quoted string too.
+#[test]
+fn the_rules_hash_reads_the_tokens_alone() {
+    use outflank::record::rules_hash;
+    let hash = |text: &str| rules_hash(&common::engine_from(text));
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/othello.rules"))
+        .unwrap();
+    let (rules, examples) = text.split_at(text.find("example ").unwrap());
+    let original = hash(&text);
+
+    let relaid = format!(
+        "// a new first line\n\n{}",
+        rules.replace(" = ", "   =\n  ")
+    );
+    assert_ne!(relaid, rules);
+    assert_eq!(hash(&relaid), original, "layout, comments and examples");
+    assert_eq!(hash(&format(&text)), original, "fmt's layout");
+    let more_examples = format!(
+        "{text}\n{}",
+        examples.replace("example \"", "example \"2: ")
+    );
+    assert_eq!(hash(&more_examples), original, "examples");
+
+    let retitled = text.replace("title \"Othello\"", "title \"Othello // 1\"");
+    let retitled_again = text.replace("title \"Othello\"", "title \"Othello // 2\"");
+    assert_ne!(hash(&retitled), hash(&retitled_again), "inside a string");
+    assert_ne!(hash(&retitled), original);
+    let smaller = text.replace("param size = 8 in", "param size = 6 in");
+    assert_ne!(hash(&smaller), original, "a number");
 }

@@ -586,3 +586,42 @@ fn line_patterns_name_kinds_of_piece() {
     assert_eq!(steps(&e, ""), ["b1"]);
     assert_eq!(row_after(&e, "b1"), ".BBBX...");
 }
+
+/// The grammar itself, read by a parser derived here from the same file, so that one rule can
+/// be asked what it takes of a text.
+mod grammar {
+    use pest::Parser;
+
+    #[derive(pest_derive::Parser)]
+    #[grammar = "../grammar/rules.pest"]
+    struct Grammar;
+
+    /// What the `line` rule takes of `text`.
+    fn line_part(text: &str) -> &str {
+        let mut pairs = Grammar::parse(Rule::line, text).expect("a line");
+        pairs.next().unwrap().as_str().trim_end()
+    }
+
+    /// The grammar's `item_word` must hold every word that opens an item: a pattern that ran
+    /// on into the next item would make that item unreadable.
+    #[test]
+    fn a_line_pattern_stops_where_an_item_starts() {
+        for word in outflank::syntax::ITEM_WORDS {
+            let text = format!("line l = opponent+ friend {word} x");
+            assert_eq!(line_part(&text), "line l = opponent+ friend", "{word}");
+        }
+        assert_eq!(
+            line_part("line l = opponent+ friend along orthogonal"),
+            "line l = opponent+ friend along orthogonal"
+        );
+        // Any other name is a kind's, and `piece` without a name after it is the class.
+        assert_eq!(
+            line_part("line l = opponent+ grey wall"),
+            "line l = opponent+ grey wall"
+        );
+        assert_eq!(
+            line_part("line l = opponent+ piece turn"),
+            "line l = opponent+ piece"
+        );
+    }
+}

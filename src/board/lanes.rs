@@ -175,39 +175,3 @@ impl Lanes<u128> for Split {
         (or(self.high) as u128) << 64 | or(self.low) as u128
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The split lanes shift exactly as 128-bit integers do, for every amount they take, both
-    /// ways; an unused lane (amount 0) is masked away.
-    #[test]
-    fn split_lanes_shift_as_integers() {
-        let sets = [
-            0x8000_0000_0000_0001_8000_0000_0000_0001u128,
-            u128::MAX,
-            0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
-            1 << 64 | 1 << 63,
-        ];
-        let within = [u128::MAX, u128::MAX >> 3, !0xff00u128, 0];
-        assert!(Split::amounts([1, 2, 64, 0]).is_none());
-        for k in 1..64u32 {
-            let amounts = [k, k % 63 + 1, (k * 7) % 63 + 1, 0];
-            let by = Split::amounts(amounts).expect("amounts below a word");
-            for up in [true, false] {
-                let got = Split::from_sets(sets)
-                    .shift(&by, up, Split::from_sets(within))
-                    .sets();
-                for i in 0..4 {
-                    let want = if up {
-                        sets[i] << amounts[i]
-                    } else {
-                        sets[i] >> amounts[i]
-                    } & within[i];
-                    assert_eq!(got[i], want, "lane {i} by {} up {up}", amounts[i]);
-                }
-            }
-        }
-    }
-}

@@ -102,31 +102,3 @@ impl Pieces {
         (0..self.players()).map(|p| self.of(p))
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_player_keeps_their_own_cells() {
-        // Eight players on the largest board they may share: each set keeps its cells.
-        let cells = Pieces::most_cells(8);
-        assert_eq!(cells, 192);
-        let mut pieces = Pieces::new(8, cells);
-        for p in 0..8 {
-            let set = Bits::single(p * 23).union(&Bits::single(cells - 1 - p));
-            pieces.set(p, &set);
-        }
-        for p in 0..8 {
-            assert_eq!(
-                pieces.of(p),
-                Bits::single(p * 23).union(&Bits::single(cells - 1 - p))
-            );
-            assert_eq!(pieces.owner(p * 23), Some(p as u8));
-        }
-        assert_eq!(pieces.owner(1), None);
-        assert_eq!(pieces.of(8), Bits::EMPTY);
-        assert!(!Pieces::fits(8, cells + 1));
-        assert!(Pieces::fits(2, 26 * 26) && Pieces::fits(4, 19 * 19) && !Pieces::fits(4, 20 * 20));
-    }
-}

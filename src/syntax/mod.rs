@@ -4,4 +4,4 @@ pub mod ast;
 mod parser;
 
 pub use parser::parse;
-pub(crate) use parser::ITEM_WORDS;
+pub use parser::ITEM_WORDS;
