@@ -2,8 +2,8 @@
 //! listing of legal steps into a reused buffer. Counted by a global allocator that tallies the
 //! allocations of the thread that makes them (the tests of this file run in parallel threads).
 
-mod common;
-use common::{engine, game_files};
+use crate::common;
+use crate::common::{engine, game_files};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use outflank::engine::Engine;

@@ -1,8 +1,8 @@
 //! Ataxx: the published perft counts of the start, and deeper counts, seeded games and the
 //! blocked-cell board checked against a second generator written here from the rules.
 
-mod common;
-use common::{engine, play_alongside};
+use crate::common;
+use crate::common::{engine, play_alongside};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;

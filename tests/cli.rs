@@ -1,8 +1,8 @@
 //! The command-line contract, through the built binary.
 
-mod common;
+use crate::common;
 
-use common::run::{outflank, outflank_with_input, stderr, stdout};
+use crate::common::run::{outflank, outflank_with_input, stderr, stdout};
 use serde_json::Value;
 use std::process::Output;
 

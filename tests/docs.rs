@@ -1,7 +1,7 @@
 //! The examples in docs/LANGUAGE.md are real: every `rules` block parses, and the first one,
 //! a complete game, checks and plays Othello.
 
-mod common;
+use crate::common;
 use outflank::check::check;
 use outflank::engine::Engine;
 use outflank::source::{NoFiles, SourceFile};

@@ -1,8 +1,8 @@
 //! The fast, whole-set forms must agree with the simple per-cell ones they replace, on many
 //! positions of every bundled game (the per-cell forms are the oracle).
 
-mod common;
-use common::{engine, engine_from, game_files};
+use crate::common;
+use crate::common::{engine, engine_from, game_files};
 use outflank::agents::game_seed;
 use outflank::board::bits::Bits;
 use outflank::engine::rng::Rng;

@@ -1,6 +1,6 @@
 //! `outflank fmt`: idempotent, and the formatted text parses to the same rules.
 
-mod common;
+use crate::common;
 
 use outflank::format::format;
 use outflank::source::SourceFile;

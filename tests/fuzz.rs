@@ -4,7 +4,7 @@
 //! result that replays. CI runs the default cases (about two minutes on two cores); a release
 //! runs many more with OUTFLANK_FUZZ_CASES (docs/RELIABILITY.md).
 
-mod common;
+use crate::common;
 
 use outflank::check::{check, CheckError};
 use outflank::engine::rng::Rng;

@@ -1,8 +1,8 @@
 //! Every bundled game checks and plays to its end; the Othello-family files agree with the
 //! independent generator move by move on many random positions; variants and parameters.
 
-mod common;
-use common::{engine, game_files, Plain};
+use crate::common;
+use crate::common::{engine, game_files, Plain};
 use outflank::agents::{game_seed, random_game};
 use outflank::engine::rng::Rng;
 use outflank::engine::Step;

@@ -1,8 +1,8 @@
 //! Hexagonal Reversi: perft and seeded games against a second generator written here on
 //! axial coordinates, and the hexagon's shape, neighbourhoods and groups.
 
-mod common;
-use common::{engine, engine_from, play_alongside, step_names};
+use crate::common;
+use crate::common::{engine, engine_from, play_alongside, step_names};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 

@@ -2,8 +2,8 @@
 //! multi-step turns and chains, move-and-flip, require, tokens, repeat, groups and territory,
 //! end conditions inside a turn, per-player targets, tie-breaks and draws.
 
-mod common;
-use common::{engine, engine_from};
+use crate::common;
+use crate::common::{engine, engine_from};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
 use outflank::ir::NOBODY;

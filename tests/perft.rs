@@ -1,8 +1,8 @@
 //! Perft counts: the published Othello values, BrainKing's first plies worked out by hand, and
 //! deeper counts checked against the independent generator in tests/common.
 
-mod common;
-use common::{engine, Plain};
+use crate::common;
+use crate::common::{engine, Plain};
 
 #[test]
 fn othello_matches_published_perft() {

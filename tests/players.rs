@@ -1,8 +1,8 @@
 //! Computer players: small, seeded versions of the strength measurements, and self-play that
 //! does not depend on the number of threads.
 
-mod common;
-use common::engine;
+use crate::common;
+use crate::common::engine;
 use outflank::agents::{Agent, AlphaBeta};
 use outflank::engine::state::State;
 use outflank::selfplay::{play_games, Match};

@@ -1,8 +1,8 @@
 //! Random steps and playouts: only legal steps, uniform among them, also
 //! when options must be tried (drawn without replacement until one passes its `require`).
 
-mod common;
-use common::{engine, engine_from};
+use crate::common;
+use crate::common::{engine, engine_from};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use std::collections::HashMap;

@@ -2,9 +2,9 @@
 //! itself wrongly gets a precise outcome instead (a diagnostic with a location, a one-line error
 //! with a non-zero exit, a bounded run). docs/RELIABILITY.md lists the limits these tests hold.
 
-mod common;
+use crate::common;
 
-use common::run::{outflank, outflank_with_input, stderr, stdout};
+use crate::common::run::{outflank, outflank_with_input, stderr, stdout};
 use std::process::{Command, Output};
 
 fn temp(name: &str) -> String {

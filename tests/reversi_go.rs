@@ -1,8 +1,8 @@
 //! Reversi Go: the rule text's pictures rebuilt as positions, territory and scoring, the
 //! pass rules, perft against a second generator written here, and seeded games.
 
-mod common;
-use common::{engine, play, step_names as legal};
+use crate::common;
+use crate::common::{engine, play, step_names as legal};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;

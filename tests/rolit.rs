@@ -2,8 +2,8 @@
 //! a second generator written here from the rules: perft from the start, and seeded games
 //! compared position by position.
 
-mod common;
-use common::{engine, perft_of, play_alongside};
+use crate::common;
+use crate::common::{engine, perft_of, play_alongside};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;

@@ -1,8 +1,8 @@
 //! docs/TUTORIAL.md: its examples parse, its first game runs, and the variant it ends with
 //! behaves as the tutorial says.
 
-mod common;
-use common::engine;
+use crate::common;
+use crate::common::engine;
 use outflank::check::check;
 use outflank::engine::Engine;
 use outflank::source::{NoFiles, SourceFile};

@@ -2,8 +2,8 @@
 //! example, the special cases of the rulebook, every tie-break level, perft against a second
 //! generator written here, and seeded games.
 
-mod common;
-use common::{engine, play, step_names as steps, whole_turns as turns};
+use crate::common;
+use crate::common::{engine, play, step_names as steps, whole_turns as turns};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;

@@ -1,8 +1,8 @@
 //! Verto (Dieter Stein): the rule text's examples rebuilt as positions, perft against a
 //! second, plain generator written here, and seeded games as snapshots.
 
-mod common;
-use common::{engine, play, step_names as steps_from, whole_turns as turns_from};
+use crate::common;
+use crate::common::{engine, play, step_names as steps_from, whole_turns as turns_from};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
