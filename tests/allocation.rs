@@ -2,7 +2,6 @@
 //! listing of legal steps into a reused buffer. Counted by a global allocator that tallies the
 //! allocations of the thread that makes them (the tests of this file run in parallel threads).
 
-use crate::common;
 use crate::common::{engine, game_files};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;

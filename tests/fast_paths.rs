@@ -1,7 +1,6 @@
 //! The fast, whole-set forms must agree with the simple per-cell ones they replace, on many
 //! positions of every bundled game (the per-cell forms are the oracle).
 
-use crate::common;
 use crate::common::{engine, engine_from, game_files};
 use outflank::agents::game_seed;
 use outflank::board::bits::Bits;

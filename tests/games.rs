@@ -1,7 +1,6 @@
 //! Every bundled game checks and plays to its end; the Othello-family files agree with the
 //! independent generator move by move on many random positions; variants and parameters.
 
-use crate::common;
 use crate::common::{engine, game_files, Plain};
 use outflank::agents::{game_seed, random_game};
 use outflank::engine::rng::Rng;

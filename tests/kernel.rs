@@ -3,7 +3,6 @@
 //! the same random playouts from the same seed, the same perft counts and the same errors,
 //! on every bundled game and on rules written to reach each fast path.
 
-use crate::common;
 use crate::common::{engine, engine_from, game_files};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;

@@ -2,7 +2,6 @@
 //! multi-step turns and chains, move-and-flip, require, tokens, repeat, groups and territory,
 //! end conditions inside a turn, per-player targets, tie-breaks and draws.
 
-use crate::common;
 use crate::common::{engine, engine_from};
 use outflank::engine::state::State;
 use outflank::engine::Engine;

@@ -1,7 +1,6 @@
 //! Perft counts: the published Othello values, BrainKing's first plies worked out by hand, and
 //! deeper counts checked against the independent generator in tests/common.
 
-use crate::common;
 use crate::common::{engine, Plain};
 
 #[test]

@@ -1,7 +1,6 @@
 //! Random steps and playouts: only legal steps, uniform among them, also
 //! when options must be tried (drawn without replacement until one passes its `require`).
 
-use crate::common;
 use crate::common::{engine, engine_from};
 use outflank::agents::game_seed;
 use outflank::engine::rng::Rng;
