@@ -29,3 +29,19 @@ mod tutorial;
 mod vect_reverse;
 mod verto;
 mod warnings;
+
+/// With `autotests` off, a file left out of the list above would never run.
+#[test]
+fn every_test_file_is_in_the_suite() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
+    let list = std::fs::read_to_string(format!("{dir}/suite.rs")).unwrap();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "suite") {
+            assert!(
+                list.contains(&format!("\nmod {module};\n")),
+                "tests/{name} is not listed in tests/suite.rs"
+            );
+        }
+    }
+}
