@@ -1,9 +1,10 @@
-//! The exact value of a position with best play by both sides: alpha-beta over the whole game
-//! tree with a transposition table. For small boards only; the tree grows exponentially.
+//! The exact value of a position with best play by both sides: the one search
+//! ([`crate::engine::negamax`]) over the whole game tree. For small boards only; the tree
+//! grows exponentially.
 
-use crate::agents::search::Search;
-use crate::agents::terminal_value;
-use crate::engine::kernel::search::{next_down, next_up, Table};
+use crate::agents::search::{on_one_side, terminal, Search};
+use crate::engine::kernel::search::Table;
+use crate::engine::negamax::{next_down, next_up};
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 
@@ -16,142 +17,118 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// Memory the solver's tables may take unless told otherwise: 1 GB.
+/// Memory the solver's table may take unless told otherwise: 1 GB.
 pub const DEFAULT_MEMORY: usize = 1 << 30;
-
-/// Slots of the kernel's table that fit in `memory` bytes (64 bytes a slot; the table starts
-/// small and grows only as the search needs).
-fn kernel_slots(memory: usize) -> usize {
-    let slots = (memory / 64).max(2);
-    if slots.is_power_of_two() {
-        slots
-    } else {
-        slots.next_power_of_two() / 2
-    }
-}
-
-/// Entries of the step-by-step search's table that fit in `memory` bytes: the table is a hash
-/// map, whose storage is a power of two of key, value and a control byte, at most 7/8 full;
-/// it is cleared when full (which costs only repeated work).
-fn search_entries(memory: usize) -> usize {
-    let entry = crate::agents::search::ENTRY_BYTES + 1;
-    let buckets = (memory / entry).max(16);
-    let buckets = if buckets.is_power_of_two() {
-        buckets
-    } else {
-        buckets.next_power_of_two() / 2
-    };
-    buckets / 8 * 7
-}
 
 /// Never called: the solver searches to the end of the game.
 fn no_horizon(engine: &Engine, s: &State, p: u8) -> Result<f64, RuleError> {
     Ok(crate::agents::score_margin(engine, s, p))
 }
 
-/// Solves `s`: best play for both sides to the end of the game.
-/// The tables take at most `memory` bytes.
-pub fn solve(engine: &Engine, s: &State, memory: usize) -> Result<Solution, RuleError> {
-    if let Some(solution) = solve_on_kernel(engine, s, memory)? {
-        return Ok(solution);
-    }
-    let mut search = Search::new(no_horizon, search_entries(memory));
-    search.search_for(engine, s.mover);
-    let mut line = Vec::new();
-    let mut cur = *s;
-    // At each position of the best line, pick a step whose exact value equals the position's.
-    while !cur.is_over() {
-        let value = search.value(engine, &cur, None, f64::NEG_INFINITY, f64::INFINITY)?;
-        let mut steps = Vec::new();
-        engine.steps(&cur, &mut steps)?;
-        let mut chosen = None;
-        for step in steps {
-            let (v, t) = search.step_value(engine, &cur, step, None)?;
-            if v == value {
-                chosen = Some((step, t));
-                break;
-            }
-        }
-        let (step, t) = chosen.expect("some step achieves the position's value");
-        line.push((cur, step));
-        cur = t;
-    }
-    Ok(Solution {
-        line,
-        end: cur,
-        nodes: search.nodes,
-    })
+/// The tree the solver searches: the runner's states a turn at a time where every turn is one
+/// placement (the faster), else the engine's states a step at a time.
+enum Solver {
+    Turns(Table),
+    Steps(Search),
 }
 
-/// The same search on the kernel's own states, for games of one placement a turn: the values
-/// agree with the step-by-step search's (tests compare them), only faster. None when the
-/// game's turns have several steps or its board is too large for the search's table.
-fn solve_on_kernel(
+impl Solver {
+    /// The value of `s` for its mover: exact without a window; with one, exact inside it and a
+    /// bound on the side it falls outside. None when the runner's search cannot take `s`.
+    fn value(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        window: Option<(f64, f64)>,
+    ) -> Result<Option<f64>, RuleError> {
+        match (self, window) {
+            (Solver::Turns(table), _) => engine.kernel_value(s, table, window),
+            (Solver::Steps(search), None) => search.exact_value(engine, s).map(Some),
+            (Solver::Steps(search), Some((alpha, beta))) => {
+                search.value(engine, s, None, alpha, beta).map(Some)
+            }
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        match self {
+            Solver::Turns(table) => table.nodes,
+            Solver::Steps(search) => search.nodes(),
+        }
+    }
+}
+
+/// Solves `s`: best play for both sides to the end of the game.
+/// The table takes at most `memory` bytes.
+pub fn solve(engine: &Engine, s: &State, memory: usize) -> Result<Solution, RuleError> {
+    if let Some(solution) = best_line(engine, s, Solver::Turns(Table::within(memory)))? {
+        return Ok(solution);
+    }
+    let mut search = Search::new(no_horizon, memory);
+    search.search_for(engine, s.mover);
+    let solution = best_line(engine, s, Solver::Steps(search))?;
+    Ok(solution.expect("the engine's search takes every position"))
+}
+
+/// The line of best play from `s`, found with `solver`; None when it cannot take a position.
+/// With more than two players the search is paranoid, for the player to move at `s`.
+fn best_line(
     engine: &Engine,
     s: &State,
-    memory: usize,
+    mut solver: Solver,
 ) -> Result<Option<Solution>, RuleError> {
-    let mut table = Table::new(kernel_slots(memory));
+    let root = s.mover;
     let mut line = Vec::new();
     let mut cur = *s;
     let mut steps = Vec::new();
-    if cur.is_over() {
-        return Ok(Some(Solution {
-            line,
-            end: cur,
-            nodes: 0,
-        }));
-    }
-    let Some(mut value) = engine.kernel_value(&cur, &mut table, None)? else {
-        return Ok(None);
-    };
-    while !cur.is_over() {
-        engine.steps(&cur, &mut steps)?;
-        let mut chosen = None;
-        for &step in &steps {
-            // No step is worth more than the position, so a step is best exactly when it is
-            // worth at least that: one empty-window question per step, not an exact value.
-            let t = engine.apply(&cur, step)?;
-            let best = if t.is_over() {
-                terminal_value(&t, cur.mover) == value
-            } else {
-                let (target, flips) = if t.mover == cur.mover {
-                    (value, false)
-                } else {
-                    (-value, true)
-                };
-                let window = if flips {
-                    (target, next_up(target))
-                } else {
-                    (next_down(target), target)
-                };
-                let Some(v) = engine.kernel_value(&t, &mut table, Some(window))? else {
-                    return Ok(None);
-                };
-                if flips {
-                    v <= target
-                } else {
-                    v >= target
-                }
-            };
-            if best {
-                chosen = Some((step, t));
-                break;
-            }
-        }
-        let Some((step, t)) = chosen else {
+    if !cur.is_over() {
+        let Some(mut value) = solver.value(engine, &cur, None)? else {
             return Ok(None);
         };
-        // The best step keeps the position's value, seen from the next mover.
-        if t.mover != cur.mover {
-            value = -value;
+        while !cur.is_over() {
+            engine.steps(&cur, &mut steps)?;
+            let mut chosen = None;
+            for &step in &steps {
+                let t = engine.apply(&cur, step)?;
+                // The position's value, seen from the next mover.
+                let same = on_one_side(root, cur.mover, t.mover);
+                let target = if same { value } else { -value };
+                // No step is worth more than the position, so a step is best exactly when it
+                // is worth at least that: one empty-window question per step.
+                let best = match terminal(root, &t, t.mover) {
+                    Some(v) => v == target,
+                    None => {
+                        let window = if same {
+                            (next_down(target), target)
+                        } else {
+                            (target, next_up(target))
+                        };
+                        let Some(v) = solver.value(engine, &t, Some(window))? else {
+                            return Ok(None);
+                        };
+                        if same {
+                            v >= target
+                        } else {
+                            v <= target
+                        }
+                    }
+                };
+                if best {
+                    chosen = Some((step, t, target));
+                    break;
+                }
+            }
+            let Some((step, t, target)) = chosen else {
+                return Ok(None);
+            };
+            value = target;
+            line.push((cur, step));
+            cur = t;
         }
-        line.push((cur, step));
-        cur = t;
     }
     Ok(Some(Solution {
         line,
         end: cur,
-        nodes: table.nodes,
+        nodes: solver.nodes(),
     }))
 }

@@ -16,23 +16,22 @@ pub struct AlphaBeta {
 /// How quickly the secondary terms of the evaluation approach their bound of one point.
 const SOFTNESS: f64 = 8.0;
 
-/// Table entries kept before the table is cleared (memory bound).
-/// A position's key holds a set for every possible player, so the bound is in bytes (256 MB),
-/// not in entries: a count fixed when keys were a third the size would now take far more.
-const MAX_ENTRIES: usize = (256 << 20) / super::search::ENTRY_BYTES;
+/// The most memory the table may take. A position's key holds a set for every possible
+/// player, so the bound is in bytes, not in entries.
+const TABLE_BYTES: usize = 256 << 20;
 
 impl AlphaBeta {
     pub fn new(seed: u64, depth: u32) -> AlphaBeta {
         AlphaBeta {
             depth,
             rng: Rng::new(seed),
-            search: Search::new(Self::evaluate, MAX_ENTRIES),
+            search: Search::new(Self::evaluate, TABLE_BYTES),
         }
     }
 
     /// Positions searched so far, over every decision (for measuring the search).
     pub fn nodes(&self) -> u64 {
-        self.search.nodes
+        self.search.nodes()
     }
 
     /// Position value for the player to move: the score margin first; then, worth less than
@@ -82,10 +81,14 @@ impl Agent for AlphaBeta {
             for &i in &order {
                 // The first step gets its exact value; the others only need to say whether
                 // they beat it (a step that does not reports a bound at most the best).
-                values[i] = self
-                    .search
-                    .step_value_within(engine, s, steps[i], Some(depth), best, f64::INFINITY)?
-                    .0;
+                values[i] = self.search.step_value_within(
+                    engine,
+                    s,
+                    steps[i],
+                    Some(depth),
+                    best,
+                    f64::INFINITY,
+                )?;
                 if values[i] > best {
                     best = values[i];
                     chosen = i;

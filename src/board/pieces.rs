@@ -12,7 +12,7 @@ pub const PIECE_WORDS: usize = 24;
 
 /// The pieces of `players` slots on a board of `cells` cells: slot `p`'s set is the `width`
 /// words from word `p * width`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Pieces {
     words: [u64; PIECE_WORDS],
     width: u8,

@@ -13,6 +13,7 @@ pub mod eval;
 pub mod explain;
 pub mod hash;
 pub mod kernel;
+pub mod negamax;
 mod notation;
 pub mod rng;
 pub mod state;
@@ -27,7 +28,7 @@ use state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use std::fmt;
 
 /// One choice at a step: an option of the suspended `choose` and its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Step {
     /// Index of the option (`FORCED_PASS` for the pass of a player without a move).
     pub alt: u16,

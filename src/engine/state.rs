@@ -105,7 +105,7 @@ impl State {
 
 /// Everything that decides a state's future, for memo tables: a state without its outcome and
 /// step count (the step count only changes how the next step is written).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct StateKey {
     pieces: Pieces,
     regs: [i32; MAX_REGISTERS],

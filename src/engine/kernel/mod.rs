@@ -35,6 +35,7 @@ use shapes::{direct, form, multi_step_reason, needs_blocked, reads_cond, Direct,
 use super::draw::draw_tried;
 use super::eval::{self, Evaluate};
 use super::hash::PositionMap;
+use super::negamax;
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END};
@@ -675,12 +676,17 @@ impl AnyKernel {
             if !k.single_step || s.agreeing || s.is_over() {
                 return None;
             }
-            let (ks, at) = k.import(game, s);
-            table.last_turn = ks.turn.saturating_add(search::MAX_SEARCH_TURNS);
-            Some(match window {
-                None => k.exact_value(game, table, &ks, &at).map_err(|e| *e),
-                Some((alpha, beta)) => k.value(game, table, &ks, &at, alpha, beta).map_err(|e| *e),
-            })
+            let root = k.import(game, s);
+            let mut tree = search::KernelTree { kernel: k, game };
+            Some(
+                match window {
+                    None => negamax::exact_value(&mut tree, table, &root),
+                    Some((alpha, beta)) => {
+                        negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
+                    }
+                }
+                .map_err(|e| *e),
+            )
         }
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, table, window),

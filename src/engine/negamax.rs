@@ -1,0 +1,385 @@
+//! Negamax with alpha-beta, principal variation search and a transposition table, written
+//! once for every tree the program searches: the runner's own states, one turn a level (the
+//! solver of games whose turns are one placement), and the engine's states, one step a level
+//! (the alphabeta player, and the solver of games of several steps a turn). A [`Tree`] says
+//! what a position is, how it ends, what follows it and in which order; this module searches.
+//!
+//! A value is always its position's mover's. A child's value keeps its sign when the tree
+//! says its mover is on the parent's mover's side (the next step of the same turn, or in the
+//! paranoid search of a game of more than two players, another of the others), and changes
+//! sign otherwise.
+
+/// Steps one line of a search may take below its root. Positions count their turn, so none
+/// repeats and a search has no cycle to notice: a game that need not end (each turn changes
+/// nothing, say) would otherwise recurse until the stack ran out.
+pub const MAX_SEARCH_STEPS: usize = 10_000;
+
+/// A position's identity in the table.
+pub trait TableKey: Copy + Eq + Default {
+    fn hash(&self) -> u64;
+}
+
+/// A game tree as the search sees it.
+pub trait Tree {
+    /// A position, with whatever the tree knows of how it stands.
+    type Node;
+    type Key: TableKey;
+    /// What leads from a position to one of its children (remembered as the best of a
+    /// position, and tried first when it is met again).
+    type Move: Copy + Eq + Default;
+    type Error;
+
+    /// The value of a finished position for its mover, None while the game goes on.
+    fn over(&self, n: &Self::Node) -> Option<f64>;
+
+    fn key(&self, n: &Self::Node) -> Self::Key;
+
+    /// How much searching the table's entry for `n`, searched `depth` steps deep (None: to the
+    /// end), stands for: when two entries compete for a place, the one of more work stays.
+    fn work(&self, n: &Self::Node, depth: Option<u32>) -> u8;
+
+    /// The value of `n` for its mover where the search stops short of the end.
+    fn horizon(&mut self, n: &Self::Node) -> Result<f64, Self::Error>;
+
+    /// The moves at `n`, each with its rank (lower first) and, where ranking it made it, the
+    /// position it leads to. `first` is the move the table remembers as best here; `ply` is
+    /// the distance from the search's root.
+    fn children(
+        &mut self,
+        n: &Self::Node,
+        first: Option<Self::Move>,
+        ply: usize,
+        out: &mut Vec<Child<Self>>,
+    ) -> Result<(), Self::Error>;
+
+    /// The position `m` leads to from `n` (for the children listed without one).
+    fn play(&mut self, n: &Self::Node, m: Self::Move) -> Result<Self::Node, Self::Error>;
+
+    /// Whether the mover at `child` plays on the side of the mover at `parent`.
+    fn same_side(&self, parent: &Self::Node, child: &Self::Node) -> bool;
+
+    /// A value the tree finds its own way, without the table or the listing (a pass, or the
+    /// last few turns of a game that a plainer loop searches faster), or None.
+    fn shortcut(
+        &mut self,
+        _table: &mut Table<Self::Key, Self::Move>,
+        _n: &Self::Node,
+        _alpha: f64,
+        _beta: f64,
+        _ply: usize,
+    ) -> Result<Option<f64>, Self::Error> {
+        Ok(None)
+    }
+
+    /// `m` cut the search off at distance `ply`, `depth` steps from the horizon.
+    fn cut(&mut self, _m: Self::Move, _ply: usize, _depth: Option<u32>) {}
+
+    /// The error of a line that went [`MAX_SEARCH_STEPS`] without the game ending.
+    fn endless(&self, message: String) -> Self::Error;
+}
+
+/// One move of a position, as [`Tree::children`] lists it.
+pub struct Child<T: Tree + ?Sized> {
+    pub rank: u64,
+    pub mv: T::Move,
+    pub node: Option<T::Node>,
+}
+
+/// A depth as the table stores it: steps to the horizon, or [`TO_THE_END`].
+type StoredDepth = u8;
+const TO_THE_END: StoredDepth = StoredDepth::MAX;
+
+fn stored_depth(depth: Option<u32>) -> StoredDepth {
+    // Players search at most 64 steps deep, so the cap loses nothing.
+    depth.map_or(TO_THE_END, |d| {
+        d.min(u32::from(TO_THE_END - 1)) as StoredDepth
+    })
+}
+
+/// What the table knows of a position: its value lies in `low..=high` (equal when exact).
+#[derive(Clone, Copy, Default)]
+pub struct Slot<K, M> {
+    key: K,
+    low: f64,
+    high: f64,
+    /// The best move found, tried first next time.
+    best: M,
+    depth: StoredDepth,
+    /// [`Tree::work`] plus one (0: the slot is unused).
+    work: u8,
+}
+
+/// The transposition table: slots in pairs, one kept for the entry that stands for the most
+/// work and one for the latest. The table doubles while it is three quarters full, up to a set
+/// size; after that a full table forgets the cheapest positions first (a map cleared when full
+/// forgot everything at once, and grew to gigabytes before it did).
+pub struct Table<K, M> {
+    slots: Vec<Slot<K, M>>,
+    /// Slots in use, and the most there may be.
+    used: usize,
+    max_slots: usize,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+impl<K: TableKey, M: Copy + Default> Table<K, M> {
+    /// The size a table starts at.
+    const FIRST_SLOTS: usize = 1 << 10;
+
+    /// Bytes of one slot, for sizing a table to a memory budget.
+    pub const SLOT_BYTES: usize = std::mem::size_of::<Slot<K, M>>();
+
+    /// A table that grows to at most `max_slots` slots (rounded down to a power of two).
+    pub fn new(max_slots: usize) -> Self {
+        let max_slots = if max_slots.is_power_of_two() {
+            max_slots
+        } else {
+            max_slots.next_power_of_two() / 2
+        }
+        .max(2);
+        Table {
+            slots: vec![Slot::default(); Self::FIRST_SLOTS.min(max_slots)],
+            used: 0,
+            max_slots,
+            nodes: 0,
+        }
+    }
+
+    /// A table of at most `bytes` of slots.
+    pub fn within(bytes: usize) -> Self {
+        Self::new(bytes / Self::SLOT_BYTES)
+    }
+
+    /// Forgets every position (the table keeps its size).
+    pub fn clear(&mut self) {
+        self.slots.fill(Slot::default());
+        self.used = 0;
+    }
+
+    /// Twice the slots, the entries placed again.
+    fn grow(&mut self) {
+        let bigger = vec![Slot::default(); self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        self.used = 0;
+        for slot in old.into_iter().filter(|s| s.work != 0) {
+            self.put(slot);
+        }
+    }
+
+    /// The first slot of the pair that may hold `key`.
+    fn pair(&self, key: &K) -> usize {
+        (key.hash() as usize) & (self.slots.len() - 2)
+    }
+
+    fn get(&self, key: &K) -> Option<&Slot<K, M>> {
+        let i = self.pair(key);
+        self.slots[i..i + 2]
+            .iter()
+            .find(|s| s.work != 0 && s.key == *key)
+    }
+
+    fn put(&mut self, slot: Slot<K, M>) {
+        if self.used * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_slots {
+            self.grow();
+        }
+        let i = self.pair(&slot.key);
+        let (kept, latest) = (self.slots[i], self.slots[i + 1]);
+        if kept.key == slot.key || slot.work >= kept.work {
+            // The displaced entry still stands for work: it moves to the latest's place.
+            if kept.work != 0 && kept.key != slot.key {
+                self.used += usize::from(latest.work == 0);
+                self.slots[i + 1] = kept;
+            } else if latest.work != 0 && latest.key == slot.key {
+                self.used -= 1;
+                self.slots[i + 1].work = 0;
+            }
+            self.used += usize::from(kept.work == 0);
+            self.slots[i] = slot;
+        } else {
+            self.used += usize::from(latest.work == 0);
+            self.slots[i + 1] = slot;
+        }
+    }
+}
+
+/// The value of `n` for its mover, exact when it lies inside (alpha, beta), otherwise a bound
+/// on the side of the window it falls (`alpha` below `beta`). `depth`: steps left before the
+/// horizon, or None to search to the end of the game; `ply`: the distance from the search's
+/// root.
+pub fn value<T: Tree>(
+    tree: &mut T,
+    table: &mut Table<T::Key, T::Move>,
+    n: &T::Node,
+    depth: Option<u32>,
+    mut alpha: f64,
+    mut beta: f64,
+    ply: usize,
+) -> Result<f64, T::Error> {
+    table.nodes += 1;
+    if let Some(v) = tree.over(n) {
+        return Ok(v);
+    }
+    if ply > MAX_SEARCH_STEPS {
+        return Err(tree.endless(format!(
+            "a line of play went {MAX_SEARCH_STEPS} steps without the game ending; the search needs a game that always ends"
+        )));
+    }
+    if let Some(v) = tree.shortcut(table, n, alpha, beta, ply)? {
+        return Ok(v);
+    }
+    let key = tree.key(n);
+    let stored = stored_depth(depth);
+    let mut first = None;
+    if let Some(e) = table.get(&key) {
+        if e.depth >= stored {
+            if e.low == e.high || e.low >= beta {
+                return Ok(e.low);
+            }
+            if e.high <= alpha {
+                return Ok(e.high);
+            }
+            alpha = alpha.max(e.low);
+            beta = beta.min(e.high);
+        }
+        first = Some(e.best);
+    }
+    // At the horizon only after the table: listing a position's moves may cost far more than
+    // evaluating it (each placement's `require` tried, hundreds on a Go board).
+    if depth == Some(0) {
+        return tree.horizon(n);
+    }
+    let mut children = Vec::new();
+    tree.children(n, first, ply, &mut children)?;
+    // Stable: among equals, the tree's order.
+    children.sort_by_key(|c| c.rank);
+    let child_depth = depth.map(|d| d.saturating_sub(1));
+    let (alpha0, beta0) = (alpha, beta);
+    let mut best = (f64::NEG_INFINITY, T::Move::default());
+    for (i, child) in children.into_iter().enumerate() {
+        let t = match child.node {
+            Some(t) => t,
+            None => tree.play(n, child.mv)?,
+        };
+        // Principal variation search: the first child with the whole window, the others only
+        // asked whether they beat alpha (an empty window), searched again in full only when
+        // they do. Good ordering makes the searches again rare.
+        let v = if i == 0 {
+            child_value(tree, table, n, &t, child_depth, alpha, beta, ply)?
+        } else {
+            let probe = child_value(tree, table, n, &t, child_depth, alpha, next_up(alpha), ply)?;
+            if probe > alpha && probe < beta {
+                child_value(tree, table, n, &t, child_depth, alpha, beta, ply)?
+            } else {
+                probe
+            }
+        };
+        if v > best.0 {
+            best = (v, child.mv);
+        }
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            tree.cut(child.mv, ply, depth);
+            break;
+        }
+    }
+    let value = best.0;
+    let (low, high) = if value <= alpha0 {
+        (f64::NEG_INFINITY, value)
+    } else if value >= beta0 {
+        (value, f64::INFINITY)
+    } else {
+        (value, value)
+    };
+    table.put(Slot {
+        key,
+        low,
+        high,
+        best: best.1,
+        depth: stored,
+        work: tree.work(n, depth).saturating_add(1),
+    });
+    Ok(value)
+}
+
+/// The value for the mover at `n` of going to its child `t`, inside the window (alpha, beta)
+/// of `n`'s mover: exact inside it, a bound on the side it falls outside.
+#[allow(clippy::too_many_arguments)]
+pub fn child_value<T: Tree>(
+    tree: &mut T,
+    table: &mut Table<T::Key, T::Move>,
+    n: &T::Node,
+    t: &T::Node,
+    depth: Option<u32>,
+    alpha: f64,
+    beta: f64,
+    ply: usize,
+) -> Result<f64, T::Error> {
+    let same = tree.same_side(n, t);
+    // A finished child is not counted as a position searched.
+    if let Some(v) = tree.over(t) {
+        return Ok(if same { v } else { -v });
+    }
+    if same {
+        value(tree, table, t, depth, alpha, beta, ply + 1)
+    } else {
+        Ok(-value(tree, table, t, depth, -beta, -alpha, ply + 1)?)
+    }
+}
+
+/// The exact value of `n` for its mover, to the end of the game, found by a series of
+/// empty-window searches that close in on it: each answers "at least this?" far faster than
+/// one search with the whole window, and the table carries what each learnt to the next. The
+/// first asks whether the mover wins; then the questions go out in doubling steps until one
+/// side is bounded, and halve the gap after that. Asking one step at a time (MTD(f)) took
+/// eleven searches for a margin of ten, and those close to the value are the costly ones.
+pub fn exact_value<T: Tree>(
+    tree: &mut T,
+    table: &mut Table<T::Key, T::Move>,
+    n: &T::Node,
+) -> Result<f64, T::Error> {
+    let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
+    let mut step = 1.0;
+    let mut target = 0.0;
+    while low < high {
+        let v = value(tree, table, n, None, next_down(target), target, 0)?;
+        if v >= target {
+            low = v;
+        } else {
+            high = v;
+        }
+        target = match (low.is_finite(), high.is_finite()) {
+            (true, false) => low + step,
+            (false, true) => high - step,
+            (true, true) => low + (high - low) / 2.0,
+            (false, false) => break,
+        };
+        step *= 2.0;
+        // Each question must lie above what is known to be reached and no higher than what is
+        // known to be the most, or the search would not close in.
+        if target <= low {
+            target = next_up(low);
+        }
+        if target > high {
+            target = high;
+        }
+    }
+    Ok(low)
+}
+
+/// The smallest value above `x`: the upper end of an empty window at `x`.
+pub fn next_up(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        x
+    } else if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// The largest value below `x`.
+pub fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
