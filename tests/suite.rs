@@ -17,6 +17,7 @@ mod games;
 mod hex;
 mod kernel;
 mod language;
+mod negamax;
 mod perft;
 mod players;
 mod playouts;

@@ -1,0 +1,288 @@
+//! The one search, on trees made up here and checked against a plain minimax written here:
+//! every value exact inside its window and a bound outside it, with a table of any size,
+//! positions reached along several lines, turns of several steps, and a horizon.
+
+use outflank::engine::negamax::{self, Child, Table, TableKey, Tree, MAX_SEARCH_STEPS};
+
+/// A few bits of `x` mixed well (splitmix64's finaliser).
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// A position of a made-up game: the `index`-th of a few positions at distance `level` from
+/// the start. Positions at one level are few, so many lines lead to each (a table's hits), and
+/// a position is reached only at its level (a search to a depth meets it with the same steps
+/// left on every line).
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+struct Pos {
+    level: u32,
+    index: u32,
+}
+
+impl TableKey for Pos {
+    fn hash(&self) -> u64 {
+        mix(u64::from(self.level) << 32 | u64::from(self.index))
+    }
+}
+
+/// A made-up game, all of it decided by `seed`.
+struct Made {
+    seed: u64,
+    /// Positions at each level.
+    width: u32,
+    /// Levels before every position is over.
+    levels: u32,
+    /// Whether the game never ends (for the guard against endless lines).
+    endless: bool,
+}
+
+impl Made {
+    fn bits(&self, p: Pos, what: u64) -> u64 {
+        mix(self.seed ^ mix(u64::from(p.level) << 40 ^ u64::from(p.index) << 8 ^ what))
+    }
+
+    /// Who moves at `p`: 0 or 1. At about a third of the positions the mover of the one before
+    /// moves again (a turn of several steps).
+    fn mover(&self, p: Pos) -> u8 {
+        (self.bits(p, 1) % 2) as u8
+    }
+
+    /// The moves at `p`, each to a position of the next level; none when the game is over.
+    fn moves(&self, p: Pos) -> Vec<Pos> {
+        if p.level >= self.levels && !self.endless {
+            return Vec::new();
+        }
+        let count = if self.endless {
+            1
+        } else {
+            // Some positions end early.
+            (self.bits(p, 2) % 5) as u32
+        };
+        (0..count)
+            .map(|j| Pos {
+                level: p.level + 1,
+                index: (self.bits(p, 3 + u64::from(j)) % u64::from(self.width)) as u32,
+            })
+            .collect()
+    }
+
+    /// A finished game's result for player 0: whole and half points, both signs.
+    fn result(&self, p: Pos) -> f64 {
+        (self.bits(p, 9) % 41) as f64 / 2.0 - 10.0
+    }
+
+    /// The horizon's guess for player 0.
+    fn guess(&self, p: Pos) -> f64 {
+        (self.bits(p, 10) % 21) as f64 - 10.0
+    }
+
+    fn for_mover(&self, p: Pos, for_first: f64) -> f64 {
+        if self.mover(p) == 0 {
+            for_first
+        } else {
+            -for_first
+        }
+    }
+
+    /// Plain minimax, no pruning and no table: the value of `p` for its mover, searched
+    /// `depth` steps deep (None: to the end).
+    fn minimax(&self, p: Pos, depth: Option<u32>) -> f64 {
+        let moves = self.moves(p);
+        if moves.is_empty() {
+            return self.for_mover(p, self.result(p));
+        }
+        if depth == Some(0) {
+            return self.for_mover(p, self.guess(p));
+        }
+        moves
+            .iter()
+            .map(|&t| {
+                let v = self.minimax(t, depth.map(|d| d - 1));
+                if self.mover(t) == self.mover(p) {
+                    v
+                } else {
+                    -v
+                }
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+}
+
+/// The made-up game as the search sees it. It also counts what the search asked of it.
+struct Searched<'a> {
+    game: &'a Made,
+    cuts: u64,
+}
+
+impl Tree for Searched<'_> {
+    type Node = Pos;
+    type Key = Pos;
+    type Move = u8;
+    type Error = String;
+
+    fn over(&self, p: &Pos) -> Option<f64> {
+        let g = self.game;
+        g.moves(*p)
+            .is_empty()
+            .then(|| g.for_mover(*p, g.result(*p)))
+    }
+
+    fn key(&self, p: &Pos) -> Pos {
+        *p
+    }
+
+    fn work(&self, p: &Pos, _: Option<u32>) -> u8 {
+        (self.game.levels.saturating_sub(p.level)).min(200) as u8
+    }
+
+    fn horizon(&mut self, p: &Pos) -> Result<f64, String> {
+        Ok(self.game.for_mover(*p, self.game.guess(*p)))
+    }
+
+    fn children(
+        &mut self,
+        p: &Pos,
+        first: Option<u8>,
+        _ply: usize,
+        out: &mut Vec<Child<Self>>,
+    ) -> Result<(), String> {
+        for (j, t) in self.game.moves(*p).into_iter().enumerate() {
+            // The remembered move first; every other child is made only when searched.
+            let mv = j as u8;
+            out.push(Child {
+                rank: u64::from(first != Some(mv)),
+                mv,
+                node: (j % 2 == 0).then_some(t),
+            });
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, p: &Pos, mv: u8) -> Result<Pos, String> {
+        Ok(self.game.moves(*p)[usize::from(mv)])
+    }
+
+    fn same_side(&self, parent: &Pos, child: &Pos) -> bool {
+        self.game.mover(*parent) == self.game.mover(*child)
+    }
+
+    fn cut(&mut self, _: u8, _: usize, _: Option<u32>) {
+        self.cuts += 1;
+    }
+
+    fn endless(&self, message: String) -> String {
+        message
+    }
+}
+
+const START: Pos = Pos { level: 0, index: 0 };
+
+#[test]
+fn exact_values_equal_plain_minimax() {
+    let mut cuts = 0;
+    for seed in 0..300 {
+        let game = Made {
+            seed,
+            width: 1 + (seed % 7) as u32,
+            levels: 2 + (seed % 9) as u32,
+            endless: false,
+        };
+        let expected = game.minimax(START, None);
+        // A table of two slots forgets nearly everything; a large one keeps every position.
+        for slots in [2, 1 << 12] {
+            let mut tree = Searched {
+                game: &game,
+                cuts: 0,
+            };
+            let mut table = Table::new(slots);
+            let v = negamax::exact_value(&mut tree, &mut table, &START).unwrap();
+            assert_eq!(v, expected, "seed {seed}, {slots} slots");
+            // Asked again, with what the table learnt: the same.
+            let again = negamax::exact_value(&mut tree, &mut table, &START).unwrap();
+            assert_eq!(again, expected, "seed {seed}, {slots} slots, again");
+            cuts += tree.cuts;
+        }
+    }
+    assert!(cuts > 1000, "the trees are too small to cut: {cuts} cuts");
+}
+
+#[test]
+fn a_window_gives_the_exact_value_inside_and_a_bound_outside() {
+    let (mut inside, mut below, mut above) = (0, 0, 0);
+    for seed in 0..200 {
+        let game = Made {
+            seed,
+            width: 3,
+            levels: 6,
+            endless: false,
+        };
+        for depth in [None, Some(0), Some(1), Some(3)] {
+            let expected = game.minimax(START, depth);
+            // The last: the empty window of an "at least 0?" question.
+            let windows = [
+                (-4.0, 4.0),
+                (-0.5, 0.5),
+                (2.0, 9.5),
+                (-30.0, -1.0),
+                (negamax::next_down(0.0), 0.0),
+            ];
+            for (alpha, beta) in windows {
+                // A fresh table: one learnt with another window may answer within this one.
+                let mut tree = Searched {
+                    game: &game,
+                    cuts: 0,
+                };
+                let mut table = Table::new(1 << 10);
+                let v =
+                    negamax::value(&mut tree, &mut table, &START, depth, alpha, beta, 0).unwrap();
+                let what = format!("seed {seed}, depth {depth:?}, window ({alpha}, {beta})");
+                if expected <= alpha {
+                    below += 1;
+                    assert!(v <= alpha && v >= expected, "{what}: {v} for {expected}");
+                } else if expected >= beta {
+                    above += 1;
+                    assert!(v >= beta && v <= expected, "{what}: {v} for {expected}");
+                } else {
+                    inside += 1;
+                    assert_eq!(v, expected, "{what}");
+                }
+            }
+        }
+    }
+    assert!(
+        inside > 100 && below > 100 && above > 100,
+        "{inside} {below} {above}"
+    );
+}
+
+#[test]
+fn a_game_that_never_ends_is_an_error_not_a_stack_overflow() {
+    let search = || {
+        let game = Made {
+            seed: 1,
+            width: 4,
+            levels: 0,
+            endless: true,
+        };
+        let mut tree = Searched {
+            game: &game,
+            cuts: 0,
+        };
+        let mut table = Table::new(1 << 10);
+        negamax::exact_value(&mut tree, &mut table, &START)
+    };
+    // The command line searches on a thread of this stack.
+    let result = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(search)
+        .unwrap()
+        .join()
+        .unwrap();
+    let message = result.unwrap_err();
+    assert!(
+        message.contains(&format!("{MAX_SEARCH_STEPS} steps without the game ending")),
+        "{message}"
+    );
+}
