@@ -2,7 +2,7 @@
 //! every value exact inside its window and a bound outside it, with a table of any size,
 //! positions reached along several lines, turns of several steps, and a horizon.
 
-use outflank::engine::negamax::{self, Child, Table, TableKey, Tree, MAX_SEARCH_STEPS};
+use outflank::engine::negamax::{self, Children, Table, TableKey, Tree, MAX_SEARCH_STEPS};
 
 /// A few bits of `x` mixed well (splitmix64's finaliser).
 fn mix(mut x: u64) -> u64 {
@@ -146,16 +146,16 @@ impl Tree for Searched<'_> {
         p: &Pos,
         first: Option<u8>,
         _ply: usize,
-        out: &mut Vec<Child<Self>>,
+        out: &mut Children<Self>,
     ) -> Result<(), String> {
-        for (j, t) in self.game.moves(*p).into_iter().enumerate() {
-            // The remembered move first; every other child is made only when searched.
-            let mv = j as u8;
-            out.push(Child {
-                rank: u64::from(first != Some(mv)),
-                mv,
-                node: (j % 2 == 0).then_some(t),
-            });
+        let moves = self.game.moves(*p);
+        // The remembered move first. Every other position asks for its children to be made
+        // when searched, the rest gives them made.
+        for j in 0..moves.len() {
+            out.moves.push((u64::from(first != Some(j as u8)), j as u8));
+        }
+        if p.index.is_multiple_of(2) {
+            out.nodes = moves;
         }
         Ok(())
     }

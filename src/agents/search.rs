@@ -9,7 +9,7 @@
 //! with the sign changing only when play passes between the root and the others.
 
 use crate::engine::hash::{FoldHasher, PositionMap};
-use crate::engine::negamax::{self, Child, Table, TableKey, Tree};
+use crate::engine::negamax::{self, Children, Table, TableKey, Tree};
 use crate::engine::state::{State, StateKey};
 use crate::engine::{Engine, RuleError, Step};
 use std::hash::{Hash, Hasher};
@@ -100,7 +100,7 @@ impl Tree for Steps<'_> {
         s: &State,
         first: Option<Step>,
         ply: usize,
-        out: &mut Vec<Child<Self>>,
+        out: &mut Children<Self>,
     ) -> Result<(), RuleError> {
         let mut steps = Vec::new();
         self.engine.steps(s, &mut steps)?;
@@ -116,11 +116,7 @@ impl Tree for Steps<'_> {
                 let saved = self.order.history.get(&step).copied().unwrap_or(0);
                 u64::MAX - saved.min(u64::MAX - 3)
             };
-            out.push(Child {
-                rank,
-                mv: step,
-                node: None,
-            });
+            out.moves.push((rank, step));
         }
         Ok(())
     }

@@ -22,7 +22,7 @@ pub trait TableKey: Copy + Eq + Default {
 /// A game tree as the search sees it.
 pub trait Tree {
     /// A position, with whatever the tree knows of how it stands.
-    type Node;
+    type Node: Copy;
     type Key: TableKey;
     /// What leads from a position to one of its children (remembered as the best of a
     /// position, and tried first when it is met again).
@@ -41,15 +41,15 @@ pub trait Tree {
     /// The value of `n` for its mover where the search stops short of the end.
     fn horizon(&mut self, n: &Self::Node) -> Result<f64, Self::Error>;
 
-    /// The moves at `n`, each with its rank (lower first) and, where ranking it made it, the
-    /// position it leads to. `first` is the move the table remembers as best here; `ply` is
-    /// the distance from the search's root.
+    /// The moves at `n`, each with its rank (lower first), and, where ranking them made them,
+    /// the positions they lead to. `first` is the move the table remembers as best here; `ply`
+    /// is the distance from the search's root.
     fn children(
         &mut self,
         n: &Self::Node,
         first: Option<Self::Move>,
         ply: usize,
-        out: &mut Vec<Child<Self>>,
+        out: &mut Children<Self>,
     ) -> Result<(), Self::Error>;
 
     /// The position `m` leads to from `n` (for the children listed without one).
@@ -78,11 +78,12 @@ pub trait Tree {
     fn endless(&self, message: String) -> Self::Error;
 }
 
-/// One move of a position, as [`Tree::children`] lists it.
-pub struct Child<T: Tree + ?Sized> {
-    pub rank: u64,
-    pub mv: T::Move,
-    pub node: Option<T::Node>,
+/// The moves of a position, as [`Tree::children`] lists them: each with its rank, and either
+/// no positions (each made by [`Tree::play`] when searched) or one per move, in their order.
+/// Kept apart so that sorting moves no position (a state of the engine is hundreds of bytes).
+pub struct Children<T: Tree + ?Sized> {
+    pub moves: Vec<(u64, T::Move)>,
+    pub nodes: Vec<T::Node>,
 }
 
 /// A depth as the table stores it: steps to the horizon, or [`TO_THE_END`].
@@ -248,17 +249,23 @@ pub fn value<T: Tree>(
     if depth == Some(0) {
         return tree.horizon(n);
     }
-    let mut children = Vec::new();
+    let mut children = Children {
+        moves: Vec::new(),
+        nodes: Vec::new(),
+    };
     tree.children(n, first, ply, &mut children)?;
-    // Stable: among equals, the tree's order.
-    children.sort_by_key(|c| c.rank);
+    let Children { moves, nodes } = children;
+    // By rank, and among equals in the tree's order.
+    let mut order: Vec<(u64, usize)> = moves.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
+    order.sort_unstable();
     let child_depth = depth.map(|d| d.saturating_sub(1));
     let (alpha0, beta0) = (alpha, beta);
     let mut best = (f64::NEG_INFINITY, T::Move::default());
-    for (i, child) in children.into_iter().enumerate() {
-        let t = match child.node {
-            Some(t) => t,
-            None => tree.play(n, child.mv)?,
+    for (i, &(_, j)) in order.iter().enumerate() {
+        let mv = moves[j].1;
+        let t = match nodes.get(j) {
+            Some(&t) => t,
+            None => tree.play(n, mv)?,
         };
         // Principal variation search: the first child with the whole window, the others only
         // asked whether they beat alpha (an empty window), searched again in full only when
@@ -274,11 +281,11 @@ pub fn value<T: Tree>(
             }
         };
         if v > best.0 {
-            best = (v, child.mv);
+            best = (v, mv);
         }
         alpha = alpha.max(v);
         if alpha >= beta {
-            tree.cut(child.mv, ply, depth);
+            tree.cut(mv, ply, depth);
             break;
         }
     }

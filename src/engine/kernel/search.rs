@@ -9,7 +9,7 @@
 
 use super::{At, Direct, Fault, KState, Kernel};
 use crate::board::sets::Board;
-use crate::engine::negamax::{self, Child, TableKey, Tree};
+use crate::engine::negamax::{self, Children, TableKey, Tree};
 use crate::ir::Game;
 
 /// A position as the table knows it: both players' cells, the turn, and the passes and the
@@ -213,7 +213,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         n: &Self::Node,
         first: Option<u8>,
         _ply: usize,
-        out: &mut Vec<Child<Self>>,
+        out: &mut Children<Self>,
     ) -> Result<(), Fault> {
         let (k, game) = (self.kernel, self.game);
         let moves = match n.1 {
@@ -222,15 +222,12 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
             _ => B::EMPTY,
         };
         if moves.is_empty() {
-            let node = Some(self.play(n, PASS)?);
-            out.push(Child {
-                rank: 0,
-                mv: PASS,
-                node,
-            });
+            out.nodes.push(self.play(n, PASS)?);
+            out.moves.push((0, PASS));
             return Ok(());
         }
-        out.reserve(moves.count() as usize);
+        out.moves.reserve(moves.count() as usize);
+        out.nodes.reserve(moves.count() as usize);
         // The table's best first, then those that leave the opponent the fewest replies (a cut
         // comes soonest from a move that constrains).
         for cell in moves.cells() {
@@ -241,11 +238,8 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
                 At::Pass => 2,
                 At::Choice { moves, .. } => 3 + k.prospects(game, &t, moves),
             };
-            out.push(Child {
-                rank: u64::from(rank),
-                mv: cell as u8,
-                node: Some((t, next)),
-            });
+            out.moves.push((u64::from(rank), cell as u8));
+            out.nodes.push((t, next));
         }
         Ok(())
     }
