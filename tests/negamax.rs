@@ -110,17 +110,19 @@ impl Made {
     }
 }
 
-/// The made-up game as the search sees it. It also counts what the search asked of it.
-struct Searched<'a> {
+/// The made-up game as the search sees it, with or without empty-window probes. It also
+/// counts what the search asked of it.
+struct Searched<'a, const PROBES: bool = true> {
     game: &'a Made,
     cuts: u64,
 }
 
-impl Tree for Searched<'_> {
+impl<const P: bool> Tree for Searched<'_, P> {
     type Node = Pos;
     type Key = Pos;
     type Move = u8;
     type Error = String;
+    const PROBES: bool = P;
 
     fn over(&self, p: &Pos) -> Option<f64> {
         let g = self.game;
@@ -192,7 +194,7 @@ fn exact_values_equal_plain_minimax() {
         let expected = game.minimax(START, None);
         // A table of two slots forgets nearly everything; a large one keeps every position.
         for slots in [2, 1 << 12] {
-            let mut tree = Searched {
+            let mut tree: Searched = Searched {
                 game: &game,
                 cuts: 0,
             };
@@ -203,6 +205,14 @@ fn exact_values_equal_plain_minimax() {
             let again = negamax::exact_value(&mut tree, &mut table, &START).unwrap();
             assert_eq!(again, expected, "seed {seed}, {slots} slots, again");
             cuts += tree.cuts;
+            // Without the probes too.
+            let mut plain: Searched<false> = Searched {
+                game: &game,
+                cuts: 0,
+            };
+            let mut table = Table::new(slots);
+            let v = negamax::exact_value(&mut plain, &mut table, &START).unwrap();
+            assert_eq!(v, expected, "seed {seed}, {slots} slots, no probes");
         }
     }
     assert!(cuts > 1000, "the trees are too small to cut: {cuts} cuts");
@@ -230,23 +240,44 @@ fn a_window_gives_the_exact_value_inside_and_a_bound_outside() {
             ];
             for (alpha, beta) in windows {
                 // A fresh table: one learnt with another window may answer within this one.
-                let mut tree = Searched {
+                let mut tree: Searched = Searched {
                     game: &game,
                     cuts: 0,
                 };
                 let mut table = Table::new(1 << 10);
                 let v =
                     negamax::value(&mut tree, &mut table, &START, depth, alpha, beta, 0).unwrap();
+                let mut plain: Searched<false> = Searched {
+                    game: &game,
+                    cuts: 0,
+                };
+                let mut table = Table::new(1 << 10);
+                let w =
+                    negamax::value(&mut plain, &mut table, &START, depth, alpha, beta, 0).unwrap();
                 let what = format!("seed {seed}, depth {depth:?}, window ({alpha}, {beta})");
+                // With the probes and without, each value exact inside the window and a bound
+                // on the right side outside it.
+                for (how, v) in [("probes", v), ("no probes", w)] {
+                    if expected <= alpha {
+                        assert!(
+                            v <= alpha && v >= expected,
+                            "{what}, {how}: {v} for {expected}"
+                        );
+                    } else if expected >= beta {
+                        assert!(
+                            v >= beta && v <= expected,
+                            "{what}, {how}: {v} for {expected}"
+                        );
+                    } else {
+                        assert_eq!(v, expected, "{what}, {how}");
+                    }
+                }
                 if expected <= alpha {
                     below += 1;
-                    assert!(v <= alpha && v >= expected, "{what}: {v} for {expected}");
                 } else if expected >= beta {
                     above += 1;
-                    assert!(v >= beta && v <= expected, "{what}: {v} for {expected}");
                 } else {
                     inside += 1;
-                    assert_eq!(v, expected, "{what}");
                 }
             }
         }
@@ -266,7 +297,7 @@ fn a_game_that_never_ends_is_an_error_not_a_stack_overflow() {
             levels: 0,
             endless: true,
         };
-        let mut tree = Searched {
+        let mut tree: Searched = Searched {
             game: &game,
             cuts: 0,
         };

@@ -29,6 +29,11 @@ pub trait Tree {
     type Move: Copy + Eq + Default;
     type Error;
 
+    /// Whether the search asks the moves after the first only whether they beat it (an empty
+    /// window) before searching them in full: it pays where the order of [`Tree::children`]
+    /// usually puts the best move first, and costs searches again where it does not.
+    const PROBES: bool = true;
+
     /// The value of a finished position for its mover, None while the game goes on.
     fn over(&self, n: &Self::Node) -> Option<f64>;
 
@@ -270,7 +275,7 @@ pub fn value<T: Tree>(
         // Principal variation search: the first child with the whole window, the others only
         // asked whether they beat alpha (an empty window), searched again in full only when
         // they do. Good ordering makes the searches again rare.
-        let v = if i == 0 {
+        let v = if i == 0 || !T::PROBES {
             child_value(tree, table, n, &t, child_depth, alpha, beta, ply)?
         } else {
             let probe = child_value(tree, table, n, &t, child_depth, alpha, next_up(alpha), ply)?;
