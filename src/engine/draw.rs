@@ -20,15 +20,12 @@ pub(crate) fn draw_tried<T, E>(
     len: usize,
     nth: impl Fn(usize) -> Step,
     rng: &mut Rng,
+    swaps: &mut Swaps,
     mut try_one: impl FnMut(Step) -> Result<Option<T>, E>,
 ) -> Result<Option<T>, E> {
     // Candidates are cells and options, far fewer than an index can count.
     debug_assert!(len <= u16::MAX as usize);
-    let mut swaps = Swaps {
-        in_place: [(0, Step { alt: 0, value: 0 }); IN_PLACE],
-        held: 0,
-        spilled: Vec::new(),
-    };
+    swaps.clear();
     let mut len = len;
     while len > 0 {
         let i = rng.below(len);
@@ -43,14 +40,32 @@ pub(crate) fn draw_tried<T, E>(
 }
 
 /// The swaps made so far: (index, candidate now there), latest last; the latest at an index
-/// is the one that holds.
-struct Swaps {
+/// is the one that holds. A playout keeps one for all its steps: making the room in place
+/// afresh for every step was a twentieth of a Go playout's time.
+pub(crate) struct Swaps {
     in_place: [(u16, Step); IN_PLACE],
     held: usize,
     spilled: Vec<(u16, Step)>,
 }
 
+impl Default for Swaps {
+    fn default() -> Swaps {
+        Swaps {
+            in_place: [(0, Step { alt: 0, value: 0 }); IN_PLACE],
+            held: 0,
+            spilled: Vec::new(),
+        }
+    }
+}
+
 impl Swaps {
+    /// Forgets every swap (a new step's draw).
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.held = 0;
+        self.spilled.clear();
+    }
+
     #[inline(always)]
     fn push(&mut self, swap: (u16, Step)) {
         match self.in_place.get_mut(self.held) {

@@ -32,7 +32,7 @@ use lines::{compile_line, CompiledLine};
 pub use perft::{StepKey, StepMemo};
 use shapes::{direct, form, multi_step_reason, needs_blocked, reads_cond, Direct, Form};
 
-use super::draw::draw_tried;
+use super::draw::{draw_tried, Swaps};
 use super::eval::{self, Evaluate};
 use super::hash::PositionMap;
 use super::negamax;

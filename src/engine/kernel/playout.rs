@@ -17,6 +17,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     ) -> Result<(KState<B, P>, At<B>, u64), Fault> {
         let (mut s, mut at) = (*s, at);
         let mut steps = 0;
+        let mut swaps = Swaps::default();
         while steps < limit {
             if let At::Choice { pc, moves, .. } = at {
                 if let Some(d) = self.direct_at_choice(pc) {
@@ -35,7 +36,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                     self.pass(game, &mut s)?
                 }
                 At::Choice { pc, moves, more } if self.is_tried(pc) => {
-                    match self.random_tried(game, &mut s, pc, moves, more, rng)? {
+                    match self.random_tried(game, &mut s, pc, moves, more, rng, &mut swaps)? {
                         Some(at) => at,
                         // No candidate passed, so the playout stops here.
                         None => break,
@@ -56,7 +57,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// A uniformly random legal step at a choice whose options must be tried, drawn by
     /// [`draw_tried`]: the first candidate that passes its trial is
     /// played, and `s` becomes the position after it. None when every candidate is refused.
-    /// (Past 32 refusals in one step the draw keeps its swaps on the heap.)
+    /// (`swaps`: the draw's room for refused candidates, kept from step to step.)
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn random_tried(
         &self,
@@ -66,6 +68,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         moves: B,
         more: B,
         rng: &mut Rng,
+        swaps: &mut Swaps,
     ) -> Result<Option<At<B>>, Fault> {
         let at = *s;
         let nth = |i: usize| {
@@ -76,9 +79,14 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             }
         };
         let len = self.candidate_count(game, s, pc, moves, more);
-        draw_tried(len, nth, rng, |step| {
+        draw_tried(len, nth, rng, swaps, |step| {
+            let (alt, value) = (step.alt as usize, step.value as usize);
+            if self.refuses_unchanged(pc, alt) {
+                // Judged before anything changes: a refused cell costs no copy of the state.
+                return self.try_play(game, s, pc, alt, value);
+            }
             let mut t = *s;
-            let played = self.try_play(game, &mut t, pc, step.alt as usize, step.value as usize)?;
+            let played = self.try_play(game, &mut t, pc, alt, value)?;
             if played.is_some() {
                 *s = t;
             }

@@ -6,7 +6,7 @@
 
 use super::{At, Fault, Flow, KState, Kernel};
 use crate::board::sets::Board;
-use crate::engine::draw::draw_tried;
+use crate::engine::draw::{draw_tried, Swaps};
 use crate::engine::rng::Rng;
 use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use crate::engine::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};
@@ -114,7 +114,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                     let (alt, value) = self.candidate(game, &k, pc, moves, more, i);
                     step(alt, value)
                 };
-                draw_tried(len, nth, rng, |st| {
+                draw_tried(len, nth, rng, &mut Swaps::default(), |st| {
                     let passes =
                         self.is_legal(game, &k, pc, c, st.alt as usize, st.value as usize)?;
                     Ok::<_, Fault>(passes.then_some(st))

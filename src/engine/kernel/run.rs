@@ -764,8 +764,17 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             .ok_or_else(|| fault(game, ILLEGAL_STEP, None))
     }
 
+    /// Whether [`Kernel::try_play`] decides a refusal of option `alt` at `pc` before it changes
+    /// the state (an enclosure is judged on the cells as they are), so that a trial needs no
+    /// copy.
+    #[inline(always)]
+    pub(super) fn refuses_unchanged(&self, pc: u32, alt: usize) -> bool {
+        alt == 0 && self.forms[pc as usize].place_surround.is_some()
+    }
+
     /// As [`Kernel::play`], for a step that may fail its trial: None when a `require` refuses
-    /// it (`t` is then left part-way through the step).
+    /// it (`t` is then left part-way through the step, except as [`Kernel::refuses_unchanged`]
+    /// says).
     #[inline(always)]
     pub(super) fn try_play(
         &self,
