@@ -178,7 +178,6 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         beta: f64,
         ply: usize,
     ) -> Result<Option<f64>, Fault> {
-        let k = self.kernel;
         let (pc, moves) = match *at {
             At::Over(_) => return Ok(None),
             At::Pass => {
@@ -188,24 +187,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
             }
             At::Choice { pc, moves, .. } => (pc, moves),
         };
-        // The solver's loops are the lanes' (no board it solves has joined edges).
-        let Some(d) = k.direct_at_choice(pc).filter(|d| !d.wraps) else {
-            return Ok(None);
-        };
-        let empties = (k.playable & !(s.pieces[0] | s.pieces[1])).count();
-        if empties <= DIRECT_PLAIN_EMPTIES {
-            let m = s.mover as usize;
-            let boards = (s.pieces[m], s.pieces[1 - m]);
-            return self
-                .direct_plain(table, d, s, 0, boards, moves, alpha, beta, ply)
-                .map(Some);
-        }
-        if empties <= DIRECT_UNTABLED_EMPTIES {
-            return self
-                .direct_sorted(table, d, s, moves, alpha, beta, ply)
-                .map(Some);
-        }
-        Ok(None)
+        self.untabled(table, s, pc, moves, alpha, beta, ply)
     }
 
     fn children(
@@ -269,6 +251,41 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
 }
 
 impl<B: Board, const P: usize> KernelTree<'_, B, P> {
+    /// The value of `s` at the choice at `pc` among `moves` when it lies in a stretch near the
+    /// end that is searched without the table (see [`DIRECT_UNTABLED_EMPTIES`]), else None.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn untabled(
+        &mut self,
+        table: &mut Table,
+        s: &KState<B, P>,
+        pc: u32,
+        moves: B,
+        alpha: f64,
+        beta: f64,
+        ply: usize,
+    ) -> Result<Option<f64>, Fault> {
+        let k = self.kernel;
+        // The solver's loops are the lanes' (no board it solves has joined edges).
+        let Some(d) = k.direct_at_choice(pc).filter(|d| !d.wraps) else {
+            return Ok(None);
+        };
+        let empties = (k.playable & !(s.pieces[0] | s.pieces[1])).count();
+        if empties <= DIRECT_PLAIN_EMPTIES {
+            let m = s.mover as usize;
+            let boards = (s.pieces[m], s.pieces[1 - m]);
+            return self
+                .direct_plain(table, d, s, 0, boards, moves, alpha, beta, ply)
+                .map(Some);
+        }
+        if empties <= DIRECT_UNTABLED_EMPTIES {
+            return self
+                .direct_sorted(table, d, s, moves, alpha, beta, ply)
+                .map(Some);
+        }
+        Ok(None)
+    }
+
     /// The value for the mover at `s` of the turn that leads to `t`, at `ply` below the root.
     #[allow(clippy::too_many_arguments)]
     fn after(
@@ -282,6 +299,14 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     ) -> Result<f64, Fault> {
         if let At::Over(winner) = t.1 {
             return Ok(self.kernel.terminal_value(self.game, &t.0, winner, s.mover));
+        }
+        // Into a stretch without the table straight, not through the general search's entry
+        // (which only counts the position and finds the same shortcut).
+        if let (At::Choice { pc, moves, .. }, true) = (t.1, ply < negamax::MAX_SEARCH_STEPS) {
+            if let Some(v) = self.untabled(table, &t.0, pc, moves, -beta, -alpha, ply + 1)? {
+                table.nodes += 1;
+                return Ok(-v);
+            }
         }
         Ok(-negamax::value(
             self,
