@@ -50,6 +50,8 @@ struct Steps<'a> {
     evaluate: Evaluate,
     root: u8,
     order: &'a mut Order,
+    /// A position's steps as the engine lists them, room kept from one position to the next.
+    listed: Vec<Step>,
 }
 
 /// Whether the movers `a` and `b` play on one side in a search for `root`: both the root or
@@ -61,8 +63,16 @@ pub fn on_one_side(root: u8, a: u8, b: u8) -> bool {
 /// A finished game's value for `p` in a search for `root` (with two players the values are
 /// exactly opposite, so this is `p`'s own value).
 pub fn terminal(root: u8, s: &State, p: u8) -> Option<f64> {
-    let v = s.outcome?.value_for(root);
-    Some(if on_one_side(root, p, root) { v } else { -v })
+    Some(for_player(root, p, s.outcome?.value_for(root)))
+}
+
+/// The root's value `v` as player `p` sees it in a search for `root`.
+fn for_player(root: u8, p: u8, v: f64) -> f64 {
+    if on_one_side(root, p, root) {
+        v
+    } else {
+        -v
+    }
 }
 
 impl Tree for Steps<'_> {
@@ -89,15 +99,11 @@ impl Tree for Steps<'_> {
 
     fn horizon(&mut self, s: &State) -> Result<f64, RuleError> {
         let v = (self.evaluate)(self.engine, s, self.root)?;
-        Ok(if on_one_side(self.root, s.mover, self.root) {
-            v
-        } else {
-            -v
-        })
+        Ok(for_player(self.root, s.mover, v))
     }
 
     /// The steps likeliest to cut first: the table's best step, then this distance's killers,
-    /// then the rest by history (the search's stable sort keeps the rules' order among equals).
+    /// then the rest by history (among equals the search keeps the order they are listed in).
     fn children(
         &mut self,
         s: &State,
@@ -105,10 +111,9 @@ impl Tree for Steps<'_> {
         ply: usize,
         out: &mut Children<Self>,
     ) -> Result<(), RuleError> {
-        let mut steps = Vec::new();
-        self.engine.steps(s, &mut steps)?;
+        self.engine.steps(s, &mut self.listed)?;
         let killers = self.order.killers.get(ply).copied().unwrap_or_default();
-        for step in steps {
+        for &step in &self.listed {
             let rank = if Some(step) == first {
                 0
             } else if Some(step) == killers[0] {
@@ -186,6 +191,7 @@ impl Search {
             evaluate: self.evaluate,
             root: self.root,
             order: &mut self.order,
+            listed: Vec::new(),
         };
         (tree, &mut self.table)
     }
