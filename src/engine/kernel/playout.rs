@@ -168,24 +168,44 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         game: &Game,
         d: &Direct<B>,
         s: &mut KState<B, P>,
-        mut moves: B,
+        moves: B,
         rng: &mut Rng,
         steps: &mut u64,
         limit: u64,
     ) -> At<B> {
+        self.direct_turns::<W>(game, d, s, moves, |_, moves| {
+            (*steps < limit).then(|| {
+                *steps += 1;
+                moves.nth(rng.below(moves.count() as usize))
+            })
+        })
+    }
+
+    /// Turns of a [`Direct`] game from a choice among `moves`, as a loop over the two boards:
+    /// before each, `pick(seat, moves)` gives the mover's cell, or None to stop there; until a
+    /// mover is blocked. What comes next, as [`Kernel::after_direct_turns`] says.
+    #[inline(always)]
+    pub(super) fn direct_turns<const W: bool>(
+        &self,
+        game: &Game,
+        d: &Direct<B>,
+        s: &mut KState<B, P>,
+        mut moves: B,
+        mut pick: impl FnMut(usize, B) -> Option<usize>,
+    ) -> At<B> {
         let (mut mover, mut opponent) =
             (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
+        let mut seat = s.mover as usize;
         let mut turns = 0;
         let blocked = loop {
-            let cell = moves.nth(rng.below(moves.count() as usize));
+            let Some(cell) = pick(seat, moves) else {
+                break false;
+            };
             (mover, opponent, moves) = self.direct_turn::<W>(d, mover, opponent, cell);
+            seat = 1 - seat;
             turns += 1;
-            *steps += 1;
             if moves.is_empty() {
                 break true;
-            }
-            if *steps >= limit {
-                break false;
             }
         };
         self.after_direct_turns(game, d, s, (mover, opponent), turns, moves, blocked)

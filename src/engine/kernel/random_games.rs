@@ -94,7 +94,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// [`Kernel::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
-    /// (see [`Kernel::direct_playout`]): until a mover is blocked (the general path then
+    /// (see [`Kernel::direct_turns`]): until a mover is blocked (the general path then
     /// decides between a pass and the end) or `limit` steps are played.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -103,30 +103,19 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         game: &Game,
         d: &Direct<B>,
         s: &mut KState<B, P>,
-        mut moves: B,
+        moves: B,
         rngs: &mut [Rng],
         tally: &mut Tally,
         limit: u64,
     ) -> At<B> {
-        let (mut mover, mut opponent) =
-            (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
-        let mut seat = s.mover as usize;
-        let mut turns = 0;
-        let blocked = loop {
-            let i = draw(&mut rngs[seat], moves.count() as usize, tally);
-            (mover, opponent, moves) = self.direct_turn::<W>(d, mover, opponent, moves.nth(i));
-            seat = 1 - seat;
-            turns += 1;
-            tally.turns += 1;
-            tally.steps += 1;
-            if moves.is_empty() {
-                break true;
-            }
-            if tally.steps >= limit {
-                break false;
-            }
-        };
-        self.after_direct_turns(game, d, s, (mover, opponent), turns, moves, blocked)
+        self.direct_turns::<W>(game, d, s, moves, |seat, moves| {
+            (tally.steps < limit).then(|| {
+                let i = draw(&mut rngs[seat], moves.count() as usize, tally);
+                tally.turns += 1;
+                tally.steps += 1;
+                moves.nth(i)
+            })
+        })
     }
 }
 
