@@ -300,14 +300,6 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         if let At::Over(winner) = t.1 {
             return Ok(self.kernel.terminal_value(self.game, &t.0, winner, s.mover));
         }
-        // Into a stretch without the table straight, not through the general search's entry
-        // (which only counts the position and finds the same shortcut).
-        if let (At::Choice { pc, moves, .. }, true) = (t.1, ply < negamax::MAX_SEARCH_STEPS) {
-            if let Some(v) = self.untabled(table, &t.0, pc, moves, -beta, -alpha, ply + 1)? {
-                table.nodes += 1;
-                return Ok(-v);
-            }
-        }
         Ok(-negamax::value(
             self,
             table,
