@@ -2,7 +2,7 @@
 //! Library code returns these; only the command line renders them.
 
 use crate::source::SourceFile;
-use crate::syntax::ast::Span;
+use crate::source::Span;
 use miette::{LabeledSpan, MietteError, MietteSpanContents, Severity, SourceCode, SpanContents};
 use std::fmt;
 use std::sync::Arc;

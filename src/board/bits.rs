@@ -38,7 +38,7 @@ impl Bits {
         for (i, &w) in self.0.iter().enumerate() {
             let n = w.count_ones() as usize;
             if k < n {
-                return i * 64 + super::sets::nth_of_word(w, k);
+                return i * 64 + nth_of_word(w, k);
             }
             k -= n;
         }
@@ -159,4 +159,25 @@ pub fn shift_words<const N: usize>(w: &[u64; N], k: i32) -> [u64; N] {
         }
     }
     out
+}
+
+/// The k-th set bit of a word: one instruction where the target has BMI2 (`pdep` deposits the
+/// bit `1 << k` at the k-th set position), clearing the lowest bits one by one elsewhere.
+#[inline(always)]
+// The one unsafe block of the crate: an intrinsic whose only requirement is the cfg below.
+#[allow(unsafe_code)]
+pub(crate) fn nth_of_word(w: u64, k: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the `bmi2` target feature is enabled for this build (checked by the cfg).
+        unsafe { std::arch::x86_64::_pdep_u64(1 << k, w).trailing_zeros() as usize }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let mut w = w;
+        for _ in 0..k {
+            w &= w - 1;
+        }
+        w.trailing_zeros() as usize
+    }
 }

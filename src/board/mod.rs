@@ -5,7 +5,6 @@
 
 pub mod bits;
 pub mod geometry;
-pub mod lanes;
 pub mod pieces;
 pub mod sets;
 

@@ -2,10 +2,11 @@
 //! all cells at once.
 
 use super::rotations::Rotations;
+use super::rays::nearest_captures;
 use super::translations::Translations;
 use super::*;
 use crate::board::geometry::NONE;
-use crate::board::lanes::{AmountsOf, Lanes};
+use crate::board::sets::{AmountsOf, Lanes};
 
 /// A line's directions in two groups of four lanes: those along which cell numbers grow
 /// ("up", a left shift) and those along which they fall ("down", a right shift). Each of the
@@ -445,30 +446,4 @@ impl<B: Board> CompiledLine<B> {
         }
         out
     }
-}
-
-/// For a run of `run` cells closed by an `end` cell: what it captures along each of `rays`
-/// (with `ends`, the closing cells instead), where the cells of rays 0 - 3 grow in number
-/// away from the start and those of rays 4 - 7 fall.
-#[inline(always)]
-pub(super) fn nearest_captures<B: Board>(rays: &[B; 8], run: B, end: B, ends: bool) -> B {
-    let mut out = B::EMPTY;
-    for (lane, &cells) in rays.iter().enumerate() {
-        // The first cell along the lane that is not of the run's class closes it: the
-        // nearest is the lowest going up, the highest going down.
-        let stops = cells & !run;
-        let (stop, taken) = if lane < 4 {
-            let stop = stops.lowest_bit();
-            (stop, cells & stop.below())
-        } else {
-            let stop = stops.highest_bit();
-            (stop, cells & !stop.below() & !stop)
-        };
-        // A run of none is no match (`X+`): its closing cell is no end. (Captures need no
-        // test, an empty run adds nothing.)
-        if !(stop & end).is_empty() && (!ends || !taken.is_empty()) {
-            out = out | if ends { stop } else { taken };
-        }
-    }
-    out
 }

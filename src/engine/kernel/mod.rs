@@ -19,6 +19,7 @@ mod context;
 mod lines;
 mod perft;
 mod playout;
+mod rays;
 pub mod positions;
 pub mod random_games;
 mod rotations;

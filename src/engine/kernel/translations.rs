@@ -8,7 +8,7 @@
 //! directions at once, instead of a walk a direction and a piece at a time. Built only where
 //! every walk from every cell checks out that way.
 
-use super::lines::nearest_captures;
+use super::rays::nearest_captures;
 use super::*;
 use crate::board::geometry::{Geometry, NONE};
 
