@@ -3,6 +3,9 @@
 //! positions. Run with `cargo bench`; `outflank bench` prints the same kind of figures as a
 //! table, and benches/vs-reference.sh compares Othello with the hand-written reference.
 
+// The tests are held to clippy's default lints; the pedantic set is for the library.
+#![allow(clippy::pedantic)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use outflank::agents::{game_seed, random_game};
 use outflank::engine::rng::Rng;
@@ -19,7 +22,7 @@ fn games(c: &mut Criterion) {
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).expect("the crate's directory");
     let mut files: Vec<String> = std::fs::read_dir("games")
         .expect("run from the repository root")
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .map(|e| format!("games/{}", e.file_name().to_string_lossy()))
         .filter(|n| n.ends_with(".rules"))
         .collect();
@@ -36,7 +39,7 @@ fn games(c: &mut Criterion) {
                 game += 1;
                 let mut rng = Rng::new(game_seed(1, game));
                 random_game(&engine, black_box(&start), &mut rng).expect("games end")
-            })
+            });
         });
         // The deepest perft below about a million leaves.
         let depth = (1..=12)
@@ -44,7 +47,7 @@ fn games(c: &mut Criterion) {
             .last()
             .unwrap_or(1);
         group.bench_function(format!("perft {depth}"), |b| {
-            b.iter(|| engine.perft(black_box(&start), depth).expect("perft runs"))
+            b.iter(|| engine.perft(black_box(&start), depth).expect("perft runs"));
         });
         // Mid-game positions: twenty steps into seeded random games.
         let positions: Vec<_> = (0..16)
@@ -62,7 +65,7 @@ fn games(c: &mut Criterion) {
                 for s in &positions {
                     engine.steps(black_box(s), &mut buf).expect("steps list");
                 }
-            })
+            });
         });
         group.finish();
     }

@@ -215,7 +215,7 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
-fn describe(r: &Option<RecordResult>) -> String {
+fn describe(r: Option<&RecordResult>) -> String {
     match r {
         None => "no result".into(),
         Some(r) => {
@@ -223,8 +223,7 @@ fn describe(r: &Option<RecordResult>) -> String {
             let who = r
                 .winner
                 .as_deref()
-                .map(|w| format!("{w} wins"))
-                .unwrap_or_else(|| "a draw".into());
+                .map_or_else(|| "a draw".into(), |w| format!("{w} wins"));
             format!("{} ({who})", scores.join(", "))
         }
     }
@@ -255,7 +254,7 @@ pub fn apply_agreement(
         };
         for part in text.split_whitespace() {
             let played = engine.parse_turn(&a, part).map_err(|e| e.to_string())?;
-            a = played.last().map(|(_, st)| *st).unwrap_or(a);
+            a = played.last().map_or(a, |(_, st)| *st);
         }
         if !a.is_over() {
             return Err(format!("the proposal `{text}` is not finished"));
@@ -317,8 +316,8 @@ fn check_resignation(
             ..r.clone()
         };
         return Err(Mismatch::Result {
-            record: describe(&Some(r.clone())),
-            replay: describe(&Some(replayed)),
+            record: describe(Some(r)),
+            replay: describe(Some(&replayed)),
         });
     }
     Ok(())
@@ -356,7 +355,7 @@ pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<Sta
                 PlayError::Rule(r) => format!("rule error: {r}"),
             },
         })?;
-        s = played.last().map(|(_, st)| *st).unwrap_or(s);
+        s = played.last().map_or(s, |(_, st)| *st);
         // A player may resign in the middle of a turn: its steps so far are the last move.
         let resigned_here = i + 1 == record.moves.len()
             && record.result.as_ref().is_some_and(|r| r.resigned.is_some());
@@ -388,8 +387,8 @@ pub fn replay(engine: &Engine, start: &State, record: &Record) -> Result<Vec<Sta
             let replayed = result_of(engine, &s);
             if replayed != record.result {
                 return Err(Mismatch::Result {
-                    record: describe(&record.result),
-                    replay: describe(&replayed),
+                    record: describe(record.result.as_ref()),
+                    replay: describe(replayed.as_ref()),
                 });
             }
         }

@@ -209,7 +209,7 @@ impl Layout {
         let r = hex_radius();
         (0..6)
             .map(|k| {
-                let angle = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+                let angle = std::f64::consts::PI / 3.0 * f64::from(k) + std::f64::consts::PI / 6.0;
                 format!("{:.1},{:.1}", x + r * angle.cos(), y + r * angle.sin())
             })
             .collect::<Vec<_>>()

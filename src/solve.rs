@@ -95,22 +95,21 @@ fn best_line(
                 let target = if same { value } else { -value };
                 // No step is worth more than the position, so a step is best exactly when it
                 // is worth at least that: one empty-window question per step.
-                let best = match terminal(root, &t, t.mover) {
-                    Some(v) => v == target,
-                    None => {
-                        let window = if same {
-                            (next_down(target), target)
-                        } else {
-                            (target, next_up(target))
-                        };
-                        let Some(v) = solver.value(engine, &t, Some(window))? else {
-                            return Ok(None);
-                        };
-                        if same {
-                            v >= target
-                        } else {
-                            v <= target
-                        }
+                let best = if let Some(v) = terminal(root, &t, t.mover) {
+                    v == target
+                } else {
+                    let window = if same {
+                        (next_down(target), target)
+                    } else {
+                        (target, next_up(target))
+                    };
+                    let Some(v) = solver.value(engine, &t, Some(window))? else {
+                        return Ok(None);
+                    };
+                    if same {
+                        v >= target
+                    } else {
+                        v <= target
                     }
                 };
                 if best {

@@ -17,6 +17,7 @@ thread_local! {
 
 // SAFETY: every call is passed on to the system allocator unchanged; the count is a
 // thread-local cell with a constant initialiser, which allocates nothing itself.
+#[allow(unsafe_code)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.with(|n| n.set(n.get() + 1));

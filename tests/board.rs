@@ -3,9 +3,8 @@
 //! integers do, and each player's pieces keep their own cells.
 
 use outflank::board::bits::{shift_words, Bits, MAX_CELLS, WORDS};
-use outflank::board::lanes::{Lanes, Split};
 use outflank::board::pieces::Pieces;
-use outflank::board::sets::{flood, flood_cell, Board, Floodable, Wide};
+use outflank::board::sets::{flood, flood_cell, Board, Floodable, Lanes, Split, Wide};
 
 // Sets of every width, and floods.
 fn round_trip<B: Board>() {

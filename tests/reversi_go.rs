@@ -150,7 +150,7 @@ fn two_passes_end_the_game_and_taking_the_button_is_not_a_pass() {
 /// A second Reversi Go generator, written from the rules without the engine.
 mod plain {
     #[derive(Clone)]
-    pub struct Go {
+    pub(super) struct Go {
         pub n: usize,
         /// 0 empty, 1 black, 2 white.
         pub b: Vec<u8>,
@@ -201,7 +201,7 @@ mod plain {
         }
 
         /// The position after placing at `c`, if legal.
-        pub fn place(&self, c: usize) -> Option<Go> {
+        pub(super) fn place(&self, c: usize) -> Option<Go> {
             let mut g = self.clone();
             let p = self.to_move;
             g.b[c] = p;
@@ -223,7 +223,7 @@ mod plain {
             Some(g)
         }
 
-        pub fn children(&self) -> Vec<Go> {
+        pub(super) fn children(&self) -> Vec<Go> {
             let mut out: Vec<Go> = (0..self.b.len())
                 .filter(|&c| self.b[c] == 0)
                 .filter_map(|c| self.place(c))
@@ -242,7 +242,7 @@ mod plain {
             out
         }
 
-        pub fn perft(&self, depth: u32) -> u64 {
+        pub(super) fn perft(&self, depth: u32) -> u64 {
             if depth == 0 || self.passes >= 2 {
                 return 1;
             }
@@ -254,7 +254,7 @@ mod plain {
         }
 
         /// Empty cells in regions bordered by `colour`'s stones alone.
-        pub fn territory(&self, colour: u8) -> usize {
+        pub(super) fn territory(&self, colour: u8) -> usize {
             let mut seen = vec![false; self.b.len()];
             let mut total = 0;
             for start in 0..self.b.len() {
@@ -285,7 +285,7 @@ mod plain {
         }
 
         /// Stones, territory, the button's half point and (for White) a komi of 7.
-        pub fn scores(&self) -> [f64; 2] {
+        pub(super) fn scores(&self) -> [f64; 2] {
             [1u8, 2].map(|colour| {
                 let stones = self.b.iter().filter(|&&v| v == colour).count();
                 let button = if self.button == colour { 0.5 } else { 0.0 };
@@ -294,7 +294,7 @@ mod plain {
             })
         }
 
-        pub fn rows(&self) -> String {
+        pub(super) fn rows(&self) -> String {
             self.b
                 .iter()
                 .map(|&v| ['.', 'B', 'W'][v as usize])

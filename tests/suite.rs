@@ -2,6 +2,9 @@
 //! took seconds each, and the files were two dozen). Each file below is a module; run one
 //! with `cargo test --test suite NAME::`.
 
+// The tests are held to clippy's default lints; the pedantic set is for the library.
+#![allow(clippy::pedantic)]
+
 mod common;
 
 mod allocation;

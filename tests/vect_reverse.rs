@@ -305,7 +305,7 @@ mod plain {
     ];
 
     #[derive(Clone)]
-    pub struct Pos {
+    pub(super) struct Pos {
         pub b: Vec<u8>,
         pub to_move: u8,
         pub passes: u32,
@@ -403,7 +403,7 @@ mod plain {
         }
 
         /// Every complete turn (a pass when there is no placement).
-        pub fn children(&self) -> Vec<Pos> {
+        pub(super) fn children(&self) -> Vec<Pos> {
             let p = self.to_move;
             let mut out = Vec::new();
             for c in 0..64 {
@@ -438,7 +438,7 @@ mod plain {
             out
         }
 
-        pub fn perft(&self, depth: u32) -> u64 {
+        pub(super) fn perft(&self, depth: u32) -> u64 {
             if depth == 0 || self.over {
                 return 1;
             }
@@ -449,7 +449,7 @@ mod plain {
             children.iter().map(|c| c.perft(depth - 1)).sum()
         }
 
-        pub fn rows(&self) -> String {
+        pub(super) fn rows(&self) -> String {
             self.b
                 .iter()
                 .map(|&v| ['.', 'B', 'W'][v as usize])
@@ -457,7 +457,7 @@ mod plain {
         }
     }
 
-    pub fn start() -> Pos {
+    pub(super) fn start() -> Pos {
         let mut b = vec![0u8; 64];
         b[27] = 2;
         b[36] = 2;

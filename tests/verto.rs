@@ -175,7 +175,7 @@ fn the_game_ends_on_a_full_board_and_can_be_drawn() {
 /// A second Verto generator, written from the rules without the engine: a plain board,
 /// whole turns built by recursion. Counts whole turns (a pass is one, a full board a leaf).
 mod plain {
-    pub struct Verto {
+    pub(super) struct Verto {
         pub n: i32,
     }
 
@@ -215,7 +215,7 @@ mod plain {
         }
 
         /// Boards after every complete turn of `p` (1 light, 2 dark); empty: must pass.
-        pub fn turns(&self, b: &[u8], p: u8) -> Vec<Vec<u8>> {
+        pub(super) fn turns(&self, b: &[u8], p: u8) -> Vec<Vec<u8>> {
             let o = 3 - p;
             let mut out = Vec::new();
             for y in 0..self.n {
@@ -258,7 +258,7 @@ mod plain {
             out
         }
 
-        pub fn perft(&self, b: &[u8], p: u8, depth: u32) -> u64 {
+        pub(super) fn perft(&self, b: &[u8], p: u8, depth: u32) -> u64 {
             if depth == 0 || !b.contains(&0) {
                 return 1;
             }

@@ -193,15 +193,14 @@ impl Geometry {
                 let offset = i32::from(n[d]) - c as i32;
                 if offset == step_offset[d] {
                     step_from[d].insert(c);
+                } else if let Some((from, _)) =
+                    wrapped_steps[d].iter_mut().find(|(_, o)| *o == offset)
+                {
+                    from.insert(c);
                 } else {
-                    match wrapped_steps[d].iter_mut().find(|(_, o)| *o == offset) {
-                        Some((from, _)) => from.insert(c),
-                        None => {
-                            let mut from = Bits::EMPTY;
-                            from.insert(c);
-                            wrapped_steps[d].push((from, offset));
-                        }
-                    }
+                    let mut from = Bits::EMPTY;
+                    from.insert(c);
+                    wrapped_steps[d].push((from, offset));
                 }
             }
         }
@@ -360,10 +359,10 @@ impl Geometry {
         if !first.is_ascii_lowercase() {
             return None;
         }
-        let col = (first - b'a') as i64 + 1;
+        let col = i64::from(first - b'a') + 1;
         let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
         for len in (1..=digits.min(3)).rev() {
-            let row: i64 = text[1..1 + len].parse().ok()?;
+            let row: i64 = text[1..=len].parse().ok()?;
             if let Some(cell) = self.at(col, row) {
                 return Some((cell, 1 + len));
             }

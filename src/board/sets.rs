@@ -191,7 +191,7 @@ macro_rules! integer_board {
             }
             #[inline(always)]
             fn to_u128(self) -> u128 {
-                self as u128
+                u128::from(self)
             }
             fn to_bits(self) -> Bits {
                 let mut out = [0u64; WORDS];
@@ -428,7 +428,7 @@ impl<const N: usize> Board for Wide<N> {
     fn highest_bit(self) -> Self {
         let mut out = [0; N];
         if let Some(i) = self.0.iter().rposition(|&w| w != 0) {
-            out[i] = 1 << (63 - self.0[i].leading_zeros());
+            out[i] = 1 << self.0[i].ilog2();
         }
         Wide(out)
     }
@@ -688,7 +688,7 @@ impl Lanes<u128> for Split {
     }
     #[inline(always)]
     fn sets(self) -> [u128; 4] {
-        std::array::from_fn(|i| (self.high[i] as u128) << 64 | self.low[i] as u128)
+        std::array::from_fn(|i| u128::from(self.high[i]) << 64 | u128::from(self.low[i]))
     }
     #[inline(always)]
     fn shift(self, k: &SplitAmounts, up: bool, within: Self) -> Self {
@@ -715,6 +715,6 @@ impl Lanes<u128> for Split {
     #[inline(always)]
     fn union(self) -> u128 {
         let or = |w: [u64; 4]| w[0] | w[1] | w[2] | w[3];
-        (or(self.high) as u128) << 64 | or(self.low) as u128
+        u128::from(or(self.high)) << 64 | u128::from(or(self.low))
     }
 }

@@ -8,7 +8,7 @@ use crate::syntax::ast::{BinaryOp, Expr, ExprKind, Span, UnaryOp};
 
 /// A compiled expression with its type.
 #[derive(Clone, Debug)]
-pub enum Typed {
+pub(super) enum Typed {
     Num(Num),
     Bool(Cond),
     Cell(Cell),
@@ -17,7 +17,7 @@ pub enum Typed {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Type {
+pub(super) enum Type {
     Num,
     Bool,
     Cell,
@@ -26,7 +26,7 @@ pub enum Type {
 }
 
 impl Type {
-    pub fn describe(self) -> &'static str {
+    pub(super) fn describe(self) -> &'static str {
         match self {
             Type::Num => "a number",
             Type::Bool => "a condition",
@@ -38,7 +38,7 @@ impl Type {
 }
 
 impl Typed {
-    pub fn ty(&self) -> Type {
+    pub(super) fn ty(&self) -> Type {
         match self {
             Typed::Num(_) => Type::Num,
             Typed::Bool(_) => Type::Bool,
@@ -51,7 +51,7 @@ impl Typed {
 
 /// What the expression may refer to.
 #[derive(Clone, Debug, Default)]
-pub struct Scope {
+pub(super) struct Scope {
     /// Only parameters and geometry: board size, regions, setup, attributes.
     pub consts_only: bool,
     /// The name of the player bound by `score p`, `tiebreak p` or `for each p`.
@@ -192,30 +192,29 @@ impl Checker<'_> {
                     self.used.insert(("counter", attr.node.clone()));
                     return Some(Typed::Num(Num::Counter(boxed(p), i as u8)));
                 }
-                match self.attributes.iter().position(|(n, _)| *n == attr.node) {
-                    Some(i) => Some(Typed::Num(match p {
+                if let Some(i) = self.attributes.iter().position(|(n, _)| *n == attr.node) {
+                    Some(Typed::Num(match p {
                         Player::Const(pl) => Num::Const(self.attributes[i].1[pl as usize]),
                         p => Num::Attr(boxed(p), i),
-                    })),
-                    None => {
-                        let mut known: Vec<String> = (self.attributes.iter().map(|(n, _)| n))
-                            .chain(self.counters.iter().map(|(n, _)| n))
-                            .cloned()
-                            .collect();
-                        known.dedup();
-                        self.error(
-                            attr.span,
-                            format!("players have no attribute or counter `{}`", attr.node),
-                        )
-                        .label("unknown attribute")
-                        .help(if known.is_empty() {
-                            "declare one with `player NAME 'S' with NAME = VALUE`, or a counter with `counter NAME = START`".to_string()
-                        } else {
-                            format!("the attributes and counters are: {}", known.join(", "))
-                        })
-                        .emit();
-                        None
-                    }
+                    }))
+                } else {
+                    let mut known: Vec<String> = (self.attributes.iter().map(|(n, _)| n))
+                        .chain(self.counters.iter().map(|(n, _)| n))
+                        .cloned()
+                        .collect();
+                    known.dedup();
+                    self.error(
+                        attr.span,
+                        format!("players have no attribute or counter `{}`", attr.node),
+                    )
+                    .label("unknown attribute")
+                    .help(if known.is_empty() {
+                        "declare one with `player NAME 'S' with NAME = VALUE`, or a counter with `counter NAME = START`".to_string()
+                    } else {
+                        format!("the attributes and counters are: {}", known.join(", "))
+                    })
+                    .emit();
+                    None
                 }
             }
         }
@@ -307,11 +306,11 @@ impl Checker<'_> {
                     .chain(self.defs.keys().cloned())
                     .chain(self.player_names.iter().cloned())
                     .chain(self.kind_names.iter().cloned())
-                    .chain(STATE_NAMES.iter().map(|s| s.to_string()))
+                    .chain(STATE_NAMES.iter().map(std::string::ToString::to_string))
                     .chain(
                         ["all", "corners", "border", "nobody"]
                             .iter()
-                            .map(|s| s.to_string()),
+                            .map(std::string::ToString::to_string),
                     )
                     .collect();
                 candidates.sort();
@@ -585,7 +584,7 @@ impl Checker<'_> {
                 let s = self.expect_set(&args[0], scope)?;
                 Some(match name {
                     "count" => Typed::Num(match s {
-                        Set::Const(b) => Num::Const(b.count() as f64),
+                        Set::Const(b) => Num::Const(f64::from(b.count())),
                         s => Num::Count(boxed(s)),
                     }),
                     "some" => Typed::Bool(nonempty(s)),
@@ -747,18 +746,15 @@ impl Checker<'_> {
                             ExprKind::Name(n) => self.tokens.iter().position(|t| t == n),
                             _ => None,
                         };
-                        match token {
-                            Some(t) => {
-                                self.used.insert(("token", self.tokens[t].clone()));
-                                Typed::Player(Player::Holder(t as u8))
-                            }
-                            None => {
-                                self.error(args[0].span, "expected the name of a token")
-                                    .label("not a token")
-                                    .help("declare tokens with `token NAME`")
-                                    .emit();
-                                return None;
-                            }
+                        if let Some(t) = token {
+                            self.used.insert(("token", self.tokens[t].clone()));
+                            Typed::Player(Player::Holder(t as u8))
+                        } else {
+                            self.error(args[0].span, "expected the name of a token")
+                                .label("not a token")
+                                .help("declare tokens with `token NAME`")
+                                .emit();
+                            return None;
                         }
                     }
                 })
@@ -812,16 +808,15 @@ impl Checker<'_> {
                 let y = self.const_int(&args[1], scope, "a row");
                 let (x, y) = (x?, y?);
                 let g = self.geometry_for(span)?;
-                match g.at(x, y) {
-                    Some(c) => Some(Typed::Cell(Cell::Const(c as u16))),
-                    None => {
-                        let (w, h) = (g.width, g.height);
-                        self.error(span, format!("at({x}, {y}) is off the board"))
-                            .label(format!("the board is {w} x {h}"))
-                            .help("columns run from 1 to the width, rows from 1 to the height")
-                            .emit();
-                        None
-                    }
+                if let Some(c) = g.at(x, y) {
+                    Some(Typed::Cell(Cell::Const(c as u16)))
+                } else {
+                    let (w, h) = (g.width, g.height);
+                    self.error(span, format!("at({x}, {y}) is off the board"))
+                        .label(format!("the board is {w} x {h}"))
+                        .help("columns run from 1 to the width, rows from 1 to the height")
+                        .emit();
+                    None
                 }
             }
             "cells" => {
@@ -864,8 +859,8 @@ impl Checker<'_> {
                             return None;
                         }
                         g.rect(
-                            ((w - a) / 2 + 1, (w + a) / 2),
-                            ((h - b) / 2 + 1, (h + b) / 2),
+                            ((w - a) / 2 + 1, i64::midpoint(w, a)),
+                            ((h - b) / 2 + 1, i64::midpoint(h, b)),
                         )
                     }
                     "rows" => g.rect((1, w), (a, b)),
@@ -874,7 +869,10 @@ impl Checker<'_> {
                 Some(Typed::Set(Set::Const(bits.inter(&g.playable))))
             }
             _ => {
-                let mut candidates: Vec<String> = FUNCTIONS.iter().map(|s| s.to_string()).collect();
+                let mut candidates: Vec<String> = FUNCTIONS
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect();
                 candidates.extend(self.defs.keys().cloned());
                 let help = match closest(name, &candidates) {
                     Some(c) => format!("did you mean `{c}`?"),
@@ -933,7 +931,7 @@ impl Checker<'_> {
         span: Span,
         scope: &Scope,
     ) -> Option<Typed> {
-        use BinaryOp::*;
+        use BinaryOp::{Add, And, Div, Eq, Ge, Gt, In, Inter, Le, Lt, Mul, Ne, Or, Sub, Union};
         match op {
             Or | And => {
                 let x = self.expect_bool(a, scope);

@@ -11,13 +11,13 @@ const MAX_CHAIN: usize = 16;
 
 /// An item together with the index of the file it came from.
 #[derive(Clone, Debug)]
-pub struct Sourced<'a> {
+pub(super) struct Sourced<'a> {
     pub file: u16,
     pub item: &'a Item,
 }
 
 /// Parses `main` and every file it extends. Returns the files from the root base to `main`.
-pub fn load_chain(
+pub(super) fn load_chain(
     main: Arc<SourceFile>,
     loader: &dyn Loader,
     diags: &mut Diagnostics,
@@ -110,7 +110,7 @@ fn is_group(k: u8) -> bool {
 
 /// Merges the chain's items. `set` items are kept from every file (they adjust defaults, in
 /// order), everything else follows the replacement rules.
-pub fn merge(chain: &[(Arc<SourceFile>, File)]) -> Vec<Sourced<'_>> {
+pub(super) fn merge(chain: &[(Arc<SourceFile>, File)]) -> Vec<Sourced<'_>> {
     let mut merged: Vec<Sourced> = Vec::new();
     for (index, (_, file)) in chain.iter().enumerate() {
         let file_index = index as u16;

@@ -616,10 +616,10 @@ impl<'a> Checker<'a> {
                 _ => continue,
             };
             self.current_file = s.file;
-            let sym = symbol
-                .as_ref()
-                .map(|s| s.node)
-                .unwrap_or_else(|| name.node.chars().next().unwrap_or('?').to_ascii_uppercase());
+            let sym = symbol.as_ref().map_or_else(
+                || name.node.chars().next().unwrap_or('?').to_ascii_uppercase(),
+                |s| s.node,
+            );
             let whose = if role.is_some() {
                 "a piece's"
             } else {
@@ -629,7 +629,7 @@ impl<'a> Checker<'a> {
             // cells, `/` between rows; a symbol must stand apart from them.
             if matches!(sym, '.' | '#' | '/') || sym.is_whitespace() || sym.is_control() {
                 self.error(
-                    symbol.as_ref().map(|s| s.span).unwrap_or(name.span),
+                    symbol.as_ref().map_or(name.span, |s| s.span),
                     format!("'{}' cannot be {whose} symbol", sym.escape_default()),
                 )
                 .label("reserved in positions")
@@ -644,7 +644,7 @@ impl<'a> Checker<'a> {
             if let Some((other, _)) = taken {
                 let other = other.clone();
                 self.error(
-                    symbol.as_ref().map(|s| s.span).unwrap_or(name.span),
+                    symbol.as_ref().map_or(name.span, |s| s.span),
                     format!("{other} and {} share the symbol '{sym}'", name.node),
                 )
                 .label("same symbol")
@@ -710,8 +710,7 @@ impl<'a> Checker<'a> {
             let span = players.get(MAX_PLAYERS).map(|p| p.1).unwrap_or_default();
             self.current_file = players
                 .get(MAX_PLAYERS)
-                .map(|p| p.2)
-                .unwrap_or((self.files.len() - 1) as u16);
+                .map_or((self.files.len() - 1) as u16, |p| p.2);
             self.error(
                 span,
                 format!(
@@ -881,7 +880,7 @@ impl<'a> Checker<'a> {
                             ir::Num::Const(v) => {
                                 attr_seen
                                     .entry(an.node.clone())
-                                    .or_insert_with(|| vec![None; players.len()])[p] = Some(v)
+                                    .or_insert_with(|| vec![None; players.len()])[p] = Some(v);
                             }
                             _ => self.state_dependent("this value", ae.span),
                         }
@@ -1007,7 +1006,7 @@ impl<'a> Checker<'a> {
         let mut title = String::new();
         for s in items {
             match &s.item.kind {
-                ItemKind::Title(t) => title = t.node.clone(),
+                ItemKind::Title(t) => title.clone_from(&t.node),
                 ItemKind::Credit(c) | ItemKind::Source(c) => credits.push(c.node.clone()),
                 _ => {}
             }
@@ -1249,11 +1248,7 @@ impl<'a> Checker<'a> {
     /// longer than the board.
     fn unused(&mut self, items: &[load::Sourced<'a>]) {
         let main = (self.files.len() - 1) as u16;
-        let longest = self
-            .geometry
-            .as_ref()
-            .map(|g| g.width.max(g.height))
-            .unwrap_or(0);
+        let longest = self.geometry.as_ref().map_or(0, |g| g.width.max(g.height));
         for s in items.iter().filter(|s| s.file == main) {
             self.current_file = s.file;
             let (kind, name) = match &s.item.kind {
@@ -1267,7 +1262,7 @@ impl<'a> Checker<'a> {
                     // The line's own cell, the captured cells and the end must all fit.
                     let needed: u64 = 2 + elements[..elements.len() - 1]
                         .iter()
-                        .map(|e| e.node.min as u64)
+                        .map(|e| u64::from(e.node.min))
                         .sum::<u64>();
                     if longest > 0 && needed > longest as u64 {
                         self.warning(
@@ -1377,13 +1372,14 @@ impl<'a> Checker<'a> {
     fn const_set(&mut self, set: ir::Set, span: Span) -> Bits {
         match set {
             ir::Set::Const(b) => b,
-            ir::Set::Single(c) => match *c {
-                ir::Cell::Const(c) => Bits::single(c as usize),
-                _ => {
+            ir::Set::Single(c) => {
+                if let ir::Cell::Const(c) = *c {
+                    Bits::single(c as usize)
+                } else {
                     self.state_dependent("a variable", span);
                     Bits::EMPTY
                 }
-            },
+            }
             ir::Set::Union(a, b) => {
                 let a = self.const_set(*a, span);
                 a.union(&self.const_set(*b, span))
@@ -1728,13 +1724,13 @@ impl<'a> Checker<'a> {
             ""
         };
         let main = self.files.len() - 1;
-        let context = if self.current_file as usize != main {
+        let context = if self.current_file as usize == main {
+            String::new()
+        } else {
             format!(
                 " (this rule comes from a base file; here it is checked for {})",
                 self.files[main].name
             )
-        } else {
-            String::new()
         };
         self.warning(rule.condition.span, format!("this end condition can never hold{who}"))
             .label(detail)
@@ -1757,6 +1753,6 @@ impl<'a> Checker<'a> {
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
-    let col = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
     (line, col)
 }

@@ -244,13 +244,14 @@ impl Checker<'_> {
             StmtKind::Place(e, kind) => {
                 let slot = match kind {
                     None => None,
-                    Some(kind) => match self.kind_names.iter().position(|n| *n == kind.node) {
-                        Some(k) => Some((self.player_names.len() + k) as u8),
-                        None => {
+                    Some(kind) => {
+                        if let Some(k) = self.kind_names.iter().position(|n| *n == kind.node) {
+                            Some((self.player_names.len() + k) as u8)
+                        } else {
                             self.unknown_kind(kind);
                             return;
                         }
-                    },
+                    }
                 };
                 if let Some(c) = self.expect_cell(e, scope) {
                     let loc = self.loc(stmt.span);

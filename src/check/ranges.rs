@@ -5,7 +5,7 @@
 use crate::board::bits::Bits;
 use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
 
-pub struct Ranges<'a> {
+pub(super) struct Ranges<'a> {
     pub playable: Bits,
     pub attributes: &'a [(String, [f64; crate::ir::MAX_PLAYERS])],
     /// The game's number of players: the attributes' slots past them are unused.
@@ -18,7 +18,7 @@ const ALL: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
 
 impl Ranges<'_> {
     /// A set that contains every value `s` can take.
-    pub fn set_bound(&self, s: &Set) -> Bits {
+    pub(super) fn set_bound(&self, s: &Set) -> Bits {
         match s {
             Set::Const(b) => *b,
             Set::Single(c) => match **c {
@@ -53,13 +53,13 @@ impl Ranges<'_> {
     }
 
     /// An interval containing every value `n` can take.
-    pub fn num(&self, n: &Num) -> (f64, f64) {
+    pub(super) fn num(&self, n: &Num) -> (f64, f64) {
         match n {
             Num::Const(v) => (*v, *v),
             // A constant set has its own size; any other may be empty.
             Num::Count(s) => match **s {
-                Set::Const(b) => (b.count() as f64, b.count() as f64),
-                _ => (0.0, self.set_bound(s).count() as f64),
+                Set::Const(b) => (f64::from(b.count()), f64::from(b.count())),
+                _ => (0.0, f64::from(self.set_bound(s).count())),
             },
             Num::Reg(_) => ALL,
             Num::Turn => (1.0, f64::INFINITY),
@@ -126,7 +126,7 @@ impl Ranges<'_> {
     }
 
     /// False only when `c` is false in every position.
-    pub fn can_hold(&self, c: &Cond) -> bool {
+    pub(super) fn can_hold(&self, c: &Cond) -> bool {
         match c {
             Cond::Const(b) => *b,
             Cond::Not(x) => self.can_fail(x),
@@ -139,7 +139,7 @@ impl Ranges<'_> {
     }
 
     /// False only when `c` is true in every position.
-    pub fn can_fail(&self, c: &Cond) -> bool {
+    pub(super) fn can_fail(&self, c: &Cond) -> bool {
         match c {
             Cond::Const(b) => !*b,
             Cond::Not(x) => self.can_hold(x),

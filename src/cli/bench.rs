@@ -22,13 +22,17 @@ struct Row {
     runner: &'static str,
 }
 
-pub fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, Failure> {
+pub(super) fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, Failure> {
     let files: Vec<String> = if files.is_empty() {
         let mut all: Vec<String> = std::fs::read_dir("games")
             .map_err(|e| format!("cannot list games/: {e}; name the files to measure"))?
-            .filter_map(|e| e.ok())
+            .filter_map(std::result::Result::ok)
             .map(|e| format!("games/{}", e.file_name().to_string_lossy()))
-            .filter(|n| n.ends_with(".rules"))
+            .filter(|n| {
+                std::path::Path::new(n)
+                    .extension()
+                    .is_some_and(|e| e == "rules")
+            })
             .collect();
         all.sort();
         all

@@ -418,7 +418,7 @@ const STREAM_CHUNK: usize = 1 << 16;
 /// Runs the command line; returns the process exit code. The work runs on a thread with a
 /// large stack: parsing and checking recurse as deep as the rules' expressions nest, and the
 /// parser's limits keep that depth far below this.
-pub fn main() -> i32 {
+pub(crate) fn main() -> i32 {
     let cli = Cli::parse();
     std::thread::Builder::new()
         .stack_size(256 << 20)
@@ -567,7 +567,8 @@ fn cmd_check(files: &[String]) -> Result<String, Failure> {
                     g.kinds
                         .iter()
                         .map(|k| format!("; piece {}", k.name))
-                        .collect::<String>()
+                        .collect::<Vec<_>>()
+                        .concat()
                 );
             }
             Err(CheckError::Rules(d)) => {
@@ -968,15 +969,15 @@ fn cmd_test(files: &[String]) -> Result<String, Failure> {
                         let width = want
                             .iter()
                             .chain(have)
-                            .map(|r| r.len())
+                            .map(std::string::String::len)
                             .max()
                             .unwrap_or(0)
                             .max(8);
                         outln!(out, "          {:<width$}   {}", "expected", "actual");
                         for i in 0..want.len().max(have.len()) {
                             let (w, h) = (
-                                want.get(i).map(String::as_str).unwrap_or(""),
-                                have.get(i).map(String::as_str).unwrap_or(""),
+                                want.get(i).map_or("", String::as_str),
+                                have.get(i).map_or("", String::as_str),
                             );
                             let mark = if w == h { ' ' } else { '*' };
                             outln!(out, "     {mark}{:>3} {w:<width$}   {h}", i + 1);
@@ -1086,7 +1087,7 @@ fn cmd_trace(
                 PlayError::Illegal(why) => {
                     Failure::Message(format!("move {} `{m}` is not legal: {why}", i + 1))
                 }
-                rule => rule.into(),
+                rule @ PlayError::Rule(_) => rule.into(),
             })?;
             if let Some((_, st)) = played.last() {
                 cur = *st;
@@ -1122,17 +1123,16 @@ fn cmd_trace(
         }
         engine.steps(&s, &mut buf)?;
         let step = if history.is_some() {
-            match next_scripted.next() {
-                Some(step) => step,
-                None => {
-                    outp!(out, "{}", board_text(&engine, &s));
-                    outln!(
-                        out,
-                        "{} to move; the given moves end here",
-                        engine.player_name(s.mover)
-                    );
-                    break;
-                }
+            if let Some(step) = next_scripted.next() {
+                step
+            } else {
+                outp!(out, "{}", board_text(&engine, &s));
+                outln!(
+                    out,
+                    "{} to move; the given moves end here",
+                    engine.player_name(s.mover)
+                );
+                break;
             }
         } else {
             buf[rng.below(buf.len())]

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// A score as a JSON number: whole scores print without a fraction.
-pub fn score_value(v: f64) -> Value {
+pub(super) fn score_value(v: f64) -> Value {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         Value::from(v as i64)
     } else {
@@ -16,7 +16,7 @@ pub fn score_value(v: f64) -> Value {
     }
 }
 
-pub fn rate(count: f64, seconds: f64) -> String {
+pub(super) fn rate(count: f64, seconds: f64) -> String {
     let r = if seconds > 0.0 {
         count / seconds
     } else {
@@ -32,13 +32,13 @@ pub fn rate(count: f64, seconds: f64) -> String {
 }
 
 #[derive(Serialize)]
-pub struct ResultReport {
+pub(super) struct ResultReport {
     pub winner: Option<String>,
     pub scores: serde_json::Map<String, Value>,
 }
 
 #[derive(Serialize)]
-pub struct MoveEntry {
+pub(super) struct MoveEntry {
     #[serde(rename = "move")]
     pub notation: String,
     pub board: Vec<String>,
@@ -48,7 +48,7 @@ pub struct MoveEntry {
 }
 
 impl MoveEntry {
-    pub fn new(engine: &Engine, notation: String, after: &State) -> MoveEntry {
+    pub(super) fn new(engine: &Engine, notation: String, after: &State) -> MoveEntry {
         MoveEntry {
             notation,
             board: engine.board_rows(after),
@@ -59,7 +59,7 @@ impl MoveEntry {
 }
 
 #[derive(Serialize)]
-pub struct PositionReport {
+pub(super) struct PositionReport {
     pub to_move: String,
     pub board: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -73,7 +73,7 @@ pub struct PositionReport {
 }
 
 impl PositionReport {
-    pub fn new(engine: &Engine, s: &State, moves: Vec<MoveEntry>) -> PositionReport {
+    pub(super) fn new(engine: &Engine, s: &State, moves: Vec<MoveEntry>) -> PositionReport {
         PositionReport {
             to_move: engine.player_name(s.mover).to_string(),
             board: engine.board_rows(s),
@@ -104,7 +104,7 @@ fn extra(engine: &Engine, s: &State) -> Option<serde_json::Map<String, Value>> {
             .into_iter()
             .map(|(k, v)| {
                 let value = match v {
-                    Extra::Holder(h) => h.map(Value::from).unwrap_or(Value::Null),
+                    Extra::Holder(h) => h.map_or(Value::Null, Value::from),
                     Extra::PerPlayer(values) => Value::Object(
                         values
                             .into_iter()
@@ -119,13 +119,13 @@ fn extra(engine: &Engine, s: &State) -> Option<serde_json::Map<String, Value>> {
 }
 
 #[derive(Serialize)]
-pub struct DivideEntry {
+pub(super) struct DivideEntry {
     pub r#move: String,
     pub leaves: u64,
 }
 
 #[derive(Serialize)]
-pub struct PerftReport {
+pub(super) struct PerftReport {
     pub depth: u32,
     pub leaves: u64,
     pub seconds: f64,
@@ -135,7 +135,7 @@ pub struct PerftReport {
 
 /// The board with column letters and row numbers. A hexagonal board's rows each sit half a
 /// cell right of the one above, as in its picture, so that its six neighbours surround a cell.
-pub fn board_text(engine: &Engine, s: &State) -> String {
+pub(super) fn board_text(engine: &Engine, s: &State) -> String {
     let g = &engine.game.geometry;
     let mut out = String::from("   ");
     for x in 0..g.width {
@@ -161,7 +161,7 @@ fn format_score(v: f64) -> String {
 }
 
 /// Every player's score, in turn order: "black 40, white 24".
-pub fn score_list(engine: &Engine, o: &outflank::engine::state::Outcome) -> String {
+pub(super) fn score_list(engine: &Engine, o: &outflank::engine::state::Outcome) -> String {
     let scores: Vec<String> = o
         .scores()
         .iter()
@@ -172,7 +172,7 @@ pub fn score_list(engine: &Engine, o: &outflank::engine::state::Outcome) -> Stri
 }
 
 /// "black 40, white 24: black wins" or "...: draw".
-pub fn result_line(engine: &Engine, s: &State) -> String {
+pub(super) fn result_line(engine: &Engine, s: &State) -> String {
     let Some(o) = s.outcome else {
         return "not finished".into();
     };
@@ -185,7 +185,7 @@ pub fn result_line(engine: &Engine, s: &State) -> String {
 }
 
 /// The board, then the state beyond it (each token's holder, each counter's values).
-pub fn position_text(engine: &Engine, s: &State) -> String {
+pub(super) fn position_text(engine: &Engine, s: &State) -> String {
     let mut text = board_text(engine, s);
     for (name, value) in engine.extra(s) {
         text.push_str(&format!("{name}: {value}\n"));
@@ -194,7 +194,7 @@ pub fn position_text(engine: &Engine, s: &State) -> String {
 }
 
 /// A readable summary of a position for the text output of `moves`.
-pub fn describe_position(engine: &Engine, s: &State) -> String {
+pub(super) fn describe_position(engine: &Engine, s: &State) -> String {
     let mut out = position_text(engine, s);
     if s.is_over() {
         out.push_str(&format!("game over: {}\n", result_line(engine, s)));

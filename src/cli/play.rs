@@ -26,7 +26,8 @@ struct Live {
 
 /// The handler only reads the record, so a poisoned lock still holds a sound one.
 fn lock(live: &Mutex<Live>) -> MutexGuard<'_, Live> {
-    live.lock().unwrap_or_else(|e| e.into_inner())
+    live.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Live {
@@ -292,7 +293,7 @@ fn seating(
         if who != "human" {
             agent(who, 0)?;
         }
-        out.seats[p] = who.clone();
+        out.seats[p].clone_from(who);
         i += 2;
     }
     Ok(out)
@@ -325,7 +326,7 @@ fn keep_on_interrupt(live: Arc<Mutex<Live>>, path: Option<String>) {
     });
 }
 
-pub fn cmd_play(
+pub(super) fn cmd_play(
     args: &GameArgs,
     seat_args: &[String],
     seed: u64,
@@ -612,7 +613,7 @@ fn offer_agreement(
             match engine.parse_turn(&a, line.trim()) {
                 Ok(played) => {
                     text.push_str(line.trim());
-                    a = played.last().map(|(_, st)| *st).unwrap_or(a);
+                    a = played.last().map_or(a, |(_, st)| *st);
                 }
                 Err(e) => say(&format!("{e}\n")),
             }

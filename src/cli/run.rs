@@ -14,7 +14,7 @@ use std::time::Instant;
 /// The most threads `run --jobs` starts: far more than cores anywhere, few enough to start.
 const MAX_JOBS: usize = 1024;
 
-pub struct RunOptions {
+pub(super) struct RunOptions {
     pub games: u64,
     pub seed: u64,
     /// Comma-separated, one per player (None: random players).
@@ -73,7 +73,7 @@ fn share(wins: u64, n: u64) -> Share {
     }
 }
 
-pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
+pub(super) fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let begin = start(&engine, args)?;
     let players = engine.game.player_count();
@@ -104,11 +104,9 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
         // Only a record keeps the moves; the per-game lines give the number of turns.
         notation: o.record.is_some(),
     };
-    let jobs = o.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let jobs = o
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     if jobs == 0 {
         return Err(Failure::Message(
             "--jobs 0: at least one thread is needed".into(),
@@ -117,7 +115,7 @@ pub fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
     if jobs > MAX_JOBS {
         return Err(Failure::Message(format!(
             "--jobs {jobs}: at most {MAX_JOBS} threads (this machine has {} cores)",
-            std::thread::available_parallelism().map_or(1, |n| n.get())
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         )));
     }
     // No more threads than games: the others would have nothing to do.
@@ -410,7 +408,7 @@ impl Tally {
     }
 }
 
-pub fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Failure> {
+pub(super) fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut records = Vec::new();
     // One JSON object, or one per line.

@@ -24,7 +24,7 @@ pub(crate) fn draw_tried<T, E>(
     mut try_one: impl FnMut(Step) -> Result<Option<T>, E>,
 ) -> Result<Option<T>, E> {
     // Candidates are cells and options, far fewer than an index can count.
-    debug_assert!(len <= u16::MAX as usize);
+    debug_assert!(u16::try_from(len).is_ok());
     swaps.clear();
     let mut len = len;
     while len > 0 {

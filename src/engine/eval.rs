@@ -94,7 +94,7 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
 fn operand<E: Evaluate>(e: &E, n: &Num) -> f64 {
     match n {
         Num::Const(v) => *v,
-        Num::Count(s) => E::count(&e.cells(s)) as f64,
+        Num::Count(s) => f64::from(E::count(&e.cells(s))),
         Num::Reg(r) => e.register(*r),
         Num::Turn => e.turn(),
         Num::Passes => e.passes(),
@@ -179,7 +179,7 @@ pub fn outcome<E: Evaluate>(
             }
             level = leaders(level, |p| value(t, p));
         }
-        if level.count_ones() == 1 {
+        if level.is_power_of_two() {
             level.trailing_zeros() as u8
         } else {
             NOBODY

@@ -31,9 +31,9 @@ impl Hasher for FoldHasher {
         self.write_u64((x >> 64) as u64);
     }
     fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
+        self.write_u64(u64::from(x));
     }
     fn write_u8(&mut self, x: u8) {
-        self.write_u64(x as u64);
+        self.write_u64(u64::from(x));
     }
 }

@@ -42,9 +42,10 @@ impl Engine {
                             g.name(cell)
                         ))
                     }
-                    _ => match self.game.slot_by_symbol(ch) {
-                        Some(p) => pieces[p].insert(cell),
-                        None => {
+                    _ => {
+                        if let Some(p) = self.game.slot_by_symbol(ch) {
+                            pieces[p].insert(cell);
+                        } else {
                             let symbols: Vec<String> = (0..self.game.slot_count() as usize)
                                 .map(|p| format!("'{}'", self.game.slot_symbol(p)))
                                 .collect();
@@ -54,7 +55,7 @@ impl Engine {
                                 symbols.join(" or ")
                             ));
                         }
-                    },
+                    }
                 }
             }
         }
@@ -117,13 +118,13 @@ impl Engine {
                 (0..g.width)
                     .map(|x| {
                         let c = y * g.width + x;
-                        if !g.playable.contains(c) {
-                            '#'
-                        } else {
+                        if g.playable.contains(c) {
                             match s.owner(c) {
                                 Some(p) => self.game.slot_symbol(p as usize),
                                 None => '.',
                             }
+                        } else {
+                            '#'
                         }
                     })
                     .collect()

@@ -1,6 +1,6 @@
 //! The random numbers of players and playouts.
 
-/// SplitMix64: small, fast, and stable across versions, so a seed names the same games forever.
+/// `SplitMix64`: small, fast, and stable across versions, so a seed names the same games forever.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 

@@ -195,9 +195,9 @@ impl Engine {
                 PlayError::Illegal(why) => {
                     PlayError::Illegal(format!("move {} `{m}` is not legal: {why}", i + 1))
                 }
-                rule => rule,
+                rule @ PlayError::Rule(_) => rule,
             })?;
-            let end = played.last().map(|(_, st)| *st).unwrap_or(s);
+            let end = played.last().map_or(s, |(_, st)| *st);
             if i + 1 < moves.len() && same_turn(&s, &end) {
                 return Err(PlayError::Illegal(format!(
                     "move {} `{m}` stops in the middle of a turn; only the last move of a history may",

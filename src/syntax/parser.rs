@@ -81,7 +81,7 @@ pub fn parse(source: &Arc<SourceFile>) -> Result<File, Diagnostic> {
                         span(&q),
                         "too many `not`s or `-`s in a row",
                     )
-                    .with_label(format!("the {}th", run))
+                    .with_label(format!("the {run}th"))
                     .with_help(format!(
                         "at most {MAX_PREFIXES} may stand in a row; two `not`s (or `-`s) cancel out"
                     )));
@@ -389,7 +389,7 @@ fn unknown_word(
         .iter()
         .find(|(words, _)| words.contains(&lower.as_str()))
         .map(|(_, instead)| *instead);
-    let known: Vec<String> = known.iter().map(|w| w.to_string()).collect();
+    let known: Vec<String> = known.iter().map(std::string::ToString::to_string).collect();
     let typo = crate::diagnostic::closest(&lower, &known);
     let (message, help) = match (typo, missing) {
         (Some(t), _) if t == lower => (
@@ -644,7 +644,7 @@ fn ident(pair: Pair<Rule>) -> Ident {
 
 fn string(pair: Pair<Rule>) -> Spanned<String> {
     let sp = span(&pair);
-    let inner = pair.into_inner().next().map(|p| p.as_str()).unwrap_or("");
+    let inner = pair.into_inner().next().map_or("", |p| p.as_str());
     let mut out = String::new();
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {
@@ -787,7 +787,7 @@ fn item(pair: Pair<Rule>) -> Item {
                                 PieceRole::Opponent
                             },
                             span: span(&p),
-                        })
+                        });
                     }
                     Rule::kw_as => {}
                     _ => unreachable!("piece: {:?}", p.as_rule()),

@@ -1,14 +1,14 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-pub mod run;
+pub(crate) mod run;
 
 use outflank::check::{check, CheckError};
 use outflank::engine::Engine;
 use outflank::source::{read_source, FsLoader};
 
 /// Loads a rules file (path relative to the crate) with parameter overrides.
-pub fn engine(path: &str, set: &[(&str, &str)]) -> Engine {
+pub(crate) fn engine(path: &str, set: &[(&str, &str)]) -> Engine {
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
     let source = read_source(path).unwrap();
     let overrides: Vec<(String, String)> = set
@@ -23,7 +23,7 @@ pub fn engine(path: &str, set: &[(&str, &str)]) -> Engine {
 }
 
 /// Checks rules written in a test (no `extends`); they must be valid.
-pub fn engine_from(rules: &str) -> Engine {
+pub(crate) fn engine_from(rules: &str) -> Engine {
     let checked = check(
         outflank::source::SourceFile::new("t.rules", rules),
         &outflank::source::NoFiles,
@@ -34,7 +34,7 @@ pub fn engine_from(rules: &str) -> Engine {
 }
 
 /// The game files shipped in games/.
-pub fn game_files() -> Vec<String> {
+pub(crate) fn game_files() -> Vec<String> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -49,7 +49,7 @@ pub fn game_files() -> Vec<String> {
 /// A plain Othello / Reversi written from the rule texts, independent of the interpreter:
 /// a mailbox board, and the rules spelled out in Rust. Used as an oracle.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Plain {
+pub(crate) struct Plain {
     pub size: usize,
     /// 0 empty, 1 black, 2 white, 3 a joker (it ends either player's line as their own
     /// disc would, and is never taken), 4 a stone (it ends every line, as the edge does);
@@ -70,7 +70,7 @@ pub struct Plain {
 }
 
 impl Plain {
-    pub fn othello(size: usize) -> Plain {
+    pub(crate) fn othello(size: usize) -> Plain {
         let mut p = Plain {
             size,
             cells: vec![0; size * size],
@@ -90,7 +90,7 @@ impl Plain {
         p
     }
 
-    pub fn brainking(size: usize) -> Plain {
+    pub(crate) fn brainking(size: usize) -> Plain {
         Plain {
             size,
             cells: vec![0; size * size],
@@ -105,7 +105,7 @@ impl Plain {
 
     /// Octagon Othello: 10 x 10 less the corner cell and its two edge neighbours at each
     /// corner.
-    pub fn octagon() -> Plain {
+    pub(crate) fn octagon() -> Plain {
         let n = 10;
         let mut holes = Vec::new();
         for (x, y) in [(0, 0), (1, 0), (0, 1)] {
@@ -125,7 +125,7 @@ impl Plain {
     }
 
     /// Othello on a cylinder (the columns wrap) or, with `torus`, a torus (the rows too).
-    pub fn wrapped(size: usize, torus: bool) -> Plain {
+    pub(crate) fn wrapped(size: usize, torus: bool) -> Plain {
         Plain {
             wrap_columns: true,
             wrap_rows: torus,
@@ -135,7 +135,7 @@ impl Plain {
 
     /// Gravity Othello: the Othello cross on the two bottom rows (y grows downwards, as in
     /// the printed board).
-    pub fn gravity(size: usize) -> Plain {
+    pub(crate) fn gravity(size: usize) -> Plain {
         let mut p = Plain {
             size,
             cells: vec![0; size * size],
@@ -161,7 +161,7 @@ impl Plain {
     }
 
     /// Othello with jokers and stones on these cells (`(x, y)` from the top-left).
-    pub fn with_pieces(self, jokers: &[(usize, usize)], stones: &[(usize, usize)]) -> Plain {
+    pub(crate) fn with_pieces(self, jokers: &[(usize, usize)], stones: &[(usize, usize)]) -> Plain {
         let mut p = self;
         for &(x, y) in jokers {
             p.set(x, y, 3);
@@ -192,7 +192,7 @@ impl Plain {
     }
 
     /// Discs flipped by `player` placing at `cell`.
-    pub fn flips(&self, cell: usize, player: u8) -> Vec<usize> {
+    pub(crate) fn flips(&self, cell: usize, player: u8) -> Vec<usize> {
         let s = self.size as i32;
         let (x0, y0) = (cell as i32 % s, cell as i32 / s);
         let mut out = Vec::new();
@@ -234,7 +234,7 @@ impl Plain {
     }
 
     /// Legal placements for `player`, in increasing cell order.
-    pub fn moves_for(&self, player: u8) -> Vec<usize> {
+    pub(crate) fn moves_for(&self, player: u8) -> Vec<usize> {
         if self.in_opening() {
             let mut c: Vec<usize> = self
                 .centre()
@@ -254,12 +254,12 @@ impl Plain {
             .collect()
     }
 
-    pub fn over(&self) -> bool {
+    pub(crate) fn over(&self) -> bool {
         self.moves_for(1).is_empty() && self.moves_for(2).is_empty()
     }
 
     /// Plays a placement, or a pass when `cell` is None.
-    pub fn play(&mut self, cell: Option<usize>) {
+    pub(crate) fn play(&mut self, cell: Option<usize>) {
         if let Some(c) = cell {
             for f in self.flips(c, self.to_move) {
                 self.cells[f] = self.to_move;
@@ -269,11 +269,11 @@ impl Plain {
         self.to_move = 3 - self.to_move;
     }
 
-    pub fn perft(&self, depth: u32) -> u64 {
+    pub(crate) fn perft(&self, depth: u32) -> u64 {
         perft_of(self, depth)
     }
 
-    pub fn rows(&self) -> Vec<String> {
+    pub(crate) fn rows(&self) -> Vec<String> {
         let symbol = |c: usize| match self.cells[c] {
             _ if self.holes.contains(&c) => '#',
             v => ['.', 'B', 'W', 'J', 'X'][v as usize],
@@ -285,7 +285,7 @@ impl Plain {
             .collect()
     }
 
-    pub fn name(&self, cell: usize) -> String {
+    pub(crate) fn name(&self, cell: usize) -> String {
         format!(
             "{}{}",
             (b'a' + (cell % self.size) as u8) as char,
@@ -295,7 +295,7 @@ impl Plain {
 }
 
 /// A game written in the tests independently of the engine, as far as perft needs it.
-pub trait Oracle: Clone {
+pub(crate) trait Oracle: Clone {
     type Move: Copy;
     /// The player to move's moves; none for a pass (or at the end, see `over`).
     fn moves(&self) -> Vec<Self::Move>;
@@ -305,7 +305,7 @@ pub trait Oracle: Clone {
 }
 
 /// Perft with the engine's conventions: a forced pass is a ply, an ended game one leaf.
-pub fn perft_of<O: Oracle>(o: &O, depth: u32) -> u64 {
+pub(crate) fn perft_of<O: Oracle>(o: &O, depth: u32) -> u64 {
     if depth == 0 || o.over() {
         return 1;
     }
@@ -329,7 +329,7 @@ pub fn perft_of<O: Oracle>(o: &O, depth: u32) -> u64 {
 /// move drawn from `rng`: at every position the engine's whole turns (in notation, `name`)
 /// must be the oracle's moves, a pass where it has none, and `same` must hold of the two.
 /// Returns the positions compared.
-pub fn play_alongside<O: Oracle>(
+pub(crate) fn play_alongside<O: Oracle>(
     e: &outflank::engine::Engine,
     mut oracle: O,
     rng: &mut outflank::engine::rng::Rng,
@@ -378,7 +378,7 @@ impl Oracle for Plain {
 }
 
 /// The contents of the ```rules blocks of a Markdown text.
-pub fn rules_blocks(markdown: &str) -> Vec<String> {
+pub(crate) fn rules_blocks(markdown: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current: Option<String> = None;
     for line in markdown.lines() {
@@ -400,7 +400,7 @@ pub fn rules_blocks(markdown: &str) -> Vec<String> {
 
 /// Plays a seeded game of random steps; returns its whole turns in notation and the end. The
 /// written turns are replayed from the start, so the notation is known to be complete.
-pub fn seeded_game(
+pub(crate) fn seeded_game(
     e: &outflank::engine::Engine,
     seed: u64,
 ) -> (Vec<String>, outflank::engine::state::State) {
@@ -430,7 +430,7 @@ pub fn seeded_game(
 }
 
 /// Every whole turn at `s`, in notation.
-pub fn whole_turns(
+pub(crate) fn whole_turns(
     e: &outflank::engine::Engine,
     s: &outflank::engine::state::State,
 ) -> Vec<String> {
@@ -442,14 +442,17 @@ pub fn whole_turns(
 }
 
 /// The next step's choices at `s`, in notation.
-pub fn step_names(e: &outflank::engine::Engine, s: &outflank::engine::state::State) -> Vec<String> {
+pub(crate) fn step_names(
+    e: &outflank::engine::Engine,
+    s: &outflank::engine::state::State,
+) -> Vec<String> {
     let mut buf = Vec::new();
     e.steps(s, &mut buf).unwrap();
     buf.iter().map(|&st| e.step_notation(s, st)).collect()
 }
 
 /// Plays `moves` from `s`, panicking with the reason if they are not legal.
-pub fn play(
+pub(crate) fn play(
     e: &outflank::engine::Engine,
     s: &outflank::engine::state::State,
     moves: &str,

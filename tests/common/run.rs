@@ -3,7 +3,7 @@
 use std::process::{Command, Output, Stdio};
 
 /// Runs `outflank ARGS` in the crate's directory, without colours.
-pub fn outflank(args: &[&str]) -> Output {
+pub(crate) fn outflank(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_outflank"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -13,7 +13,7 @@ pub fn outflank(args: &[&str]) -> Output {
 }
 
 /// Runs `outflank ARGS` with `input` on its standard input.
-pub fn outflank_with_input(args: &[&str], input: &str) -> Output {
+pub(crate) fn outflank_with_input(args: &[&str], input: &str) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
         .args(args)
@@ -29,16 +29,16 @@ pub fn outflank_with_input(args: &[&str], input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-pub fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A path for a test's file under target/ (`cargo clean` takes it), in a folder per test file.
-pub fn temp(folder: &str, name: &str) -> String {
+pub(crate) fn temp(folder: &str, name: &str) -> String {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(folder);
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name).to_string_lossy().into_owned()

@@ -524,13 +524,13 @@ impl<B: Board, const P: usize> Evaluate for Ctx<'_, B, P> {
         Ctx::cell(self, c)
     }
     fn register(&self, r: u8) -> f64 {
-        self.state.regs[r as usize] as f64
+        f64::from(self.state.regs[r as usize])
     }
     fn turn(&self) -> f64 {
-        self.state.turn as f64
+        f64::from(self.state.turn)
     }
     fn passes(&self) -> f64 {
-        self.state.passes as f64
+        f64::from(self.state.passes)
     }
     fn attribute(&self, index: usize, player: u8) -> f64 {
         self.game.attributes[index].1[player as usize]

@@ -1,8 +1,8 @@
 //! Line patterns compiled into lanes of shifts and masks, for matching from one cell or for
 //! all cells at once.
 
-use super::rotations::Rotations;
 use super::rays::nearest_captures;
+use super::rotations::Rotations;
 use super::translations::Translations;
 use super::*;
 use crate::board::geometry::NONE;

@@ -19,9 +19,9 @@ mod context;
 mod lines;
 mod perft;
 mod playout;
-mod rays;
 pub mod positions;
 pub mod random_games;
+mod rays;
 mod rotations;
 mod run;
 pub mod search;
@@ -265,7 +265,7 @@ impl StepEndTable {
         let base = if P == 2 { 3 } else { self.base };
         self.cells.iter().fold(s.mover as usize, |i, &c| {
             let code = if P == 2 {
-                s.pieces[0].contains(c) as usize + 2 * s.pieces[1].contains(c) as usize
+                usize::from(s.pieces[0].contains(c)) + 2 * usize::from(s.pieces[1].contains(c))
             } else {
                 (0..P)
                     .find(|&p| s.pieces[p].contains(c))
@@ -480,7 +480,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             orthogonal_around: g
                 .around
                 .iter()
-                .map(|a| B::from_bits(&a[if g.hex { 0 } else { 1 }]))
+                .map(|a| B::from_bits(&a[usize::from(!g.hex)]))
                 .collect(),
             playable: B::from_bits(&g.playable),
             ends_use_blocked: game

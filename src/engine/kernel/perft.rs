@@ -22,7 +22,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 let at = self.start_or_end(game, &t, None);
                 self.perft(game, &t, &at, depth - 1)?
             } else if depth == 2 {
-                replies.count() as u64
+                u64::from(replies.count())
             } else {
                 let t = Self::after_direct(s, next, other);
                 self.direct_perft::<W>(game, d, &t, replies, depth - 1)?
@@ -119,7 +119,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 let next = self.pass(game, &mut t)?;
                 self.perft(game, &t, &next, depth - 1)
             }
-            At::Choice { moves, .. } if depth == 1 => Ok(moves.count() as u64),
+            At::Choice { moves, .. } if depth == 1 => Ok(u64::from(moves.count())),
             At::Choice { pc, moves, .. } => {
                 if let Some(d) = self.direct_at_choice(pc) {
                     return if d.wraps {

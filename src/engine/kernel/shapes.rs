@@ -396,7 +396,7 @@ impl Shape<'_> {
     }
 
     pub(super) fn cond(&mut self, c: &Cond) {
-        self.cond_with(c, None)
+        self.cond_with(c, None);
     }
 
     pub(super) fn cond_with(&mut self, c: &Cond, reg: Option<u8>) {
@@ -434,7 +434,7 @@ impl Shape<'_> {
     }
 
     pub(super) fn num(&mut self, n: &Num) {
-        self.num_with(n, None)
+        self.num_with(n, None);
     }
 
     pub(super) fn num_with(&mut self, n: &Num, reg: Option<u8>) {
@@ -467,7 +467,7 @@ impl Shape<'_> {
             Set::Const(_) | Set::Empty | Set::AllPieces | Set::Sources(_) => {}
             Set::Pieces(p) => self.player(p),
             Set::Single(c) | Set::Captured(_, c) | Set::Ends(_, c) | Set::Neighbours(c, _) => {
-                self.cell(c, reg)
+                self.cell(c, reg);
             }
             Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => {
                 self.set(a, reg);
