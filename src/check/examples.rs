@@ -1,0 +1,100 @@
+//! The `example` blocks of the checked file: their player names and parameter settings.
+
+use super::*;
+
+impl<'a> Checker<'a> {
+    /// The checked file's examples, with their player names checked.
+    pub(super) fn examples(&mut self, items: &[load::Sourced<'a>]) -> Vec<ast::Example> {
+        let main = (self.files.len() - 1) as u16;
+        let mut out = Vec::new();
+        for s in items.iter().filter(|s| s.file == main) {
+            let ItemKind::Example(example) = &s.item.kind else {
+                continue;
+            };
+            self.current_file = s.file;
+            self.example_settings(example);
+            for step in &example.steps {
+                let names: Vec<&ast::Ident> = match &step.node {
+                    ast::ExampleStep::Position {
+                        to_move: Some(p), ..
+                    } => vec![p],
+                    ast::ExampleStep::Expect(
+                        ast::Expectation::ToMove(p) | ast::Expectation::Winner(p),
+                    ) => vec![p],
+                    ast::ExampleStep::Expect(ast::Expectation::Scores(list)) => {
+                        list.iter().map(|(p, _)| p).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                for name in names {
+                    if !self.player_names.contains(&name.node) {
+                        self.unknown_player(name);
+                    }
+                }
+            }
+            out.push(example.clone());
+        }
+        out
+    }
+
+    /// Checks an example's `set` steps: parameters that exist, values they allow, and all of
+    /// them before the example's first other step (they apply to the whole example).
+    pub(super) fn example_settings(&mut self, example: &ast::Example) {
+        let mut begun = false;
+        let mut seen: Vec<&str> = Vec::new();
+        for step in &example.steps {
+            let ast::ExampleStep::Set { name, value } = &step.node else {
+                begun = true;
+                continue;
+            };
+            if begun {
+                self.error(
+                    step.span,
+                    "an example sets its parameters before its other steps",
+                )
+                .label("after a step")
+                .help("move this `set` to the start of the example; it applies to all of it")
+                .emit();
+            }
+            if seen.contains(&name.node.as_str()) {
+                self.error(
+                    name.span,
+                    format!("`{}` is set twice in this example", name.node),
+                )
+                .label("set again")
+                .help("keep one `set` per parameter")
+                .emit();
+            }
+            seen.push(&name.node);
+            let Some(p) = self.params.get(&name.node).cloned() else {
+                let names: Vec<String> = self.params.keys().cloned().collect();
+                let help = match crate::diagnostic::closest(&name.node, &names) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None if names.is_empty() => "this game declares no `param`".into(),
+                    None => format!("the parameters are {}", names.join(", ")),
+                };
+                self.error(
+                    name.span,
+                    format!("no parameter named `{}` to set", name.node),
+                )
+                .label("unknown parameter")
+                .help(help)
+                .emit();
+                continue;
+            };
+            if let Err(msg) = self.fits(&p, &value.node) {
+                self.error(
+                    value.span,
+                    format!(
+                        "`{}` cannot be {}: {msg}",
+                        name.node,
+                        literal_text(&value.node)
+                    ),
+                )
+                .label("not allowed")
+                .help("pick a value the `param` allows")
+                .emit();
+            }
+        }
+    }
+}
