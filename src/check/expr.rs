@@ -1,7 +1,7 @@
 //! Typing and compiling expressions into the IR.
 
 use super::Checker;
-use crate::board::geometry::{row_and_column, DirSet};
+use crate::board::geometry::DirSet;
 use crate::diagnostic::closest;
 use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, Span, UnaryOp};
@@ -77,7 +77,7 @@ const STATE_NAMES: &[&str] = &[
     "empty", "friend", "opponent", "pieces", "mover", "turn", "passes", "blocked",
 ];
 
-const FUNCTIONS: &[&str] = &[
+pub(super) const FUNCTIONS: &[&str] = &[
     "count",
     "some",
     "none",
@@ -104,7 +104,7 @@ const FUNCTIONS: &[&str] = &[
     "ring",
 ];
 
-fn boxed<T>(t: T) -> Box<T> {
+pub(super) fn boxed<T>(t: T) -> Box<T> {
     Box::new(t)
 }
 
@@ -344,7 +344,7 @@ impl Checker<'_> {
         Some(builtin)
     }
 
-    fn expand_def(
+    pub(super) fn expand_def(
         &mut self,
         name: &str,
         span: Span,
@@ -508,7 +508,7 @@ impl Checker<'_> {
         }
     }
 
-    fn dirs_arg(&mut self, e: &Expr) -> Option<DirSet> {
+    pub(super) fn dirs_arg(&mut self, e: &Expr) -> Option<DirSet> {
         if let ExprKind::Name(n) = &e.kind {
             let name = crate::syntax::ast::Spanned {
                 node: n.clone(),
@@ -523,7 +523,7 @@ impl Checker<'_> {
         None
     }
 
-    fn line_arg(&mut self, e: &Expr) -> Option<usize> {
+    pub(super) fn line_arg(&mut self, e: &Expr) -> Option<usize> {
         if let ExprKind::Name(n) = &e.kind {
             if let Some(i) = self.lines.iter().position(|l| l.name == *n) {
                 self.used.insert(("line", n.clone()));
@@ -543,352 +543,8 @@ impl Checker<'_> {
         None
     }
 
-    fn arity(
-        &mut self,
-        name: &str,
-        args: &[Expr],
-        span: Span,
-        allowed: &[usize],
-        usage: &str,
-    ) -> bool {
-        if allowed.contains(&args.len()) {
-            return true;
-        }
-        self.error(
-            span,
-            format!("`{name}` does not take {} argument(s)", args.len()),
-        )
-        .label("wrong number of arguments")
-        .help(format!("write {usage}"))
-        .emit();
-        false
-    }
-
-    fn call(
-        &mut self,
-        name: &str,
-        name_span: Span,
-        args: &[Expr],
-        span: Span,
-        scope: &Scope,
-    ) -> Option<Typed> {
-        if self.defs.contains_key(name) {
-            self.used.insert(("def", name.to_string()));
-            return self.expand_def(name, span, args, scope);
-        }
-        match name {
-            "count" | "some" | "none" => {
-                if !self.arity(name, args, span, &[1], &format!("{name}(SET)")) {
-                    return None;
-                }
-                let s = self.expect_set(&args[0], scope)?;
-                Some(match name {
-                    "count" => Typed::Num(match s {
-                        Set::Const(b) => Num::Const(f64::from(b.count())),
-                        s => Num::Count(boxed(s)),
-                    }),
-                    "some" => Typed::Bool(nonempty(s)),
-                    _ => Typed::Bool(match nonempty(s) {
-                        Cond::Const(b) => Cond::Const(!b),
-                        c => Cond::Not(boxed(c)),
-                    }),
-                })
-            }
-            "captured" | "ends" => {
-                if !self.arity(name, args, span, &[2], &format!("{name}(LINE, CELL)")) {
-                    return None;
-                }
-                if scope.consts_only {
-                    self.state_dependent(name, span);
-                    return None;
-                }
-                let l = self.line_arg(&args[0]);
-                let c = self.expect_cell(&args[1], scope);
-                let (l, c) = (l?, boxed(c?));
-                Some(Typed::Set(if name == "captured" {
-                    Set::Captured(l, c)
-                } else {
-                    Set::Ends(l, c)
-                }))
-            }
-            "neighbours" => {
-                if !self.arity(
-                    name,
-                    args,
-                    span,
-                    &[1, 2],
-                    "neighbours(CELL) or neighbours(CELL, DIRECTIONS)",
-                ) {
-                    return None;
-                }
-                let c = self.expect_cell(&args[0], scope);
-                let d = match args.get(1) {
-                    Some(a) => self.dirs_arg(a),
-                    None => Some(DirSet::ALL),
-                };
-                let (c, d) = (c?, d?);
-                Some(Typed::Set(self.fold_set(Set::Neighbours(boxed(c), d))))
-            }
-            "adjacent" => {
-                if !self.arity(
-                    name,
-                    args,
-                    span,
-                    &[1, 2],
-                    "adjacent(SET) or adjacent(SET, DIRECTIONS)",
-                ) {
-                    return None;
-                }
-                let s = self.expect_set(&args[0], scope);
-                let d = match args.get(1) {
-                    Some(a) => self.dirs_arg(a),
-                    None => Some(DirSet::ALL),
-                };
-                let (s, d) = (s?, d?);
-                Some(Typed::Set(self.fold_set(Set::Adjacent(boxed(s), d))))
-            }
-            "row" | "column" => {
-                if !self.arity(name, args, span, &[1], &format!("{name}(CELL)")) {
-                    return None;
-                }
-                let c = self.expect_cell(&args[0], scope)?;
-                Some(Typed::Num(match c {
-                    Cell::Const(c) => {
-                        let width = self.geometry_for(span)?.width;
-                        let (row, column) = row_and_column(c as usize, width);
-                        Num::Const(if name == "row" { row } else { column } as f64)
-                    }
-                    c if name == "row" => Num::Row(boxed(c)),
-                    c => Num::Column(boxed(c)),
-                }))
-            }
-            "distance" => {
-                if !self.arity(name, args, span, &[2], "distance(CELL, CELL)") {
-                    return None;
-                }
-                let a = self.expect_cell(&args[0], scope);
-                let b = self.expect_cell(&args[1], scope);
-                Some(Typed::Num(match (a?, b?) {
-                    (Cell::Const(a), Cell::Const(b)) => {
-                        let g = self.geometry_for(span)?;
-                        Num::Const(g.distance(a as usize, b as usize) as f64)
-                    }
-                    (a, b) => Num::Distance(boxed(a), boxed(b)),
-                }))
-            }
-            "ring" => {
-                if !self.arity(name, args, span, &[2], "ring(CELL, DISTANCE)") {
-                    return None;
-                }
-                let c = self.expect_cell(&args[0], scope);
-                let n = self.const_int(&args[1], scope, "a ring's distance");
-                let (c, n) = (c?, n?);
-                let farthest = match self.farthest {
-                    Some(f) => f,
-                    None => self.geometry_for(span)?.farthest(),
-                };
-                self.farthest = Some(farthest);
-                let farthest = farthest as i64;
-                let g = self.geometry_for(span)?;
-                if !(1..=farthest).contains(&n) {
-                    self.error(
-                        args[1].span,
-                        format!("no cell is {n} steps from another here"),
-                    )
-                    .label("distance out of range")
-                    .help(format!(
-                        "on this board a ring's distance runs from 1 to {farthest}"
-                    ))
-                    .emit();
-                    return None;
-                }
-                let n = n as u16;
-                if let Cell::Const(c) = c {
-                    let mut b = crate::board::bits::Bits::EMPTY;
-                    g.ring(c as usize, n).for_each(|r| b.insert(r));
-                    return Some(Typed::Set(Set::Const(b)));
-                }
-                if !self.ring_distances.contains(&n) {
-                    self.ring_distances.push(n);
-                }
-                Some(Typed::Set(Set::Ring(boxed(c), n)))
-            }
-            "between" => {
-                if !self.arity(name, args, span, &[2], "between(CELL, CELL)") {
-                    return None;
-                }
-                let a = self.expect_cell(&args[0], scope);
-                let b = self.expect_cell(&args[1], scope);
-                let (a, b) = (a?, b?);
-                Some(Typed::Set(self.fold_set(Set::Between(boxed(a), boxed(b)))))
-            }
-            "group" | "liberties" | "surrounded" | "territory" | "holder" => {
-                if !self.arity(name, args, span, &[1], &format!("{name}(...)")) {
-                    return None;
-                }
-                if scope.consts_only {
-                    self.state_dependent(name, span);
-                    return None;
-                }
-                Some(match name {
-                    "group" => Typed::Set(Set::Group(boxed(self.expect_cell(&args[0], scope)?))),
-                    "liberties" => {
-                        Typed::Set(Set::Liberties(boxed(self.expect_set(&args[0], scope)?)))
-                    }
-                    "surrounded" => {
-                        Typed::Set(Set::Surrounded(boxed(self.expect_set(&args[0], scope)?)))
-                    }
-                    "territory" => {
-                        Typed::Set(Set::Territory(boxed(self.expect_player(&args[0], scope)?)))
-                    }
-                    _ => {
-                        let token = match &args[0].kind {
-                            ExprKind::Name(n) => self.tokens.iter().position(|t| t == n),
-                            _ => None,
-                        };
-                        if let Some(t) = token {
-                            self.used.insert(("token", self.tokens[t].clone()));
-                            Typed::Player(Player::Holder(t as u8))
-                        } else {
-                            self.error(args[0].span, "expected the name of a token")
-                                .label("not a token")
-                                .help("declare tokens with `token NAME`")
-                                .emit();
-                            return None;
-                        }
-                    }
-                })
-            }
-            "opponent" => {
-                if !self.arity(name, args, span, &[1], "opponent(PLAYER)") {
-                    return None;
-                }
-                let players = self.player_names.len();
-                if players > 2 {
-                    self.error(
-                        span,
-                        format!("`opponent(p)` names the other of two players; these rules have {players}"),
-                    )
-                    .label("which opponent?")
-                    .help("write `next(p)` for the player who moves after p, or name a player; as a set, `opponent` is every other player's pieces")
-                    .emit();
-                    return None;
-                }
-                let p = self.expect_player(&args[0], scope)?;
-                Some(Typed::Player(match p {
-                    Player::Const(x) if x < 2 => Player::Const(1 - x),
-                    Player::Mover => Player::Other,
-                    Player::Other => Player::Mover,
-                    p => Player::Opponent(boxed(p)),
-                }))
-            }
-            "next" => {
-                if !self.arity(name, args, span, &[1], "next(PLAYER)") {
-                    return None;
-                }
-                let p = self.expect_player(&args[0], scope)?;
-                let players = self.player_names.len() as u8;
-                Some(Typed::Player(match p {
-                    Player::Const(x) => Player::Const(crate::ir::next_player(x, players)),
-                    Player::Mover if players == 2 => Player::Other,
-                    p => Player::Next(boxed(p)),
-                }))
-            }
-            "at" => {
-                if !self.arity(
-                    name,
-                    args,
-                    span,
-                    &[2],
-                    "at(COLUMN, ROW) with 1-based numbers",
-                ) {
-                    return None;
-                }
-                let x = self.const_int(&args[0], scope, "a column");
-                let y = self.const_int(&args[1], scope, "a row");
-                let (x, y) = (x?, y?);
-                let g = self.geometry_for(span)?;
-                if let Some(c) = g.at(x, y) {
-                    Some(Typed::Cell(Cell::Const(c as u16)))
-                } else {
-                    let (w, h) = (g.width, g.height);
-                    self.error(span, format!("at({x}, {y}) is off the board"))
-                        .label(format!("the board is {w} x {h}"))
-                        .help("columns run from 1 to the width, rows from 1 to the height")
-                        .emit();
-                    None
-                }
-            }
-            "cells" => {
-                let mut bits = crate::board::bits::Bits::EMPTY;
-                let mut ok = true;
-                for a in args {
-                    match self.expect_cell(a, scope) {
-                        Some(Cell::Const(c)) => bits.insert(c as usize),
-                        Some(_) => {
-                            self.state_dependent("a variable", a.span);
-                            ok = false;
-                        }
-                        None => ok = false,
-                    }
-                }
-                ok.then_some(Typed::Set(Set::Const(bits)))
-            }
-            "centre" | "rows" | "cols" => {
-                let usage = match name {
-                    "centre" => "centre(WIDTH, HEIGHT)",
-                    "rows" => "rows(FIRST, LAST)",
-                    _ => "cols(FIRST, LAST)",
-                };
-                if !self.arity(name, args, span, &[2], usage) {
-                    return None;
-                }
-                let a = self.const_int(&args[0], scope, "a size");
-                let b = self.const_int(&args[1], scope, "a size");
-                let (a, b) = (a?, b?);
-                let g = self.geometry_for(span)?.clone();
-                let (w, h) = (g.width as i64, g.height as i64);
-                let bits = match name {
-                    "centre" => {
-                        if a < 1 || b < 1 || a > w || b > h || (w - a) % 2 != 0 || (h - b) % 2 != 0
-                        {
-                            self.error(span, format!("centre({a}, {b}) does not sit in the middle of a {w} x {h} board"))
-                                .label("no exact centre block")
-                                .help("the block must fit and leave equal margins: its width has the parity of the board's width, and likewise its height")
-                                .emit();
-                            return None;
-                        }
-                        g.rect(
-                            ((w - a) / 2 + 1, i64::midpoint(w, a)),
-                            ((h - b) / 2 + 1, i64::midpoint(h, b)),
-                        )
-                    }
-                    "rows" => g.rect((1, w), (a, b)),
-                    _ => g.rect((a, b), (1, h)),
-                };
-                Some(Typed::Set(Set::Const(bits.inter(&g.playable))))
-            }
-            _ => {
-                let mut candidates: Vec<String> = FUNCTIONS
-                    .iter()
-                    .map(std::string::ToString::to_string)
-                    .collect();
-                candidates.extend(self.defs.keys().cloned());
-                let help = match closest(name, &candidates) {
-                    Some(c) => format!("did you mean `{c}`?"),
-                    None => format!("the built-in functions are: {}", FUNCTIONS.join(", ")),
-                };
-                self.error(name_span, format!("unknown function `{name}`"))
-                    .label("not a function")
-                    .help(help)
-                    .emit();
-                None
-            }
-        }
-    }
-
     /// Folds a set whose inputs are all constants into a constant, using the board's tables.
-    fn fold_set(&self, s: Set) -> Set {
+    pub(super) fn fold_set(&self, s: Set) -> Set {
         let Some(g) = &self.geometry else { return s };
         match &s {
             Set::Neighbours(c, d) => {
@@ -1085,7 +741,7 @@ impl Checker<'_> {
 }
 
 /// `some(S)`, with the forms that can be answered without building `S` recognised.
-fn nonempty(s: Set) -> Cond {
+pub(super) fn nonempty(s: Set) -> Cond {
     match s {
         Set::Const(b) => Cond::Const(!b.is_empty()),
         Set::Captured(l, c) => Cond::AnyLine(l, c),

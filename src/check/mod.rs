@@ -2,6 +2,7 @@
 //! first) as a diagnostic with a span, a label and help.
 
 mod board;
+mod builtins;
 mod ends;
 mod examples;
 mod expr;
