@@ -7,7 +7,7 @@ use crate::ir::{
     Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, LoopSpan, Num, ReadsRegister, RegValue, Set,
     MAX_OPTIONS, MAX_REGISTERS,
 };
-use crate::syntax::ast::{Block, ChoiceOption, OptionKind, Span, Stmt, StmtKind};
+use crate::syntax::ast::{Block, ChoiceOption, Expr, Ident, OptionKind, Span, Stmt, StmtKind};
 
 impl Checker<'_> {
     /// Compiles the turn program and, after it, the agreement program if there is one; returns
@@ -94,153 +94,7 @@ impl Checker<'_> {
                 auto,
                 options,
                 otherwise,
-            } => {
-                let at = code.len();
-                code.push(Instr::Stop); // replaced below
-                let mut alts = Vec::new();
-                let mut exits = Vec::new();
-                let mut words: Vec<String> = Vec::new();
-                if let Some(extra) = options.get(MAX_OPTIONS) {
-                    // The runner keeps which options are open in one word.
-                    self.error(
-                        extra.span,
-                        format!(
-                            "a choice may offer at most {MAX_OPTIONS} options; this one has {}",
-                            options.len()
-                        ),
-                    )
-                    .label("one option too many")
-                    .help("split the choice in two: a first choice of a group, then a choice within it")
-                    .emit();
-                }
-                for opt in options {
-                    self.lint_step_without_effect(opt);
-                    let depth = scope.locals.len();
-                    let set_loc = match &opt.kind {
-                        OptionKind::Cell { set, .. } => Some(self.loc(set.span)),
-                        _ => None,
-                    };
-                    let condition_loc = opt.condition.as_ref().map(|c| self.loc(c.span));
-                    let option_loc = self.loc(opt.span);
-                    let kind = match &opt.kind {
-                        OptionKind::Cell { var, set } => {
-                            let set_span = set.span;
-                            let set = self.expect_set(set, scope);
-                            // Lints speak only of files without errors (a failed region stands
-                            // in as an empty set).
-                            let lint = !self.diags.has_errors();
-                            if let (true, Some(bound), Some(g)) = (
-                                lint,
-                                set.as_ref().map(|s| self.set_bound(s)),
-                                &self.geometry,
-                            ) {
-                                if bound.inter(&g.playable).is_empty() {
-                                    self.warning(set_span, "this option can never be offered")
-                                        .label("no cell of the board can be in this set")
-                                        .help("check the regions it uses and the cells removed from play")
-                                        .emit();
-                                }
-                            }
-                            let reg = self.bind(&var.node, true, var.span, scope);
-                            set.map(|set| AltKind::Cell { reg, set })
-                        }
-                        OptionKind::Word(w) => {
-                            if w.node.is_empty()
-                                || !w.node.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
-                            {
-                                self.error(w.span, "a word option must be a plain word")
-                                    .label("letters only")
-                                    .help("words appear in move notation, so use letters, e.g. \"button\"")
-                                    .emit();
-                            }
-                            if words.contains(&w.node) {
-                                self.error(
-                                    w.span,
-                                    format!(
-                                        "the word \"{}\" is offered twice in this choice",
-                                        w.node
-                                    ),
-                                )
-                                .label("duplicate option")
-                                .help("each option of a choice needs its own word")
-                                .emit();
-                            }
-                            words.push(w.node.clone());
-                            Some(AltKind::Word(w.node.clone()))
-                        }
-                        OptionKind::Pass => Some(AltKind::Pass),
-                    };
-                    let condition = opt
-                        .condition
-                        .as_ref()
-                        .and_then(|c| self.expect_bool(c, scope));
-                    if let Some(m) = &opt.mark {
-                        if m.node.chars().any(char::is_whitespace) {
-                            self.error(m.span, "a mark cannot hold spaces")
-                                .label("space in mark")
-                                .help("moves are separated by spaces, so a mark must not contain one; try \"x\" or \">\"")
-                                .emit();
-                        }
-                    }
-                    let body = code.len() as u32;
-                    if matches!(opt.kind, OptionKind::Pass) {
-                        code.push(Instr::MarkPass);
-                    }
-                    self.block(&opt.body, scope, code);
-                    exits.push(code.len());
-                    code.push(Instr::Jump(0));
-                    scope.locals.truncate(depth);
-                    // Parts of the `where` clause that are set algebra in disguise (a line test,
-                    // a neighbourhood test, membership) are asked of all cells at once instead of
-                    // cell by cell; the clause as written is kept for `explain`.
-                    let mut written = None;
-                    let (kind, condition) = match (kind, condition) {
-                        (Some(AltKind::Cell { reg, set }), Some(condition)) => {
-                            let mut lifted = set.clone();
-                            let mut changed = false;
-                            let rest =
-                                lift_where(&mut lifted, condition.clone(), reg, &mut changed);
-                            if changed {
-                                written = Some(Box::new((set, condition)));
-                            }
-                            (Some(AltKind::Cell { reg, set: lifted }), rest)
-                        }
-                        (kind, condition) => (kind, condition),
-                    };
-                    if let Some(kind) = kind {
-                        alts.push(Alt {
-                            kind,
-                            condition: if opt.condition.is_some() && condition.is_none() {
-                                None
-                            } else {
-                                condition
-                            },
-                            written,
-                            mark: opt.mark.as_ref().map(|m| m.node.clone()),
-                            body,
-                            needs_trial: false,
-                            ends_turn: false,
-                            loc: option_loc,
-                            set_loc,
-                            condition_loc,
-                        });
-                    }
-                }
-                let otherwise_pc = code.len() as u32;
-                if let Some(b) = otherwise {
-                    self.block(b, scope, code);
-                }
-                let end = code.len() as u32;
-                for e in exits {
-                    code[e] = Instr::Jump(end);
-                }
-                code[at] = Instr::Choose(Box::new(Choose {
-                    alts,
-                    otherwise: otherwise_pc,
-                    last_choice: false,
-                    auto: *auto,
-                }));
-            }
+            } => self.choose(*auto, options, otherwise.as_ref(), scope, code),
             StmtKind::Place(e, kind) => {
                 let slot = match kind {
                     None => None,
@@ -273,54 +127,7 @@ impl Checker<'_> {
                     code.push(Instr::Move(a, b, self.loc(stmt.span)));
                 }
             }
-            StmtKind::Let { name, value } => {
-                let value_span = value.span;
-                let Some(v) = self.expr(value, scope) else {
-                    return;
-                };
-                let (is_cell, value) = match v {
-                    Typed::Cell(c) => (true, RegValue::Cell(c)),
-                    Typed::Num(n) => (false, RegValue::Num(n)),
-                    other => {
-                        self.error(value_span, format!("a variable holds a cell or a number, this is {}", other.ty().describe()))
-                            .label("cannot be stored")
-                            .help("sets are recomputed where they are used; bind the cell they start from instead")
-                            .emit();
-                        return;
-                    }
-                };
-                let existing = scope
-                    .locals
-                    .iter()
-                    .rev()
-                    .find(|(n, _, _)| *n == name.node)
-                    .cloned();
-                let reg = match existing {
-                    Some((_, reg, was_cell)) if was_cell == is_cell => reg,
-                    Some((_, _, was_cell)) => {
-                        let (old, new) = if was_cell {
-                            (Type::Cell, Type::Num)
-                        } else {
-                            (Type::Num, Type::Cell)
-                        };
-                        self.error(
-                            value_span,
-                            format!(
-                                "`{}` holds {}, not {}",
-                                name.node,
-                                old.describe(),
-                                new.describe()
-                            ),
-                        )
-                        .label("type changes")
-                        .help("use another name for this value")
-                        .emit();
-                        return;
-                    }
-                    None => self.bind(&name.node, is_cell, name.span, scope),
-                };
-                code.push(Instr::Let(reg, value));
-            }
+            StmtKind::Let { name, value } => self.let_statement(name, value, scope, code),
             StmtKind::If {
                 condition,
                 then,
@@ -388,35 +195,7 @@ impl Checker<'_> {
                 counter,
                 amount,
                 player,
-            } => {
-                let index = self.counters.iter().position(|(n, _)| *n == counter.node);
-                if index.is_none() {
-                    let known: Vec<String> = self.counters.iter().map(|(n, _)| n.clone()).collect();
-                    self.error(counter.span, format!("unknown counter `{}`", counter.node))
-                        .label("not a counter")
-                        .help(if known.is_empty() {
-                            "declare it with `counter NAME = START`".to_string()
-                        } else {
-                            format!("the counters are: {}", known.join(", "))
-                        })
-                        .emit();
-                }
-                let amount = self.expect_num(amount, scope);
-                let player = match player {
-                    Some(p) => self.expect_player(p, scope),
-                    None => Some(crate::ir::Player::Mover),
-                };
-                if let (Some(i), Some(amount), Some(player)) = (index, amount, player) {
-                    self.used.insert(("counter", counter.node.clone()));
-                    let loc = self.loc(stmt.span);
-                    code.push(Instr::Add(Box::new(crate::ir::AddToCounter {
-                        counter: i as u8,
-                        player,
-                        amount,
-                        loc,
-                    })));
-                }
-            }
+            } => self.add_statement(counter, amount, player.as_ref(), stmt, scope, code),
             StmtKind::Take(name) => match self.tokens.iter().position(|t| *t == name.node) {
                 Some(t) => {
                     self.used.insert(("token", name.node.clone()));
@@ -429,6 +208,254 @@ impl Checker<'_> {
                         .emit();
                 }
             },
+        }
+    }
+
+    /// `choose`: its options in order, each body after its own trial, and what happens when
+    /// no option has a candidate.
+    fn choose(
+        &mut self,
+        auto: bool,
+        options: &[ChoiceOption],
+        otherwise: Option<&Block>,
+        scope: &mut Scope,
+        code: &mut Vec<Instr>,
+    ) {
+        let at = code.len();
+        code.push(Instr::Stop); // replaced below
+        let mut alts = Vec::new();
+        let mut exits = Vec::new();
+        let mut words: Vec<String> = Vec::new();
+        if let Some(extra) = options.get(MAX_OPTIONS) {
+            // The runner keeps which options are open in one word.
+            self.error(
+                extra.span,
+                format!(
+                    "a choice may offer at most {MAX_OPTIONS} options; this one has {}",
+                    options.len()
+                ),
+            )
+            .label("one option too many")
+            .help("split the choice in two: a first choice of a group, then a choice within it")
+            .emit();
+        }
+        for opt in options {
+            self.lint_step_without_effect(opt);
+            let depth = scope.locals.len();
+            let set_loc = match &opt.kind {
+                OptionKind::Cell { set, .. } => Some(self.loc(set.span)),
+                _ => None,
+            };
+            let condition_loc = opt.condition.as_ref().map(|c| self.loc(c.span));
+            let option_loc = self.loc(opt.span);
+            let kind = match &opt.kind {
+                OptionKind::Cell { var, set } => {
+                    let set_span = set.span;
+                    let set = self.expect_set(set, scope);
+                    // Lints speak only of files without errors (a failed region stands
+                    // in as an empty set).
+                    let lint = !self.diags.has_errors();
+                    if let (true, Some(bound), Some(g)) = (
+                        lint,
+                        set.as_ref().map(|s| self.set_bound(s)),
+                        &self.geometry,
+                    ) {
+                        if bound.inter(&g.playable).is_empty() {
+                            self.warning(set_span, "this option can never be offered")
+                                .label("no cell of the board can be in this set")
+                                .help("check the regions it uses and the cells removed from play")
+                                .emit();
+                        }
+                    }
+                    let reg = self.bind(&var.node, true, var.span, scope);
+                    set.map(|set| AltKind::Cell { reg, set })
+                }
+                OptionKind::Word(w) => {
+                    if w.node.is_empty()
+                        || !w.node.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+                    {
+                        self.error(w.span, "a word option must be a plain word")
+                            .label("letters only")
+                            .help("words appear in move notation, so use letters, e.g. \"button\"")
+                            .emit();
+                    }
+                    if words.contains(&w.node) {
+                        self.error(
+                            w.span,
+                            format!("the word \"{}\" is offered twice in this choice", w.node),
+                        )
+                        .label("duplicate option")
+                        .help("each option of a choice needs its own word")
+                        .emit();
+                    }
+                    words.push(w.node.clone());
+                    Some(AltKind::Word(w.node.clone()))
+                }
+                OptionKind::Pass => Some(AltKind::Pass),
+            };
+            let condition = opt
+                .condition
+                .as_ref()
+                .and_then(|c| self.expect_bool(c, scope));
+            if let Some(m) = &opt.mark {
+                if m.node.chars().any(char::is_whitespace) {
+                    self.error(m.span, "a mark cannot hold spaces")
+                        .label("space in mark")
+                        .help("moves are separated by spaces, so a mark must not contain one; try \"x\" or \">\"")
+                        .emit();
+                }
+            }
+            let body = code.len() as u32;
+            if matches!(opt.kind, OptionKind::Pass) {
+                code.push(Instr::MarkPass);
+            }
+            self.block(&opt.body, scope, code);
+            exits.push(code.len());
+            code.push(Instr::Jump(0));
+            scope.locals.truncate(depth);
+            // Parts of the `where` clause that are set algebra in disguise (a line test,
+            // a neighbourhood test, membership) are asked of all cells at once instead of
+            // cell by cell; the clause as written is kept for `explain`.
+            let mut written = None;
+            let (kind, condition) = match (kind, condition) {
+                (Some(AltKind::Cell { reg, set }), Some(condition)) => {
+                    let mut lifted = set.clone();
+                    let mut changed = false;
+                    let rest = lift_where(&mut lifted, condition.clone(), reg, &mut changed);
+                    if changed {
+                        written = Some(Box::new((set, condition)));
+                    }
+                    (Some(AltKind::Cell { reg, set: lifted }), rest)
+                }
+                (kind, condition) => (kind, condition),
+            };
+            if let Some(kind) = kind {
+                alts.push(Alt {
+                    kind,
+                    condition: if opt.condition.is_some() && condition.is_none() {
+                        None
+                    } else {
+                        condition
+                    },
+                    written,
+                    mark: opt.mark.as_ref().map(|m| m.node.clone()),
+                    body,
+                    needs_trial: false,
+                    ends_turn: false,
+                    loc: option_loc,
+                    set_loc,
+                    condition_loc,
+                });
+            }
+        }
+        let otherwise_pc = code.len() as u32;
+        if let Some(b) = otherwise {
+            self.block(b, scope, code);
+        }
+        let end = code.len() as u32;
+        for e in exits {
+            code[e] = Instr::Jump(end);
+        }
+        code[at] = Instr::Choose(Box::new(Choose {
+            alts,
+            otherwise: otherwise_pc,
+            last_choice: false,
+            auto,
+        }));
+    }
+
+    /// `let NAME = VALUE`: a turn variable in a register of its own.
+    fn let_statement(
+        &mut self,
+        name: &Ident,
+        value: &Expr,
+        scope: &mut Scope,
+        code: &mut Vec<Instr>,
+    ) {
+        let value_span = value.span;
+        let Some(v) = self.expr(value, scope) else {
+            return;
+        };
+        let (is_cell, value) = match v {
+            Typed::Cell(c) => (true, RegValue::Cell(c)),
+            Typed::Num(n) => (false, RegValue::Num(n)),
+            other => {
+                self.error(value_span, format!("a variable holds a cell or a number, this is {}", other.ty().describe()))
+                    .label("cannot be stored")
+                    .help("sets are recomputed where they are used; bind the cell they start from instead")
+                    .emit();
+                return;
+            }
+        };
+        let existing = scope
+            .locals
+            .iter()
+            .rev()
+            .find(|(n, _, _)| *n == name.node)
+            .cloned();
+        let reg = match existing {
+            Some((_, reg, was_cell)) if was_cell == is_cell => reg,
+            Some((_, _, was_cell)) => {
+                let (old, new) = if was_cell {
+                    (Type::Cell, Type::Num)
+                } else {
+                    (Type::Num, Type::Cell)
+                };
+                self.error(
+                    value_span,
+                    format!(
+                        "`{}` holds {}, not {}",
+                        name.node,
+                        old.describe(),
+                        new.describe()
+                    ),
+                )
+                .label("type changes")
+                .help("use another name for this value")
+                .emit();
+                return;
+            }
+            None => self.bind(&name.node, is_cell, name.span, scope),
+        };
+        code.push(Instr::Let(reg, value));
+    }
+
+    /// `add AMOUNT to COUNTER [of PLAYER]`.
+    fn add_statement(
+        &mut self,
+        counter: &Ident,
+        amount: &Expr,
+        player: Option<&Expr>,
+        stmt: &Stmt,
+        scope: &mut Scope,
+        code: &mut Vec<Instr>,
+    ) {
+        let index = self.counters.iter().position(|(n, _)| *n == counter.node);
+        if index.is_none() {
+            let known: Vec<String> = self.counters.iter().map(|(n, _)| n.clone()).collect();
+            self.error(counter.span, format!("unknown counter `{}`", counter.node))
+                .label("not a counter")
+                .help(if known.is_empty() {
+                    "declare it with `counter NAME = START`".to_string()
+                } else {
+                    format!("the counters are: {}", known.join(", "))
+                })
+                .emit();
+        }
+        let amount = self.expect_num(amount, scope);
+        let player = match player {
+            Some(p) => self.expect_player(p, scope),
+            None => Some(crate::ir::Player::Mover),
+        };
+        if let (Some(i), Some(amount), Some(player)) = (index, amount, player) {
+            self.used.insert(("counter", counter.node.clone()));
+            let loc = self.loc(stmt.span);
+            code.push(Instr::Add(Box::new(crate::ir::AddToCounter {
+                counter: i as u8,
+                player,
+                amount,
+                loc,
+            })));
         }
     }
 }
