@@ -3,7 +3,7 @@
 use super::ast::*;
 use crate::diagnostic::Diagnostic;
 use crate::source::SourceFile;
-use pest::iterators::Pair;
+use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 use std::sync::{Arc, OnceLock};
@@ -694,107 +694,15 @@ fn item(pair: Pair<Rule>) -> Item {
         Rule::title => ItemKind::Title(string(inner.next().unwrap())),
         Rule::source => ItemKind::Source(string(inner.next().unwrap())),
         Rule::credit => ItemKind::Credit(string(inner.next().unwrap())),
-        Rule::param => {
-            let name = ident(inner.next().unwrap());
-            let default = literal(inner.next().unwrap());
-            let allowed = inner.next().map(|a| {
-                let asp = span(&a);
-                let parts = a
-                    .into_inner()
-                    .map(|part| {
-                        let nums: Vec<i64> = part.into_inner().map(|n| int_of(&n)).collect();
-                        AllowedPart {
-                            lo: nums[0],
-                            hi: *nums.get(1).unwrap_or(&nums[0]),
-                            step: *nums.get(2).unwrap_or(&1),
-                        }
-                    })
-                    .collect();
-                Spanned {
-                    node: parts,
-                    span: asp,
-                }
-            });
-            ItemKind::Param {
-                name,
-                default,
-                allowed,
-            }
-        }
+        Rule::param => param_item(inner),
         Rule::set_param => ItemKind::SetParam {
             name: ident(inner.next().unwrap()),
             value: literal(inner.next().unwrap()),
         },
-        Rule::board => {
-            let first = inner.next().unwrap();
-            let shape = match first.as_rule() {
-                Rule::kw_hexagon => BoardShape::Hexagon,
-                Rule::kw_rhombus => BoardShape::Rhombus,
-                _ => BoardShape::Rectangle,
-            };
-            let width = if shape == BoardShape::Rectangle {
-                expr(first)
-            } else {
-                expr(inner.next().unwrap())
-            };
-            inner.next(); // the `x` between the sides, if any
-            let height = inner.next().map(expr);
-            let shape = match inner.next().map(|p| p.as_str()) {
-                Some("cylinder") => BoardShape::Cylinder,
-                Some(_) => BoardShape::Torus,
-                None => shape,
-            };
-            ItemKind::Board {
-                shape,
-                width,
-                height,
-            }
-        }
+        Rule::board => board_item(inner),
         Rule::removed => ItemKind::Removed(expr(inner.next().unwrap())),
-        Rule::player => {
-            let name = ident(inner.next().unwrap());
-            let mut symbol = None;
-            let mut attributes = Vec::new();
-            for p in inner {
-                match p.as_rule() {
-                    Rule::symbol => symbol = Some(symbol_of(p)),
-                    Rule::attribute => {
-                        let mut a = p.into_inner();
-                        let n = ident(a.next().unwrap());
-                        attributes.push((n, expr(a.next().unwrap())));
-                    }
-                    _ => unreachable!("player: {:?}", p.as_rule()),
-                }
-            }
-            ItemKind::Player {
-                name,
-                symbol,
-                attributes,
-            }
-        }
-        Rule::piece_kind => {
-            inner.next(); // `piece`
-            let name = ident(inner.next().unwrap());
-            let (mut symbol, mut role) = (None, None);
-            for p in inner {
-                match p.as_rule() {
-                    Rule::symbol => symbol = Some(symbol_of(p)),
-                    Rule::piece_role => {
-                        role = Some(Spanned {
-                            node: if p.as_str() == "friend" {
-                                PieceRole::Friend
-                            } else {
-                                PieceRole::Opponent
-                            },
-                            span: span(&p),
-                        });
-                    }
-                    Rule::kw_as => {}
-                    _ => unreachable!("piece: {:?}", p.as_rule()),
-                }
-            }
-            ItemKind::PieceKind { name, symbol, role }
-        }
+        Rule::player => player_item(inner),
+        Rule::piece_kind => piece_kind_item(inner),
         Rule::first => ItemKind::First(ident(inner.next().unwrap())),
         Rule::region => ItemKind::Region {
             name: ident(inner.next().unwrap()),
@@ -851,30 +759,7 @@ fn item(pair: Pair<Rule>) -> Item {
         Rule::turn => ItemKind::Turn(block(inner.next().unwrap())),
         Rule::agreement => ItemKind::Agreement(block(inner.next().unwrap())),
         Rule::example => ItemKind::Example(example(inner)),
-        Rule::end => {
-            let mut timing = Timing::AfterTurn;
-            let mut for_each = None;
-            let mut condition = None;
-            let mut winner = None;
-            for p in inner {
-                match p.as_rule() {
-                    Rule::timing => {
-                        if p.into_inner().next().unwrap().as_rule() == Rule::timing_step {
-                            timing = Timing::AfterStep;
-                        }
-                    }
-                    Rule::for_each => for_each = Some(ident(p.into_inner().next().unwrap())),
-                    Rule::winner => winner = Some(expr(p.into_inner().next().unwrap())),
-                    _ => condition = Some(expr(p)),
-                }
-            }
-            ItemKind::End(EndRule {
-                timing,
-                for_each,
-                condition: condition.unwrap(),
-                winner,
-            })
-        }
+        Rule::end => end_item(inner),
         Rule::score => ItemKind::Score {
             player: ident(inner.next().unwrap()),
             value: expr(inner.next().unwrap()),
@@ -886,6 +771,136 @@ fn item(pair: Pair<Rule>) -> Item {
         other => unreachable!("item rule {other:?}"),
     };
     Item { kind, span: sp }
+}
+
+/// The `param` item: a name, a default and the values allowed.
+fn param_item(mut inner: Pairs<Rule>) -> ItemKind {
+    let name = ident(inner.next().unwrap());
+    let default = literal(inner.next().unwrap());
+    let allowed = inner.next().map(|a| {
+        let asp = span(&a);
+        let parts = a
+            .into_inner()
+            .map(|part| {
+                let nums: Vec<i64> = part.into_inner().map(|n| int_of(&n)).collect();
+                AllowedPart {
+                    lo: nums[0],
+                    hi: *nums.get(1).unwrap_or(&nums[0]),
+                    step: *nums.get(2).unwrap_or(&1),
+                }
+            })
+            .collect();
+        Spanned {
+            node: parts,
+            span: asp,
+        }
+    });
+    ItemKind::Param {
+        name,
+        default,
+        allowed,
+    }
+}
+
+/// The `board` item: its shape and size.
+fn board_item(mut inner: Pairs<Rule>) -> ItemKind {
+    let first = inner.next().unwrap();
+    let shape = match first.as_rule() {
+        Rule::kw_hexagon => BoardShape::Hexagon,
+        Rule::kw_rhombus => BoardShape::Rhombus,
+        _ => BoardShape::Rectangle,
+    };
+    let width = if shape == BoardShape::Rectangle {
+        expr(first)
+    } else {
+        expr(inner.next().unwrap())
+    };
+    inner.next(); // the `x` between the sides, if any
+    let height = inner.next().map(expr);
+    let shape = match inner.next().map(|p| p.as_str()) {
+        Some("cylinder") => BoardShape::Cylinder,
+        Some(_) => BoardShape::Torus,
+        None => shape,
+    };
+    ItemKind::Board {
+        shape,
+        width,
+        height,
+    }
+}
+
+/// The `player` item: a name, a symbol and attributes.
+fn player_item(mut inner: Pairs<Rule>) -> ItemKind {
+    let name = ident(inner.next().unwrap());
+    let mut symbol = None;
+    let mut attributes = Vec::new();
+    for p in inner {
+        match p.as_rule() {
+            Rule::symbol => symbol = Some(symbol_of(p)),
+            Rule::attribute => {
+                let mut a = p.into_inner();
+                let n = ident(a.next().unwrap());
+                attributes.push((n, expr(a.next().unwrap())));
+            }
+            _ => unreachable!("player: {:?}", p.as_rule()),
+        }
+    }
+    ItemKind::Player {
+        name,
+        symbol,
+        attributes,
+    }
+}
+
+/// The `piece` item: a kind of piece, its symbol and its role.
+fn piece_kind_item(mut inner: Pairs<Rule>) -> ItemKind {
+    inner.next(); // `piece`
+    let name = ident(inner.next().unwrap());
+    let (mut symbol, mut role) = (None, None);
+    for p in inner {
+        match p.as_rule() {
+            Rule::symbol => symbol = Some(symbol_of(p)),
+            Rule::piece_role => {
+                role = Some(Spanned {
+                    node: if p.as_str() == "friend" {
+                        PieceRole::Friend
+                    } else {
+                        PieceRole::Opponent
+                    },
+                    span: span(&p),
+                });
+            }
+            Rule::kw_as => {}
+            _ => unreachable!("piece: {:?}", p.as_rule()),
+        }
+    }
+    ItemKind::PieceKind { name, symbol, role }
+}
+
+/// The `end` item: when it is checked, for whom, its condition and its winner.
+fn end_item(inner: Pairs<Rule>) -> ItemKind {
+    let mut timing = Timing::AfterTurn;
+    let mut for_each = None;
+    let mut condition = None;
+    let mut winner = None;
+    for p in inner {
+        match p.as_rule() {
+            Rule::timing => {
+                if p.into_inner().next().unwrap().as_rule() == Rule::timing_step {
+                    timing = Timing::AfterStep;
+                }
+            }
+            Rule::for_each => for_each = Some(ident(p.into_inner().next().unwrap())),
+            Rule::winner => winner = Some(expr(p.into_inner().next().unwrap())),
+            _ => condition = Some(expr(p)),
+        }
+    }
+    ItemKind::End(EndRule {
+        timing,
+        for_each,
+        condition: condition.unwrap(),
+        winner,
+    })
 }
 
 fn words(s: &str) -> Vec<String> {
