@@ -142,6 +142,7 @@ impl Diagnostics {
             .sort_by(|a, b| (&a.source.name, a.span.start).cmp(&(&b.source.name, b.span.start)));
     }
     /// Renders every diagnostic as text; `color` adds ANSI colours.
+    #[cfg(feature = "fancy")]
     pub fn render(&self, color: bool, width: usize) -> String {
         let theme = if color {
             miette::GraphicalTheme::unicode()
