@@ -1,11 +1,38 @@
 //! `bench`: how fast each game runs, on one thread. Numbers, never assertions: tests do not time.
 
 use super::{load_game, Failure, GameArgs};
+use clap::Args;
 use outflank::agents::{game_seed, random_game};
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
 use serde::Serialize;
 use std::time::Instant;
+
+// The options of `bench` (its help is the doc comment of `Command::Bench`).
+#[derive(Args)]
+pub(super) struct BenchArgs {
+    /// Rules files (default: every file in games/).
+    pub(super) files: Vec<String>,
+    /// Seconds to spend on each measurement (at most an hour).
+    #[arg(long, default_value_t = 1.0, value_parser = bench_seconds)]
+    pub(super) seconds: f64,
+    #[arg(long)]
+    pub(super) json: bool,
+}
+
+/// `bench --seconds`: a positive, finite time of at most an hour.
+fn bench_seconds(text: &str) -> Result<f64, String> {
+    let s: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if s.is_finite() && s > 0.0 && s <= 3600.0 {
+        Ok(s)
+    } else {
+        Err(format!(
+            "{text} seconds: give a time above 0 and at most 3600"
+        ))
+    }
+}
 
 #[derive(Serialize)]
 struct Row {
@@ -22,7 +49,12 @@ struct Row {
     runner: &'static str,
 }
 
-pub(super) fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<String, Failure> {
+pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
+    let BenchArgs {
+        ref files,
+        seconds,
+        json,
+    } = *a;
     let files: Vec<String> = if files.is_empty() {
         let mut all: Vec<String> = std::fs::read_dir("games")
             .map_err(|e| format!("cannot list games/: {e}; name the files to measure"))?
@@ -37,7 +69,7 @@ pub(super) fn cmd_bench(files: &[String], seconds: f64, json: bool) -> Result<St
         all.sort();
         all
     } else {
-        files.to_vec()
+        files.clone()
     };
     let mut rows = Vec::new();
     for file in &files {

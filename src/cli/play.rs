@@ -3,6 +3,7 @@
 
 use super::output::result_line;
 use super::{load_game, start, Failure, GameArgs, StepLimit};
+use clap::Args;
 use outflank::agents::{agent, game_seed, Agent};
 use outflank::check::closest_names;
 use outflank::engine::state::State;
@@ -11,6 +12,29 @@ use outflank::engine::Engine;
 use outflank::record::{params_of, result_of, rules_hash, Record, RecordResult, StartPosition};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+// The options of `play` (its help is the doc comment of `Command::Play`).
+#[derive(Args)]
+pub(super) struct PlayArgs {
+    #[command(flatten)]
+    pub(super) game: GameArgs,
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    #[command(flatten)]
+    pub(super) limit: StepLimit,
+    /// Keep the game in this file as it is played: written at the start, at the end
+    /// however the session ends (Ctrl-C and a closed terminal included), and readable by
+    /// `replay`.
+    #[arg(long, value_name = "FILE")]
+    pub(super) record: Option<String>,
+    /// --NAME PLAYER pairs, e.g. --black human --white alphabeta:4.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "--PLAYER WHO"
+    )]
+    pub(super) seats: Vec<String>,
+}
 
 const HELP: &str =
     "commands: a move in notation (a whole turn, or its next steps), ? (legal moves), \
@@ -326,20 +350,21 @@ fn keep_on_interrupt(live: Arc<Mutex<Live>>, path: Option<String>) {
     });
 }
 
-pub(super) fn cmd_play(
-    args: &GameArgs,
-    seat_args: &[String],
-    seed: u64,
-    limit: StepLimit,
-    record: Option<String>,
-) -> Result<String, Failure> {
+pub(super) fn cmd_play(a: &PlayArgs) -> Result<String, Failure> {
+    let PlayArgs {
+        game: ref args,
+        seed,
+        limit,
+        ref record,
+        seats: ref seat_args,
+    } = *a;
     let engine = load_game(args)?;
     let Seating {
         seats,
         seed,
         limit,
         record,
-    } = seating(&engine, seat_args, seed, limit, record)?;
+    } = seating(&engine, seat_args, seed, limit, record.clone())?;
     let mut agents: Vec<Option<Box<dyn Agent>>> = Vec::new();
     for (p, who) in seats.iter().enumerate() {
         agents.push(if who == "human" {
@@ -378,6 +403,46 @@ pub(super) fn cmd_play(
         );
     }
     played
+}
+
+/// The computer to move plays its whole turn, step by step; returns its seat.
+fn computer_turn(g: &mut Game, a: &mut dyn Agent, limit: StepLimit) -> Result<u8, Failure> {
+    let engine = g.engine;
+    // Computers playing each other a game that never ends would play for ever.
+    if g.steps >= limit.max_steps {
+        return Err(outflank::engine::RuleError::endless_game(
+            &engine.game,
+            format!("the game did not end within {} steps", limit.max_steps),
+        )
+        .into());
+    }
+    // The computer plays its whole turn, step by step.
+    let mover = g.now.mover;
+    loop {
+        let before = g.now;
+        let mut legal = Vec::new();
+        engine.steps(&before, &mut legal)?;
+        let step = a.choose(engine, &before, &legal)?;
+        let after = engine.apply(&before, step)?;
+        g.advance(before, step, after, false);
+        if after.steps == 0 || after.is_over() || after.mover != mover {
+            break;
+        }
+    }
+    Ok(mover)
+}
+
+/// The legal moves nearest to a move that is not legal, as "; did you mean ...?" (or nothing).
+fn nearest_legal(engine: &Engine, now: &State, line: &str) -> Result<String, Failure> {
+    let mut buf = Vec::new();
+    engine.steps(now, &mut buf)?;
+    let legal: Vec<String> = buf.iter().map(|&s| engine.step_notation(now, s)).collect();
+    let near = closest_names(line, &legal, 3);
+    Ok(if near.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean {}?", near.join(" or "))
+    })
 }
 
 /// The game itself: boards and prompts on standard output, commands from standard input.
@@ -444,27 +509,7 @@ fn session(
             };
             say(&format!("game over: {result}\n"));
         } else if let Some(a) = agents[g.now.mover as usize].as_mut() {
-            // Computers playing each other a game that never ends would play for ever.
-            if g.steps >= limit.max_steps {
-                return Err(outflank::engine::RuleError::endless_game(
-                    &engine.game,
-                    format!("the game did not end within {} steps", limit.max_steps),
-                )
-                .into());
-            }
-            // The computer plays its whole turn, step by step.
-            let mover = g.now.mover;
-            loop {
-                let before = g.now;
-                let mut legal = Vec::new();
-                engine.steps(&before, &mut legal)?;
-                let step = a.choose(engine, &before, &legal)?;
-                let after = engine.apply(&before, step)?;
-                g.advance(before, step, after, false);
-                if after.steps == 0 || after.is_over() || after.mover != mover {
-                    break;
-                }
-            }
+            let mover = computer_turn(g, a.as_mut(), limit)?;
             say(&format!(
                 "{} ({}) plays {}\n",
                 engine.player_name(mover),
@@ -532,18 +577,7 @@ fn session(
             _ => match g.play_text(line) {
                 Ok(()) => shown = true,
                 Err(PlayError::Illegal(why)) => {
-                    let mut buf = Vec::new();
-                    engine.steps(&g.now, &mut buf)?;
-                    let legal: Vec<String> = buf
-                        .iter()
-                        .map(|&s| engine.step_notation(&g.now, s))
-                        .collect();
-                    let near = closest_names(line, &legal, 3);
-                    let hint = if near.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; did you mean {}?", near.join(" or "))
-                    };
+                    let hint = nearest_legal(engine, &g.now, line)?;
                     say(&format!("`{line}` is not legal here: {why}{hint}\n"));
                 }
                 Err(PlayError::Rule(e)) => return Err(e.into()),

@@ -2,6 +2,7 @@
 
 use super::output::{board_text, rate, result_line};
 use super::{load_game, start, write_stdout, Failure, GameArgs};
+use clap::Args;
 use outflank::engine::Engine;
 use outflank::record::{params_of, replay, result_of, rules_hash, Record, StartPosition};
 use outflank::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
@@ -11,19 +12,47 @@ use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+// The options of `run` (its help is the doc comment of `Command::Run`).
+#[derive(Args)]
+pub(super) struct RunArgs {
+    #[command(flatten)]
+    pub(super) game: GameArgs,
+    #[arg(long, default_value_t = 1)]
+    pub(super) games: u64,
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    /// One player per seat, in turn order, separated by commas: random, greedy,
+    /// mcts[:N|:Nms], alphabeta[:D] (default: random in every seat).
+    #[arg(long)]
+    pub(super) agents: Option<String>,
+    /// Move every agent one seat on at each game, so each plays every seat (with two
+    /// players: swap seats every other game); for fair strength comparisons
+    #[arg(long)]
+    pub(super) swap: bool,
+    /// Threads (default: all cores). The games do not depend on it.
+    #[arg(long)]
+    pub(super) jobs: Option<usize>,
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Append a record of every game to this JSON-lines file.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub(super) record: Option<String>,
+}
+
+// The options of `replay` (its help is the doc comment of `Command::Replay`).
+#[derive(Args)]
+pub(super) struct ReplayArgs {
+    #[command(flatten)]
+    pub(super) game: GameArgs,
+    /// A record file: one JSON object, or JSON lines.
+    pub(super) record: String,
+    /// Only report whether the records match.
+    #[arg(long)]
+    pub(super) quiet: bool,
+}
+
 /// The most threads `run --jobs` starts: far more than cores anywhere, few enough to start.
 const MAX_JOBS: usize = 1024;
-
-pub(super) struct RunOptions {
-    pub games: u64,
-    pub seed: u64,
-    /// Comma-separated, one per player (None: random players).
-    pub agents: Option<String>,
-    pub swap: bool,
-    pub jobs: Option<usize>,
-    pub json: bool,
-    pub record: Option<String>,
-}
 
 #[derive(Serialize)]
 struct Share {
@@ -73,28 +102,12 @@ fn share(wins: u64, n: u64) -> Share {
     }
 }
 
-pub(super) fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure> {
+pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
+    let args = &o.game;
     let engine = load_game(args)?;
     let begin = start(&engine, args)?;
     let players = engine.game.player_count();
-    let specs: Vec<String> = match &o.agents {
-        Some(list) => list.split(',').map(|a| a.trim().to_string()).collect(),
-        None => vec!["random".to_string(); players as usize],
-    };
-    if specs.len() != players as usize {
-        let example = [
-            "mcts", "random", "greedy", "random", "mcts", "random", "greedy", "random",
-        ];
-        return Err(Failure::Message(format!(
-            "--agents {}: name {players} players, one for each of {} in turn order, e.g. {}",
-            o.agents.as_deref().unwrap_or_default(),
-            engine.game.player_list(),
-            example[..players as usize].join(",")
-        )));
-    }
-    for spec in &specs {
-        outflank::agents::agent(spec, 0)?;
-    }
+    let specs = seat_agents(&engine, o)?;
     if o.games == 0 {
         return Err(Failure::Message("--games 0: nothing to play".into()));
     }
@@ -104,55 +117,13 @@ pub(super) fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure
         // Only a record keeps the moves; the per-game lines give the number of turns.
         notation: o.record.is_some(),
     };
-    let jobs = o
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
-    if jobs == 0 {
-        return Err(Failure::Message(
-            "--jobs 0: at least one thread is needed".into(),
-        ));
-    }
-    if jobs > MAX_JOBS {
-        return Err(Failure::Message(format!(
-            "--jobs {jobs}: at most {MAX_JOBS} threads (this machine has {} cores)",
-            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-        )));
-    }
-    // No more threads than games: the others would have nothing to do.
-    let jobs = jobs
-        .min(usize::try_from(o.games).unwrap_or(usize::MAX))
-        .max(1);
+    let jobs = job_count(o)?;
     // A progress bar only for a person watching.
     let show = std::io::stderr().is_terminal() && !o.json;
-    let total = o.games;
-    // Redrawn when the bar grows by a thousandth, not at every game (some run 500,000 a second).
-    let drawn = std::cell::Cell::new(u64::MAX);
-    let progress = move |done: u64| {
-        let step = done * 1000 / total;
-        if show && step != drawn.replace(step) {
-            let width = 30;
-            let filled = (done * width / total) as usize;
-            eprint!(
-                "\r{:>8}/{total} games [{}{}]",
-                done,
-                "#".repeat(filled),
-                ".".repeat(width as usize - filled)
-            );
-            let _ = std::io::stderr().flush();
-        }
-    };
+    let progress = progress_bar(show, o.games);
     // A record file is opened before the first game, so that a bad path fails at once, and
     // each game is written (and flushed) as it ends: an interrupted run keeps what it played.
-    let mut record_file = match &o.record {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("--record {path}: {e}"))?,
-        ),
-        None => None,
-    };
+    let mut record_file = open_record(o)?;
     let hash = rules_hash(&engine);
     let params = params_of(&engine);
     let start_position = args
@@ -267,6 +238,103 @@ pub(super) fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure
         return finish(text, interrupted);
     }
 
+    let out = summary_text(&engine, &tally, &summary, o, &specs);
+    finish(out, interrupted)
+}
+
+/// Draws how many of `total` games have ended, on standard error, when `show`.
+fn progress_bar(show: bool, total: u64) -> impl Fn(u64) {
+    // Redrawn when the bar grows by a thousandth, not at every game (some run 500,000 a second).
+    let drawn = std::cell::Cell::new(u64::MAX);
+    move |done: u64| {
+        let step = done * 1000 / total;
+        if show && step != drawn.replace(step) {
+            let width = 30;
+            let filled = (done * width / total) as usize;
+            eprint!(
+                "\r{:>8}/{total} games [{}{}]",
+                done,
+                "#".repeat(filled),
+                ".".repeat(width as usize - filled)
+            );
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+/// The `--record` file, opened to append.
+fn open_record(o: &RunArgs) -> Result<Option<std::fs::File>, String> {
+    Ok(match &o.record {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--record {path}: {e}"))?,
+        ),
+        None => None,
+    })
+}
+
+/// The agent of each seat, in turn order, from `--agents` (random in every seat without it),
+/// each checked.
+fn seat_agents(engine: &Engine, o: &RunArgs) -> Result<Vec<String>, Failure> {
+    let players = engine.game.player_count();
+    let specs: Vec<String> = match &o.agents {
+        Some(list) => list.split(',').map(|a| a.trim().to_string()).collect(),
+        None => vec!["random".to_string(); players as usize],
+    };
+    if specs.len() != players as usize {
+        let example = [
+            "mcts", "random", "greedy", "random", "mcts", "random", "greedy", "random",
+        ];
+        return Err(Failure::Message(format!(
+            "--agents {}: name {players} players, one for each of {} in turn order, e.g. {}",
+            o.agents.as_deref().unwrap_or_default(),
+            engine.game.player_list(),
+            example[..players as usize].join(",")
+        )));
+    }
+    for spec in &specs {
+        outflank::agents::agent(spec, 0)?;
+    }
+    Ok(specs)
+}
+
+/// The threads to play on: `--jobs`, or one per core; never more than the games.
+fn job_count(o: &RunArgs) -> Result<usize, Failure> {
+    let jobs = o
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    if jobs == 0 {
+        return Err(Failure::Message(
+            "--jobs 0: at least one thread is needed".into(),
+        ));
+    }
+    if jobs > MAX_JOBS {
+        return Err(Failure::Message(format!(
+            "--jobs {jobs}: at most {MAX_JOBS} threads (this machine has {} cores)",
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+        )));
+    }
+    // No more threads than games: the others would have nothing to do.
+    let jobs = jobs
+        .min(usize::try_from(o.games).unwrap_or(usize::MAX))
+        .max(1);
+    Ok(jobs)
+}
+
+/// The summary as text: each game's line and the last game's board (for a few games), then
+/// wins per seat (and per agent when seats swap), draws, length and speed.
+fn summary_text(
+    engine: &Engine,
+    tally: &Tally,
+    summary: &Summary,
+    o: &RunArgs,
+    specs: &[String],
+) -> String {
+    let (n, draws, jobs, seconds) = (tally.games, tally.draws, summary.jobs, summary.seconds);
+    let (players, interrupted) = (engine.game.player_count(), summary.interrupted);
     let mut out = String::new();
     if n <= SHOWN_GAMES as u64 {
         for line in &tally.lines {
@@ -274,11 +342,11 @@ pub(super) fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure
         }
         out.push('\n');
         if let Some(last) = &tally.last {
-            out.push_str(&board_text(&engine, &last.final_state));
+            out.push_str(&board_text(engine, &last.final_state));
             out.push_str(&format!(
                 "final position of game {}: {}\n\n",
                 last.index + 1,
-                result_line(&engine, &last.final_state)
+                result_line(engine, &last.final_state)
             ));
         }
     }
@@ -326,7 +394,7 @@ pub(super) fn cmd_run(args: &GameArgs, o: &RunOptions) -> Result<String, Failure
         "{} games/s ({seconds:.3} s)\n",
         rate(n as f64, seconds)
     ));
-    finish(out, interrupted)
+    out
 }
 
 /// The summary as the command's output; an interrupted run prints it and then fails.
@@ -408,7 +476,12 @@ impl Tally {
     }
 }
 
-pub(super) fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<String, Failure> {
+pub(super) fn cmd_replay(a: &ReplayArgs) -> Result<String, Failure> {
+    let ReplayArgs {
+        game: ref args,
+        record: ref path,
+        quiet,
+    } = *a;
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut records = Vec::new();
     // One JSON object, or one per line.
@@ -437,7 +510,7 @@ pub(super) fn cmd_replay(args: &GameArgs, path: &str, quiet: bool) -> Result<Str
         let where_ = if records.len() > 1 {
             format!("{path}:{line}")
         } else {
-            path.to_string()
+            path.clone()
         };
         if let Err(m) = outflank::record::same_rules(&plain, record) {
             write_stdout(&out)?;
