@@ -205,45 +205,22 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         .collect()
 }
 
-/// The candidate nearest to `name` by edit distance, if it is close enough to be a likely typo.
+/// The candidate nearest to `name`, if it is near enough to be a likely typo (see
+/// [`closest_names`]).
 pub fn closest(name: &str, candidates: &[String]) -> Option<String> {
-    let mut best: Option<(usize, &String)> = None;
-    for c in candidates {
-        let d = edit_distance(name, c);
-        if d <= (name.len().max(2) / 3).max(1) && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| c.clone())
+    closest_names(name, candidates, 1).pop()
 }
 
-/// Up to `n` candidates nearest to `name`, nearest first (for "did you mean" hints).
+/// Up to `n` candidates near enough to `name` to be what was meant, nearest first: at most one
+/// edit in three characters (at least one edit), where swapping two neighbouring characters is
+/// one edit, as in `emtpy` for `empty`. Ties keep the candidates' order.
 pub fn closest_names(name: &str, candidates: &[String], n: usize) -> Vec<String> {
-    let mut scored: Vec<(usize, &String)> = candidates
+    let limit = (name.chars().count() / 3).max(1);
+    let mut near: Vec<(usize, &String)> = candidates
         .iter()
-        .map(|c| (edit_distance(name, c), c))
+        .map(|c| (strsim::osa_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
         .collect();
-    scored.sort();
-    let limit = (name.len() / 2).max(2);
-    scored
-        .into_iter()
-        .filter(|(d, _)| *d <= limit)
-        .take(n)
-        .map(|(_, c)| c.clone())
-        .collect()
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+    near.sort_by_key(|&(d, _)| d);
+    near.into_iter().take(n).map(|(_, c)| c.clone()).collect()
 }

@@ -69,3 +69,32 @@ fn all_errors_of_a_file_are_collected() {
         assert!(text.contains(expected), "missing `{expected}` in:\n{text}");
     }
 }
+
+/// The help under a misspelt name offers the nearest names, a swap of two neighbouring letters
+/// counting as one edit (docs/TUTORIAL.md promises "did you mean `empty`?" for `emtpy`), and
+/// offers nothing where no name is near.
+#[test]
+fn misspelt_names_get_the_nearest_name_as_help() {
+    use outflank::check::{check, CheckError};
+    use outflank::source::{NoFiles, SourceFile};
+    let othello =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/othello.rules"))
+            .unwrap();
+    let helps = |from: &str, to: &str| -> Vec<String> {
+        assert!(othello.contains(from));
+        let text = othello.replacen(from, to, 1);
+        match check(SourceFile::new("typo.rules", text), &NoFiles, &[]) {
+            Err(CheckError::Rules(d)) => d.0.iter().filter_map(|d| d.help.clone()).collect(),
+            _ => panic!("`{to}` must be an error"),
+        }
+    };
+    assert_eq!(helps("c in empty", "c in emtpy"), ["did you mean `empty`?"]);
+    assert_eq!(helps("c in empty", "c in empy"), ["did you mean `empty`?"]);
+    let far = helps("c in empty", "c in vacant");
+    assert!(far.iter().all(|h| !h.contains("did you mean")), "{far:?}");
+    assert_eq!(
+        outflank::check::closest_names("d3", &["d4".into(), "e6".into(), "d3x".into()], 3),
+        ["d4", "d3x"]
+    );
+    assert!(outflank::check::closest_names("z9", &["d3".into(), "c4".into()], 3).is_empty());
+}
