@@ -308,8 +308,14 @@ pub struct KindInfo {
 #[derive(Clone, Debug)]
 pub struct Game {
     pub title: String,
+    /// Who made the game and the rules text (`credit`), in file order, a base file's first.
     pub credits: Vec<String>,
+    /// Where the rules are published (`source`), in the same order.
+    pub sources: Vec<String>,
+    /// Each parameter's value, as text.
     pub params: Vec<(String, String)>,
+    /// Each parameter's allowed values, as text (`4 to 16 step 2`, `true or false`).
+    pub param_ranges: Vec<(String, String)>,
     pub geometry: Geometry,
     /// In turn order: after the last, the first again.
     pub players: Vec<PlayerInfo>,

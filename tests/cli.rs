@@ -1227,3 +1227,92 @@ fn render_draws_pieces_of_no_player_apart() {
     // In cell order: c4, f4, g6, c7.
     assert_eq!(kinds, ["stone", "joker", "stone", "joker"]);
 }
+
+/// The quoted string of each `KEYWORD "..."` line of a rules file, read here from the text.
+fn quoted_items(text: &str, keyword: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix(keyword)?.trim().strip_prefix('"'))
+        .map(|rest| rest.trim_end().trim_end_matches('"').to_string())
+        .collect()
+}
+
+#[test]
+fn info_shows_what_the_rules_file_declares() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/othello.rules"))
+        .unwrap();
+    let o = outflank(&["info", "games/othello.rules"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], quoted_items(&text, "title")[0]);
+    let credits = quoted_items(&text, "credit");
+    let sources = quoted_items(&text, "source");
+    assert!(!credits.is_empty() && !sources.is_empty());
+    for c in &credits {
+        assert!(lines.contains(&format!("credit: {c}").as_str()), "{out}");
+    }
+    for s in &sources {
+        assert!(lines.contains(&format!("source: {s}").as_str()), "{out}");
+    }
+    // `param size = 8 in 4 to 26 step 2` in the file.
+    assert!(text.contains("param size = 8 in 4 to 26 step 2"));
+    assert!(
+        lines.contains(&"parameter: size = 8 (4 to 26 step 2)"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"board: grid 8 x 8, 64 cells in play"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"players: black 'B', moves first; white 'W'"),
+        "{out}"
+    );
+
+    // A setting is applied, and a bad one refused.
+    let o = outflank(&["info", "games/othello.rules", "--set", "size=6"]);
+    assert!(
+        stdout(&o).contains("parameter: size = 6 (4 to 26 step 2)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("board: grid 6 x 6, 36 cells in play"));
+    let o = outflank(&["info", "games/othello.rules", "--set", "size=7"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--set size=7"), "{}", stderr(&o));
+}
+
+#[test]
+fn info_names_the_runner_width_and_how_turns_run() {
+    let v = json(&outflank(&[
+        "info",
+        "games/reversi-go-19x19.rules",
+        "--json",
+    ]));
+    assert_eq!(v["board"]["cells"], 361);
+    // 361 cells take six words of 64.
+    assert_eq!(v["runner"]["set_cells"], 384);
+    assert_eq!(v["runner"]["turns"], "enclosure");
+    let names: Vec<&str> = v["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["handicap", "komi", "size"]);
+    assert_eq!(v["parameters"][0]["allowed"], "0, 2 to 9");
+    assert_eq!(v["tokens"][0], "button");
+
+    let v = json(&outflank(&["info", "games/othello.rules", "--json"]));
+    assert_eq!(v["runner"]["set_cells"], 64);
+    assert_eq!(v["runner"]["turns"], "direct");
+    let v = json(&outflank(&["info", "games/hex-reversi.rules", "--json"]));
+    assert_eq!(v["board"]["shape"], "hexagon");
+    let v = json(&outflank(&[
+        "info",
+        "games/rolit-3-neutral.rules",
+        "--json",
+    ]));
+    assert_eq!(v["kinds"][0]["note"], "as opponent");
+    assert_eq!(v["players"].as_array().unwrap().len(), 3);
+}

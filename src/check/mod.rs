@@ -6,6 +6,7 @@ mod builtins;
 mod ends;
 mod examples;
 mod expr;
+mod flow;
 mod lines;
 mod lints;
 mod load;
@@ -31,17 +32,18 @@ use std::sync::Arc;
 /// Where a player or a kind of piece is declared: its span and file.
 type Declared<T> = Vec<(T, Span, u16)>;
 
-/// The title, and the credits and sources in file order.
-fn title_and_credits(items: &[load::Sourced<'_>]) -> (String, Vec<String>) {
-    let (mut title, mut credits) = (String::new(), Vec::new());
+/// The title, the credits and the sources, in file order.
+fn title_and_credits(items: &[load::Sourced<'_>]) -> (String, Vec<String>, Vec<String>) {
+    let (mut title, mut credits, mut sources) = (String::new(), Vec::new(), Vec::new());
     for s in items {
         match &s.item.kind {
             ItemKind::Title(t) => title.clone_from(&t.node),
-            ItemKind::Credit(c) | ItemKind::Source(c) => credits.push(c.node.clone()),
+            ItemKind::Credit(c) => credits.push(c.node.clone()),
+            ItemKind::Source(c) => sources.push(c.node.clone()),
             _ => {}
         }
     }
-    (title, credits)
+    (title, credits, sources)
 }
 
 /// Names of the language's own sets and players, which a kind of piece may not take.
@@ -211,6 +213,15 @@ fn allowed_text(parts: &[AllowedPart]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The values a parameter allows, as text.
+fn range_text(p: &Param) -> String {
+    match (&p.allowed, &p.value) {
+        (_, Literal::Bool(_)) => "true or false".into(),
+        (Some(parts), _) => allowed_text(parts),
+        (None, _) => "any whole number".into(),
+    }
 }
 
 fn allows(parts: &[AllowedPart], v: i64) -> bool {
@@ -392,14 +403,20 @@ impl<'a> Checker<'a> {
         }
         self.unused(items);
         let examples = self.examples(items);
-        let (title, credits) = title_and_credits(items);
+        let (title, credits, sources) = title_and_credits(items);
         Ok(Some(Game {
             title,
             credits,
+            sources,
             params: self
                 .params
                 .iter()
                 .map(|(k, v)| (k.clone(), literal_text(&v.value)))
+                .collect(),
+            param_ranges: self
+                .params
+                .iter()
+                .map(|(k, v)| (k.clone(), range_text(v)))
                 .collect(),
             geometry: self.geometry.clone().unwrap(),
             players: players.into_iter().map(|p| p.0).collect(),

@@ -1,4 +1,4 @@
-//! The commands a designer runs on rules files as text: `check`, `fmt` and `test`.
+//! The commands a designer runs on rules files as text: `check`, `info`, `fmt` and `test`.
 
 use super::*;
 
@@ -23,6 +23,246 @@ pub(super) struct FmtArgs {
 pub(super) struct TestArgs {
     #[arg(required = true)]
     pub(super) files: Vec<String>,
+}
+
+// The options of `info` (its help is the doc comment of `Command::Info`).
+#[derive(Args)]
+pub(super) struct InfoArgs {
+    /// The rules file.
+    pub(super) file: String,
+    /// Set a parameter, e.g. --set size=10 (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(super) set: Vec<String>,
+    /// The same as one JSON object.
+    #[arg(long)]
+    pub(super) json: bool,
+}
+
+/// What `info` says of a game.
+#[derive(serde::Serialize)]
+struct Info {
+    title: String,
+    credits: Vec<String>,
+    sources: Vec<String>,
+    board: BoardInfo,
+    /// In turn order, the first mover marked.
+    players: Vec<SeatInfo>,
+    kinds: Vec<SeatInfo>,
+    parameters: Vec<ParamInfo>,
+    /// Each region and its number of cells.
+    regions: Vec<(String, u32)>,
+    lines: Vec<String>,
+    tokens: Vec<String>,
+    counters: Vec<String>,
+    examples: usize,
+    runner: RunnerInfo,
+}
+
+#[derive(serde::Serialize)]
+struct BoardInfo {
+    shape: &'static str,
+    width: usize,
+    height: usize,
+    /// Cells in play.
+    cells: u32,
+}
+
+#[derive(serde::Serialize)]
+struct SeatInfo {
+    name: String,
+    symbol: char,
+    /// A player: whether it moves first; a kind of piece: how line patterns see it.
+    note: String,
+}
+
+#[derive(serde::Serialize)]
+struct ParamInfo {
+    name: String,
+    value: String,
+    allowed: String,
+}
+
+#[derive(serde::Serialize)]
+struct RunnerInfo {
+    /// How many cells the runner's sets hold (the board's, rounded up to a built width).
+    set_cells: usize,
+    /// The bytes of a position in the runner, what a playout or a search copies.
+    state_bytes: usize,
+    /// How turns run: as a loop over the boards, as one step of a Go-like capture, or as the
+    /// turn program's instructions.
+    turns: &'static str,
+}
+
+/// What a rules file describes: its title and credits, board, players, parameters and what
+/// they allow, regions, lines, and how the runner takes it.
+pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
+    let mut args = GameArgs::plain(&a.file);
+    args.set.clone_from(&a.set);
+    let engine = load_game(&args)?;
+    let g = &engine.game;
+    let lookup = |list: &[(String, String)], name: &str| {
+        list.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let shape = match (g.geometry.hex, g.geometry.wrap.across, g.geometry.wrap.down) {
+        (true, _, _) => "hexagon",
+        (false, true, true) => "torus",
+        (false, true, false) => "cylinder",
+        _ => "grid",
+    };
+    let info = Info {
+        title: g.title.clone(),
+        credits: g.credits.clone(),
+        sources: g.sources.clone(),
+        board: BoardInfo {
+            shape,
+            width: g.geometry.width,
+            height: g.geometry.height,
+            cells: g.geometry.playable.count(),
+        },
+        players: g
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| SeatInfo {
+                name: p.name.clone(),
+                symbol: p.symbol,
+                note: if i == usize::from(g.first) {
+                    "moves first".into()
+                } else {
+                    String::new()
+                },
+            })
+            .collect(),
+        kinds: g
+            .kinds
+            .iter()
+            .map(|k| SeatInfo {
+                name: k.name.clone(),
+                symbol: k.symbol,
+                note: match k.role {
+                    Some(outflank::ir::PieceRole::Friend) => "as friend".into(),
+                    Some(outflank::ir::PieceRole::Opponent) => "as opponent".into(),
+                    None => "a wall to lines".into(),
+                },
+            })
+            .collect(),
+        parameters: g
+            .params
+            .iter()
+            .map(|(name, value)| ParamInfo {
+                name: name.clone(),
+                value: value.clone(),
+                allowed: lookup(&g.param_ranges, name),
+            })
+            .collect(),
+        regions: g
+            .regions
+            .iter()
+            .map(|(n, cells)| (n.clone(), cells.count()))
+            .collect(),
+        lines: g.lines.iter().map(|l| l.name.clone()).collect(),
+        tokens: g.tokens.clone(),
+        counters: g.counters.iter().map(|(n, _)| n.clone()).collect(),
+        examples: g.examples.len(),
+        runner: RunnerInfo {
+            set_cells: engine.runner_set_cells(),
+            state_bytes: engine.kernel_state_bytes(),
+            turns: if engine.kernel_is_direct() {
+                "direct"
+            } else if engine.kernel_encloses() {
+                "enclosure"
+            } else {
+                "program"
+            },
+        },
+    };
+    if a.json {
+        return Ok(serde_json::to_string_pretty(&info).expect("plain data serializes") + "\n");
+    }
+    Ok(info_text(&info))
+}
+
+/// `info` as text: one line per item, lists joined with commas.
+fn info_text(i: &Info) -> String {
+    let mut out = String::new();
+    outln!(
+        out,
+        "{}",
+        if i.title.is_empty() {
+            "untitled"
+        } else {
+            &i.title
+        }
+    );
+    for c in &i.credits {
+        outln!(out, "credit: {c}");
+    }
+    for s in &i.sources {
+        outln!(out, "source: {s}");
+    }
+    let b = &i.board;
+    outln!(
+        out,
+        "board: {} {} x {}, {} cells in play",
+        b.shape,
+        b.width,
+        b.height,
+        b.cells
+    );
+    let seats = |list: &[SeatInfo]| -> String {
+        list.iter()
+            .map(|s| {
+                let note = if s.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", s.note)
+                };
+                format!("{} '{}'{note}", s.name, s.symbol)
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    outln!(out, "players: {}", seats(&i.players));
+    if !i.kinds.is_empty() {
+        outln!(out, "pieces: {}", seats(&i.kinds));
+    }
+    for p in &i.parameters {
+        outln!(out, "parameter: {} = {} ({})", p.name, p.value, p.allowed);
+    }
+    if !i.regions.is_empty() {
+        let regions: Vec<String> = i
+            .regions
+            .iter()
+            .map(|(n, c)| format!("{n} ({c} {})", if *c == 1 { "cell" } else { "cells" }))
+            .collect();
+        outln!(out, "regions: {}", regions.join(", "));
+    }
+    for (what, list) in [
+        ("lines", &i.lines),
+        ("tokens", &i.tokens),
+        ("counters", &i.counters),
+    ] {
+        if !list.is_empty() {
+            outln!(out, "{what}: {}", list.join(", "));
+        }
+    }
+    outln!(out, "examples: {}", i.examples);
+    let r = &i.runner;
+    let turns = match r.turns {
+        "direct" => "each turn a loop over the two boards",
+        "enclosure" => "a Go-like capture as one step",
+        _ => "the turn program, step by step",
+    };
+    outln!(
+        out,
+        "runner: sets of {} cells, {} bytes a position; {turns}",
+        r.set_cells,
+        r.state_bytes
+    );
+    out
 }
 
 pub(super) fn cmd_check(a: &CheckArgs) -> Result<String, Failure> {

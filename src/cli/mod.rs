@@ -27,7 +27,7 @@ mod solve;
 
 use outflank::agents::game_seed;
 
-use author::{CheckArgs, FmtArgs, TestArgs};
+use author::{CheckArgs, FmtArgs, InfoArgs, TestArgs};
 use bench::BenchArgs;
 use clap::{Args, Parser, Subcommand};
 use inspect::{ExplainArgs, MovesArgs, PerftArgs, TraceArgs};
@@ -97,6 +97,9 @@ impl GameArgs {
 enum Command {
     /// Check rules files; print diagnostics for every problem.
     Check(CheckArgs),
+    /// What a rules file describes: title, credits, sources, board, players, parameters and
+    /// what they allow, regions, lines, and how the runner takes the game.
+    Info(InfoArgs),
     /// List the legal moves after a history of moves.
     Moves(MovesArgs),
     /// Count the move sequences of a given depth.
@@ -287,6 +290,7 @@ pub(crate) fn main() -> i32 {
 fn run(cli: Cli) -> i32 {
     let result = match &cli.command {
         Command::Check(a) => author::cmd_check(a),
+        Command::Info(a) => author::cmd_info(a),
         Command::Fmt(a) => author::cmd_fmt(a),
         Command::Test(a) => author::cmd_test(a),
         Command::Moves(a) => inspect::cmd_moves(a),

@@ -208,6 +208,12 @@ impl Engine {
         self.kernel.value(&self.game, s, table, window).transpose()
     }
 
+    /// How many cells the runner's sets hold: the board's cells rounded up to the width the
+    /// runner was built for (64, 128, 192, 384, or the largest board's).
+    pub fn runner_set_cells(&self) -> usize {
+        self.kernel.set_cells()
+    }
+
     /// The bytes of the runner's own state: its playouts copy that, not the engine's
     /// [`State`].
     pub fn kernel_state_bytes(&self) -> usize {

@@ -15,6 +15,7 @@
 //! checks and errors). A rule error (placing on a piece, a loop without end) is a [`Fault`]
 //! with the place in the rules that caused it.
 
+mod choices;
 mod context;
 mod lines;
 mod perft;
@@ -584,6 +585,14 @@ macro_rules! each_width {
 pub(crate) use each_width;
 
 impl AnyKernel {
+    /// How many cells this kernel's sets hold (a multiple of 64).
+    pub fn set_cells(&self) -> usize {
+        fn of<B: Board, const P: usize>(_: &Kernel<B, P>) -> usize {
+            B::CELLS
+        }
+        each_width!(self, k => of(k))
+    }
+
     /// The size of this kernel's [`KState`].
     pub fn state_bytes(&self) -> usize {
         fn of<B: Board, const P: usize>(_: &Kernel<B, P>) -> usize {
