@@ -1,7 +1,10 @@
 //! Parsing: source text -> AST with spans.
 
 pub mod ast;
+mod errors;
+mod grammar;
 mod parser;
+mod spans;
 
+pub use errors::ITEM_WORDS;
 pub use parser::parse;
-pub use parser::ITEM_WORDS;
