@@ -18,6 +18,7 @@ mod format;
 mod fuzz;
 mod games;
 mod hex;
+mod house;
 mod kernel;
 mod language;
 mod negamax;

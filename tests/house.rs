@@ -1,0 +1,127 @@
+//! The repository stands alone and keeps its shape: nothing points outside it, no source file
+//! grows past what a reader can hold, and the layers import one way.
+
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Every file under `dir` (relative to the repository), recursively.
+fn files_under(dir: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![Path::new(ROOT).join(dir)];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(ROOT).unwrap().display().to_string()
+}
+
+#[test]
+fn nothing_points_outside_the_repository() {
+    // Built here, so that this file does not hold the path it looks for.
+    let outside = ["..", "shared"].join("/");
+    let mut files: Vec<PathBuf> = [
+        "src", "tests", "docs", "games", "benches", "grammar", ".ci", "fuzz",
+    ]
+    .iter()
+    .flat_map(|d| files_under(d))
+    .collect();
+    for f in [
+        "README.md",
+        "CONTRIBUTING.md",
+        "Cargo.toml",
+        ".cargo/config.toml",
+    ] {
+        files.push(Path::new(ROOT).join(f));
+    }
+    assert!(files.len() > 100, "found only {} files", files.len());
+    let pointing: Vec<String> = files
+        .iter()
+        .filter(|f| std::fs::read(f).is_ok_and(|b| String::from_utf8_lossy(&b).contains(&outside)))
+        .map(|f| relative(f))
+        .collect();
+    assert!(pointing.is_empty(), "{outside} is named in {pointing:?}");
+}
+
+#[test]
+fn no_source_file_is_longer_than_a_reader_can_hold() {
+    let sources: Vec<PathBuf> = files_under("src")
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    assert!(sources.len() > 50);
+    for f in sources {
+        let lines = std::fs::read_to_string(&f).unwrap().lines().count();
+        assert!(
+            lines <= 800,
+            "{} has {lines} lines (at most 800)",
+            relative(&f)
+        );
+    }
+}
+
+/// The names of the crate's top modules that the Rust files under `place` use.
+fn uses_of(place: &str) -> std::collections::BTreeSet<String> {
+    let path = Path::new(ROOT).join("src").join(place);
+    let files = if path.is_dir() {
+        files_under(&format!("src/{place}"))
+    } else {
+        vec![path]
+    };
+    let mut used = std::collections::BTreeSet::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        // Comments may name any module (a doc link is no dependency).
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (i, _) in line.match_indices("crate::") {
+                let name: String = line[i + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                used.insert(name);
+            }
+        }
+    }
+    used
+}
+
+#[test]
+fn the_layers_import_one_way() {
+    // Each place and the modules of the crate it may use: the pipeline's earlier stages and
+    // the board model below them, never a later stage.
+    let allowed: &[(&str, &[&str])] = &[
+        ("board", &["board"]),
+        ("source.rs", &[]),
+        ("diagnostic.rs", &["source"]),
+        ("syntax", &["syntax", "source", "diagnostic", "board", "ir"]),
+        ("ir.rs", &["board", "source", "syntax"]),
+        (
+            "check",
+            &["check", "syntax", "ir", "board", "source", "diagnostic"],
+        ),
+        ("engine", &["engine", "ir", "board", "source", "diagnostic"]),
+        ("agents", &["agents", "engine", "ir", "board"]),
+    ];
+    for (place, may) in allowed {
+        let used = uses_of(place);
+        let wrong: Vec<&String> = used.iter().filter(|u| !may.contains(&u.as_str())).collect();
+        assert!(
+            wrong.is_empty(),
+            "src/{place} uses {wrong:?}; it may use only {may:?}"
+        );
+    }
+}
