@@ -344,8 +344,6 @@ pub struct Game {
     pub files: Vec<Arc<SourceFile>>,
     /// Named regions, for diagrams.
     pub regions: Vec<(String, Bits)>,
-    /// The checked file's examples (a base file's examples belong to the base).
-    pub examples: Vec<crate::syntax::ast::Example>,
 }
 
 impl Game {

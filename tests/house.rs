@@ -108,7 +108,7 @@ fn the_layers_import_one_way() {
         ("source.rs", &[]),
         ("diagnostic.rs", &["source"]),
         ("syntax", &["syntax", "source", "diagnostic", "board", "ir"]),
-        ("ir.rs", &["board", "source", "syntax"]),
+        ("ir.rs", &["board", "source"]),
         (
             "check",
             &["check", "syntax", "ir", "board", "source", "diagnostic"],

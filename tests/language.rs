@@ -360,8 +360,14 @@ fn an_example_that_excludes_a_cell_off_the_board_fails_instead_of_passing() {
         )
     };
     let outcome = |excluded: &str| {
-        let e = engine_from(&rules(excluded));
-        let example = &e.game.examples[0];
+        let checked = outflank::check::check(
+            outflank::source::SourceFile::new("t.rules", rules(excluded)),
+            &outflank::source::NoFiles,
+            &[],
+        )
+        .unwrap_or_else(|_| panic!("the test rules must check"));
+        let example = &checked.examples[0];
+        let e = outflank::engine::Engine::new(checked.game);
         outflank::examples::run_example(&e, example).map_err(|f| f.message)
     };
     // a1 is taken: truly not legal, so the expectation holds.

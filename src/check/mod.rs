@@ -60,9 +60,12 @@ pub enum CheckError {
     Setting(String),
 }
 
-/// A checked game and the warnings found on the way.
+/// A checked game, its examples and the warnings found on the way.
 pub struct Checked {
     pub game: Game,
+    /// The checked file's examples (a base file's examples belong to the base), with their
+    /// names of players and parameters checked; `examples::run_example` runs one.
+    pub examples: Vec<ast::Example>,
     pub warnings: Diagnostics,
 }
 
@@ -115,8 +118,9 @@ pub fn check(
         return Err(CheckError::Rules(diags));
     }
     match game {
-        Some(game) => Ok(Checked {
+        Some((game, examples)) => Ok(Checked {
             game,
+            examples,
             warnings: diags,
         }),
         // Every failing path reports a diagnostic; this guards against a silent failure.
@@ -340,7 +344,7 @@ impl<'a> Checker<'a> {
         &mut self,
         items: &[load::Sourced<'a>],
         overrides: &[(String, String)],
-    ) -> Result<Option<Game>, CheckError> {
+    ) -> Result<Option<(Game, Vec<ast::Example>)>, CheckError> {
         self.duplicates(items);
         let consts = Scope {
             consts_only: true,
@@ -404,7 +408,7 @@ impl<'a> Checker<'a> {
         self.unused(items);
         let examples = self.examples(items);
         let (title, credits, sources) = title_and_credits(items);
-        Ok(Some(Game {
+        let game = Game {
             title,
             credits,
             sources,
@@ -437,8 +441,8 @@ impl<'a> Checker<'a> {
             tiebreaks,
             files: self.files.clone(),
             regions: self.regions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-            examples,
-        }))
+        };
+        Ok(Some((game, examples)))
     }
 
     /// Tokens, counters, direction sets, defs, regions and lines.

@@ -98,7 +98,9 @@ struct RunnerInfo {
 pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
     let mut args = GameArgs::plain(&a.file);
     args.set.clone_from(&a.set);
-    let engine = load_game(&args)?;
+    let checked = load_checked(&args, !args.set.is_empty())?;
+    let examples = checked.examples.len();
+    let engine = Engine::new(checked.game);
     let g = &engine.game;
     let lookup = |list: &[(String, String)], name: &str| {
         list.iter()
@@ -166,7 +168,7 @@ pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
         lines: g.lines.iter().map(|l| l.name.clone()).collect(),
         tokens: g.tokens.clone(),
         counters: g.counters.iter().map(|(n, _)| n.clone()).collect(),
-        examples: g.examples.len(),
+        examples,
         runner: RunnerInfo {
             set_cells: engine.runner_set_cells(),
             state_bytes: engine.kernel_state_bytes(),
@@ -360,9 +362,10 @@ pub(super) fn cmd_test(a: &TestArgs) -> Result<String, Failure> {
     let mut out = String::new();
     for file in files {
         // A designer testing the examples wants the warnings too.
-        let engine = load_game_showing(&GameArgs::plain(file), true)?;
+        let checked = load_checked(&GameArgs::plain(file), true)?;
+        let (engine, examples) = (Engine::new(checked.game), checked.examples);
         outln!(out, "{file}");
-        if engine.game.examples.is_empty() {
+        if examples.is_empty() {
             outln!(out, "  (no examples)");
         }
         let source = engine
@@ -371,7 +374,7 @@ pub(super) fn cmd_test(a: &TestArgs) -> Result<String, Failure> {
             .last()
             .expect("a checked game has its file")
             .clone();
-        for (i, example) in engine.game.examples.iter().enumerate() {
+        for (i, example) in examples.iter().enumerate() {
             let settings = outflank::examples::settings(example);
             // An example that sets parameters runs on the rules checked with them (the same
             // file, so its examples come in the same order).
@@ -381,8 +384,9 @@ pub(super) fn cmd_test(a: &TestArgs) -> Result<String, Failure> {
             } else {
                 let mut args = GameArgs::plain(file);
                 args.set = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                with_settings = load_game(&args)?;
-                (&with_settings, &with_settings.game.examples[i])
+                let checked = load_checked(&args, false)?;
+                with_settings = (Engine::new(checked.game), checked.examples);
+                (&with_settings.0, &with_settings.1[i])
             };
             match outflank::examples::run_example(runner, example) {
                 Ok(()) => {

@@ -31,7 +31,7 @@ use author::{CheckArgs, FmtArgs, InfoArgs, TestArgs};
 use bench::BenchArgs;
 use clap::{Args, Parser, Subcommand};
 use inspect::{ExplainArgs, MovesArgs, PerftArgs, TraceArgs};
-use outflank::check::{check, CheckError};
+use outflank::check::{check, CheckError, Checked};
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
 use outflank::engine::turns::{abbreviate, ListError, PlayError};
@@ -187,6 +187,12 @@ pub(crate) fn load_game(args: &GameArgs) -> Result<Engine, Failure> {
 
 /// [`load_game`], showing every warning in full or summing them up.
 fn load_game_showing(args: &GameArgs, in_full: bool) -> Result<Engine, Failure> {
+    load_checked(args, in_full).map(|c| Engine::new(c.game))
+}
+
+/// The rules file checked with the settings of `args`, its examples with it; warnings shown
+/// in full or summed up, errors shown.
+fn load_checked(args: &GameArgs, in_full: bool) -> Result<Checked, Failure> {
     let source = read_source(&args.file)?;
     let mut overrides = Vec::new();
     for s in &args.set {
@@ -219,7 +225,7 @@ fn load_game_showing(args: &GameArgs, in_full: bool) -> Result<Engine, Failure> 
                     args.file, args.file
                 );
             }
-            Ok(Engine::new(checked.game))
+            Ok(checked)
         }
         Err(CheckError::Setting(msg)) => Err(Failure::Message(msg)),
         Err(CheckError::Rules(diags)) => {
