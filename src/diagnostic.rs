@@ -165,10 +165,10 @@ impl Diagnostics {
             let warnings = rest.len() - errors;
             let mut more = Vec::new();
             if errors > 0 {
-                more.push(format!("{errors} more error(s)"));
+                more.push(format!("{} more", count_of(errors as u64, "error")));
             }
             if warnings > 0 {
-                more.push(format!("{warnings} more warning(s)"));
+                more.push(format!("{} more", count_of(warnings as u64, "warning")));
             }
             out.push_str(&format!(
                 "... and {}, not shown: fix these first\n",
@@ -181,8 +181,15 @@ impl Diagnostics {
 
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} error(s)", self.errors())
+        write!(f, "{}", count_of(self.errors() as u64, "error"))
     }
+}
+
+/// `n` and a noun, the noun in the plural unless `n` is one: "1 error", "3 errors". (Every noun
+/// the program counts takes an s.)
+pub fn count_of(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Text a user gave, made safe to show on a terminal: control characters (an escape sequence

@@ -148,7 +148,7 @@ fn endless_inputs_and_lost_output_are_refused() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("2 games, seed 1, 2 job(s)"),
+        stdout(&o).contains("2 games, seed 1, 2 jobs"),
         "{}",
         stdout(&o)
     );
@@ -321,7 +321,13 @@ fn an_interrupted_run_keeps_its_games() {
             .and_then(|r| r.split(' ').next())
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("{out}"));
-        assert!(out.contains(&format!("{played} games, seed 1")), "{out}");
+        assert!(
+            out.contains(&format!(
+                "{}, seed 1",
+                outflank::diagnostic::count_of(played, "game")
+            )),
+            "{out}"
+        );
         let text = std::fs::read_to_string(&record).unwrap();
         assert_eq!(text.lines().count() as u64, played);
         assert!(text.ends_with('\n'));

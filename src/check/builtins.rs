@@ -437,7 +437,10 @@ impl Checker<'_> {
         }
         self.error(
             span,
-            format!("`{name}` does not take {} argument(s)", args.len()),
+            format!(
+                "`{name}` does not take {}",
+                crate::diagnostic::count_of(args.len() as u64, "argument")
+            ),
         )
         .label("wrong number of arguments")
         .help(format!("write {usage}"))

@@ -356,8 +356,8 @@ impl Checker<'_> {
             self.error(
                 span,
                 format!(
-                    "`{name}` takes {} argument(s), {} given",
-                    params.len(),
+                    "`{name}` takes {}, {} given",
+                    crate::diagnostic::count_of(params.len() as u64, "argument"),
                     args.len()
                 ),
             )

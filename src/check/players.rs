@@ -383,7 +383,7 @@ impl<'a> Checker<'a> {
                         || text.iter().any(|r| r.chars().count() != geometry.width)
                     {
                         self.error(rows.span, format!("the rows do not describe a {} x {} board", geometry.width, geometry.height))
-                            .label(format!("{} row(s) here", text.len()))
+                            .label(format!("{} here", crate::diagnostic::count_of(text.len() as u64, "row")))
                             .help("give one row per board row, separated by /, each with one character per column")
                             .emit();
                         continue;

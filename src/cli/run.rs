@@ -3,6 +3,7 @@
 use super::output::{board_text, rate, result_line};
 use super::{load_game, start, write_stdout, Failure, GameArgs};
 use clap::Args;
+use outflank::diagnostic::count_of;
 use outflank::engine::Engine;
 use outflank::record::{params_of, replay, result_of, rules_hash, Record, StartPosition};
 use outflank::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
@@ -359,11 +360,16 @@ fn summary_text(
         )
     };
     if interrupted {
-        out.push_str(&format!("interrupted: {n} of {} games played\n", o.games));
+        out.push_str(&format!(
+            "interrupted: {n} of {} played\n",
+            count_of(o.games, "game")
+        ));
     }
     out.push_str(&format!(
-        "{n} games, seed {}, {jobs} job(s){}\n",
+        "{}, seed {}, {}{}\n",
+        count_of(n, "game"),
         o.seed,
+        count_of(jobs as u64, "job"),
         match (o.swap, players) {
             (false, _) => "",
             (true, 2) => ", seats swapped every other game",
@@ -378,11 +384,15 @@ fn summary_text(
         } else {
             format!(" ({})", specs[p as usize])
         };
-        out.push_str(&format!("{name}{seat}: {} wins, {}\n", s.wins, pct(s)));
+        out.push_str(&format!(
+            "{name}{seat}: {}, {}\n",
+            count_of(s.wins, "win"),
+            pct(s)
+        ));
     }
     if let Some(agents) = &summary.agents {
         for (a, s) in agents {
-            out.push_str(&format!("{a}: {} wins, {}\n", s.wins, pct(s)));
+            out.push_str(&format!("{a}: {}, {}\n", count_of(s.wins, "win"), pct(s)));
         }
     }
     out.push_str(&format!("draws: {draws}\n"));
