@@ -102,7 +102,7 @@ proptest! {
 /// quoted string too.
 #[test]
 fn the_rules_hash_reads_the_tokens_alone() {
-    use outflank::record::rules_hash;
+    use outflank::apps::record::rules_hash;
     let hash = |text: &str| rules_hash(&common::engine_from(text));
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/othello.rules"))
         .unwrap();

@@ -115,6 +115,20 @@ fn the_layers_import_one_way() {
         ),
         ("engine", &["engine", "ir", "board", "source", "diagnostic"]),
         ("agents", &["agents", "engine", "ir", "board"]),
+        (
+            "apps",
+            &[
+                "apps",
+                "agents",
+                "engine",
+                "check",
+                "syntax",
+                "ir",
+                "board",
+                "source",
+                "diagnostic",
+            ],
+        ),
     ];
     for (place, may) in allowed {
         let used = uses_of(place);

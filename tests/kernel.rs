@@ -552,9 +552,9 @@ fn compare_solutions(fast: &Engine, what: &str, games: u64, plies: u64) -> usize
                 plies + game % 4,
             )
             .unwrap();
-        let memory = outflank::solve::DEFAULT_MEMORY;
-        let a = outflank::solve::solve(fast, &from, memory).unwrap();
-        let b = outflank::solve::solve(&slow, &from, memory).unwrap();
+        let memory = outflank::apps::solve::DEFAULT_MEMORY;
+        let a = outflank::apps::solve::solve(fast, &from, memory).unwrap();
+        let b = outflank::apps::solve::solve(&slow, &from, memory).unwrap();
         assert_eq!(a.end.outcome, b.end.outcome, "{what}, game {game}");
         let steps = |line: &[(State, outflank::engine::Step)]| -> Vec<_> {
             line.iter().map(|(_, step)| *step).collect()

@@ -368,7 +368,7 @@ fn an_example_that_excludes_a_cell_off_the_board_fails_instead_of_passing() {
         .unwrap_or_else(|_| panic!("the test rules must check"));
         let example = &checked.examples[0];
         let e = outflank::engine::Engine::new(checked.game);
-        outflank::examples::run_example(&e, example).map_err(|f| f.message)
+        outflank::apps::examples::run_example(&e, example).map_err(|f| f.message)
     };
     // a1 is taken: truly not legal, so the expectation holds.
     assert_eq!(outcome("a1"), Ok(()));

@@ -4,8 +4,8 @@
 use crate::common;
 use crate::common::engine;
 use outflank::agents::{Agent, AlphaBeta};
+use outflank::apps::selfplay::{play_games, Match};
 use outflank::engine::state::State;
-use outflank::selfplay::{play_games, Match};
 
 fn score(file: &str, set: &[(&str, &str)], a: &str, b: &str, games: u64) -> (u64, u64) {
     let e = engine(file, set);
@@ -88,7 +88,7 @@ fn self_play_does_not_depend_on_the_number_of_threads() {
     };
     let one = play_games(&e, &start, &m, 9, 8, 1, &|_| {}).unwrap();
     let two = play_games(&e, &start, &m, 9, 8, 2, &|_| {}).unwrap();
-    let moves = |r: &Vec<outflank::selfplay::GameResult>| {
+    let moves = |r: &Vec<outflank::apps::selfplay::GameResult>| {
         r.iter().map(|g| g.moves.clone()).collect::<Vec<_>>()
     };
     assert_eq!(moves(&one), moves(&two));

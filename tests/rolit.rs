@@ -265,7 +265,7 @@ fn the_solver_plays_paranoid_among_three_or_four() {
             }
             let to_move = e.player_name(m.to_move).to_string();
             let s = e.position(&m.rows().join("/"), Some(&to_move)).unwrap();
-            let solution = outflank::solve::solve(&e, &s, 1 << 24).unwrap();
+            let solution = outflank::apps::solve::solve(&e, &s, 1 << 24).unwrap();
             let end = solution.end.outcome.unwrap();
             let what = format!("{file} seed {seed}");
             assert_eq!(solution.line.len(), 7, "{what}");

@@ -375,7 +375,7 @@ pub(super) fn cmd_test(a: &TestArgs) -> Result<String, Failure> {
             .expect("a checked game has its file")
             .clone();
         for (i, example) in examples.iter().enumerate() {
-            let settings = outflank::examples::settings(example);
+            let settings = outflank::apps::examples::settings(example);
             // An example that sets parameters runs on the rules checked with them (the same
             // file, so its examples come in the same order).
             let with_settings;
@@ -388,7 +388,7 @@ pub(super) fn cmd_test(a: &TestArgs) -> Result<String, Failure> {
                 with_settings = (Engine::new(checked.game), checked.examples);
                 (&with_settings.0, &with_settings.1[i])
             };
-            match outflank::examples::run_example(runner, example) {
+            match outflank::apps::examples::run_example(runner, example) {
                 Ok(()) => {
                     passed += 1;
                     outln!(out, "  ok    {}", example.name.node);

@@ -5,11 +5,13 @@ use super::output::result_line;
 use super::{load_game, start, Failure, GameArgs, StepLimit};
 use clap::Args;
 use outflank::agents::{agent, game_seed, Agent};
+use outflank::apps::record::{
+    params_of, result_of, rules_hash, Record, RecordResult, StartPosition,
+};
 use outflank::check::closest_names;
 use outflank::engine::state::State;
 use outflank::engine::turns::PlayError;
 use outflank::engine::Engine;
-use outflank::record::{params_of, result_of, rules_hash, Record, RecordResult, StartPosition};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 

@@ -66,7 +66,7 @@ pub(super) fn cmd_render(a: &RenderArgs) -> Result<String, Failure> {
     );
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
-    let mut drawing = outflank::render::Drawing {
+    let mut drawing = outflank::apps::render::Drawing {
         shade,
         ..Default::default()
     };
@@ -96,7 +96,7 @@ pub(super) fn cmd_render(a: &RenderArgs) -> Result<String, Failure> {
         }
         None => {}
     }
-    let text = outflank::render::svg(&engine, &s, &drawing)?;
+    let text = outflank::apps::render::svg(&engine, &s, &drawing)?;
     let mut done = String::new();
     if let Some(out) = svg_out {
         std::fs::write(out, &text).map_err(|e| format!("cannot write {out}: {e}"))?;

@@ -3,10 +3,10 @@
 use super::output::{board_text, rate, result_line};
 use super::{load_game, start, write_stdout, Failure, GameArgs};
 use clap::Args;
+use outflank::apps::record::{params_of, replay, result_of, rules_hash, Record, StartPosition};
+use outflank::apps::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
 use outflank::diagnostic::count_of;
 use outflank::engine::Engine;
-use outflank::record::{params_of, replay, result_of, rules_hash, Record, StartPosition};
-use outflank::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -522,7 +522,7 @@ pub(super) fn cmd_replay(a: &ReplayArgs) -> Result<String, Failure> {
         } else {
             path.clone()
         };
-        if let Err(m) = outflank::record::same_rules(&plain, record) {
+        if let Err(m) = outflank::apps::record::same_rules(&plain, record) {
             write_stdout(&out)?;
             return Err(Failure::Message(format!("{where_}: {m}")));
         }

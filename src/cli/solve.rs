@@ -13,7 +13,7 @@ pub(super) struct SolveArgs {
     pub(super) json: bool,
     /// Megabytes the solver's tables may take (16 to 1048576); a smaller table costs only
     /// repeated work.
-    #[arg(long, value_name = "MB", default_value_t = (outflank::solve::DEFAULT_MEMORY >> 20) as u64,
+    #[arg(long, value_name = "MB", default_value_t = (outflank::apps::solve::DEFAULT_MEMORY >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     pub(super) memory: u64,
 }
@@ -29,7 +29,7 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
     let s = position(&engine, args, history)?;
     let started = Instant::now();
     let memory = usize::try_from(memory << 20).unwrap_or(usize::MAX);
-    let solution = outflank::solve::solve(&engine, &s, memory)?;
+    let solution = outflank::apps::solve::solve(&engine, &s, memory)?;
     let seconds = started.elapsed().as_secs_f64();
     // The best line as whole turns.
     let mut turns: Vec<String> = Vec::new();

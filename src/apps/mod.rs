@@ -1,0 +1,9 @@
+//! The applications the commands share, built on the engine and the agents: self-play series
+//! with their statistics, solving, game records, board diagrams, and running the `example`
+//! blocks of a rules file. None reads or writes files; the command line does.
+
+pub mod examples;
+pub mod record;
+pub mod render;
+pub mod selfplay;
+pub mod solve;
