@@ -67,3 +67,156 @@ fn the_sketches_of_later_games_compile() {
 fn blocks() -> Vec<String> {
     common::rules_blocks(include_str!("../docs/LANGUAGE.md"))
 }
+
+/// The commands the README and the docs show: each line of a `sh` block, and each code span that
+/// starts with `outflank` and gives more than a subcommand's name. (docs/PERFORMANCE-HISTORY.md
+/// records past commands as they were and is left out.)
+fn documented_commands() -> Vec<(String, String)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut files = vec!["README.md".to_string(), "CONTRIBUTING.md".to_string()];
+    let mut docs: Vec<String> = std::fs::read_dir(format!("{root}/docs"))
+        .unwrap()
+        .map(|e| format!("docs/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|f| f.ends_with(".md") && !f.contains("HISTORY"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(format!("{root}/{f}")).unwrap();
+        let mut prose = String::new();
+        let mut in_sh = None;
+        for line in text.lines() {
+            let fence = line.trim_start().starts_with("```");
+            match (&in_sh, fence) {
+                (None, true) => in_sh = Some(line.trim_start().trim_start_matches('`') == "sh"),
+                (Some(_), true) => in_sh = None,
+                (Some(true), false) => {
+                    let command = line.split(" #").next().unwrap().trim();
+                    if !command.is_empty() {
+                        out.push((f.clone(), command.to_string()));
+                    }
+                }
+                (Some(false), false) => {}
+                (None, false) => {
+                    prose.push_str(line);
+                    prose.push('\n');
+                }
+            }
+        }
+        for (i, span) in prose.split('`').enumerate() {
+            let span = span.split_whitespace().collect::<Vec<_>>().join(" ");
+            if i % 2 == 1 && span.starts_with("outflank ") && span.split(' ').count() > 2 {
+                out.push((f.clone(), span));
+            }
+        }
+    }
+    out
+}
+
+/// Words of a command line, double quotes grouping; each word says whether it was quoted.
+fn words_of(command: &str) -> Vec<(String, bool)> {
+    let mut words = Vec::new();
+    let (mut word, mut quoted, mut inside) = (String::new(), false, false);
+    for c in command.chars() {
+        match c {
+            '"' => {
+                inside = !inside;
+                quoted = true;
+            }
+            ' ' if !inside => {
+                if !word.is_empty() || quoted {
+                    words.push((std::mem::take(&mut word), quoted));
+                }
+                quoted = false;
+            }
+            _ => word.push(c),
+        }
+    }
+    if !word.is_empty() || quoted {
+        words.push((word, quoted));
+    }
+    words
+}
+
+/// A word that stands for a value the reader chooses: FILE, N, `alphabeta:D`, `A,B`.
+fn is_placeholder(word: &str) -> bool {
+    word.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_uppercase()))
+}
+
+/// Every command the docs show runs as written. `cargo run --release --` stands for the
+/// binary the tests built; the tutorial's `mine.rules` is its first game. Left out, each for its
+/// reason: commands with placeholders (they stand for many), `cargo test` (this run is one) and
+/// the scripts in benches/ (they build a release binary and measure for minutes). A command must
+/// end with success within a few seconds, or still be running then (a long self-play, a game
+/// between computers) without having written an error; a human's game ends when its input does.
+#[test]
+fn every_documented_command_runs() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mine = common::run::temp("docs", "mine.rules");
+    std::fs::write(
+        &mine,
+        common::rules_blocks(include_str!("../docs/TUTORIAL.md")).remove(0),
+    )
+    .unwrap();
+    let mut ran = 0;
+    for (file, command) in documented_commands() {
+        let mut words = words_of(&command);
+        if words
+            .iter()
+            .take(3)
+            .map(|(w, _)| w.as_str())
+            .eq(["cargo", "run", "--release"])
+        {
+            words.drain(..4);
+        } else if words[0].0 == "outflank" {
+            words.remove(0);
+        } else {
+            continue;
+        }
+        if words.is_empty() || words.iter().any(|(w, quoted)| !quoted && is_placeholder(w)) {
+            continue;
+        }
+        let args: Vec<String> = words
+            .into_iter()
+            .map(|(w, _)| if w == "mine.rules" { mine.clone() } else { w })
+            .collect();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if started.elapsed() > std::time::Duration::from_secs(5) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        match status {
+            Some(s) => assert!(s.success(), "{file}: `{command}` failed: {err}"),
+            None => assert!(!err.contains("error"), "{file}: `{command}` wrote: {err}"),
+        }
+        ran += 1;
+    }
+    // The README's main command, the tutorial's four and the players' guide's runs at least.
+    assert!(ran >= 7, "only {ran} documented commands ran");
+}
