@@ -496,7 +496,7 @@ fn many_warnings_are_held_once_and_shown_in_part() {
     let err = stderr(&o);
     assert_eq!(err.matches("is never used").count(), 100);
     assert!(
-        err.contains("... and 9900 more warning(s), not shown: fix these first"),
+        err.contains("... and 9900 more warnings, not shown: fix these first"),
         "{}",
         &err[err.len().saturating_sub(500)..]
     );
