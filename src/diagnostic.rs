@@ -165,10 +165,10 @@ impl Diagnostics {
             let warnings = rest.len() - errors;
             let mut more = Vec::new();
             if errors > 0 {
-                more.push(format!("{} more", count_of(errors as u64, "error")));
+                more.push(count_of(errors as u64, "more error"));
             }
             if warnings > 0 {
-                more.push(format!("{} more", count_of(warnings as u64, "warning")));
+                more.push(count_of(warnings as u64, "more warning"));
             }
             out.push_str(&format!(
                 "... and {}, not shown: fix these first\n",

@@ -626,115 +626,140 @@ impl Checker<'_> {
                     (_, x, y) => Set::Inter(boxed(x), boxed(y)),
                 }))
             }
-            Add | Sub | Mul | Div => {
-                let x = self.expr(a, scope)?;
-                if op == Sub && matches!(x.ty(), Type::Set | Type::Player) {
-                    let x = match x {
-                        Typed::Player(p) => Set::Pieces(boxed(p)),
-                        Typed::Set(s) => s,
-                        _ => unreachable!(),
-                    };
-                    let y = self.expect_set(b, scope)?;
-                    return Some(Typed::Set(match (x, y) {
-                        (Set::Const(p), Set::Const(q)) => Set::Const(p.minus(&q)),
-                        (x, y) => Set::Minus(boxed(x), boxed(y)),
-                    }));
+            Add | Sub | Mul | Div => self.arithmetic(op, a, b, span, scope),
+            Eq | Ne | Lt | Le | Gt | Ge => self.comparison(op, a, b, span, scope),
+        }
+    }
+
+    /// `+ - * /` on numbers (folded when both are known), and `-` on sets.
+    fn arithmetic(
+        &mut self,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+        scope: &Scope,
+    ) -> Option<Typed> {
+        use BinaryOp::{Add, Div, Mul, Sub};
+        let x = self.expr(a, scope)?;
+        if op == Sub && matches!(x.ty(), Type::Set | Type::Player) {
+            let x = match x {
+                Typed::Player(p) => Set::Pieces(boxed(p)),
+                Typed::Set(s) => s,
+                _ => unreachable!(),
+            };
+            let y = self.expect_set(b, scope)?;
+            return Some(Typed::Set(match (x, y) {
+                (Set::Const(p), Set::Const(q)) => Set::Const(p.minus(&q)),
+                (x, y) => Set::Minus(boxed(x), boxed(y)),
+            }));
+        }
+        let Typed::Num(x) = x else {
+            self.error(
+                a.span,
+                format!(
+                    "`{}` needs numbers, this is {}",
+                    op.symbol(),
+                    x.ty().describe()
+                ),
+            )
+            .label("not a number")
+            .help("arithmetic works on numbers; `-` also subtracts sets")
+            .emit();
+            return None;
+        };
+        let y = self.expect_num(b, scope)?;
+        if let (Num::Const(p), Num::Const(q)) = (&x, &y) {
+            let v = match op {
+                Add => p + q,
+                Sub => p - q,
+                Mul => p * q,
+                _ => {
+                    if *q == 0.0 {
+                        self.error(span, "division by zero")
+                            .label("the divisor is 0")
+                            .help("check the parameters used here")
+                            .emit();
+                        return None;
+                    }
+                    p / q
                 }
-                let Typed::Num(x) = x else {
-                    self.error(
-                        a.span,
-                        format!(
-                            "`{}` needs numbers, this is {}",
-                            op.symbol(),
-                            x.ty().describe()
-                        ),
-                    )
-                    .label("not a number")
-                    .help("arithmetic works on numbers; `-` also subtracts sets")
-                    .emit();
-                    return None;
-                };
-                let y = self.expect_num(b, scope)?;
-                if let (Num::Const(p), Num::Const(q)) = (&x, &y) {
-                    let v = match op {
-                        Add => p + q,
-                        Sub => p - q,
-                        Mul => p * q,
-                        _ => {
-                            if *q == 0.0 {
-                                self.error(span, "division by zero")
-                                    .label("the divisor is 0")
-                                    .help("check the parameters used here")
-                                    .emit();
-                                return None;
-                            }
-                            p / q
-                        }
-                    };
-                    return Some(Typed::Num(Num::Const(v)));
-                }
-                if op == Div {
-                    self.divisor_can_be_zero(b.span, &y);
-                }
-                Some(Typed::Num(match op {
-                    Add => Num::Add(boxed(x), boxed(y)),
-                    Sub => Num::Sub(boxed(x), boxed(y)),
-                    Mul => Num::Mul(boxed(x), boxed(y)),
-                    _ => Num::Div(boxed(x), boxed(y)),
-                }))
+            };
+            return Some(Typed::Num(Num::Const(v)));
+        }
+        if op == Div {
+            self.divisor_can_be_zero(b.span, &y);
+        }
+        Some(Typed::Num(match op {
+            Add => Num::Add(boxed(x), boxed(y)),
+            Sub => Num::Sub(boxed(x), boxed(y)),
+            Mul => Num::Mul(boxed(x), boxed(y)),
+            _ => Num::Div(boxed(x), boxed(y)),
+        }))
+    }
+
+    /// `== != < <= > >=`: numbers in order, other values of one type for equality.
+    fn comparison(
+        &mut self,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+        scope: &Scope,
+    ) -> Option<Typed> {
+        use BinaryOp::{Eq, Gt, Le, Lt, Ne};
+        let x = self.expr(a, scope);
+        let y = self.expr(b, scope);
+        let (x, y) = (x?, y?);
+        let eq = op == Eq;
+        let cmp = match op {
+            Eq => Cmp::Eq,
+            Ne => Cmp::Ne,
+            Lt => Cmp::Lt,
+            Le => Cmp::Le,
+            Gt => Cmp::Gt,
+            _ => Cmp::Ge,
+        };
+        let ordered = !matches!(op, Eq | Ne);
+        match (x, y) {
+            (Typed::Num(x), Typed::Num(y)) => Some(Typed::Bool(match (&x, &y) {
+                (Num::Const(p), Num::Const(q)) => Cond::Const(cmp.holds(*p, *q)),
+                _ => Cond::Num(cmp, boxed(x), boxed(y)),
+            })),
+            (Typed::Player(x), Typed::Player(y)) if !ordered => {
+                Some(Typed::Bool(Cond::Player(eq, boxed(x), boxed(y))))
             }
-            Eq | Ne | Lt | Le | Gt | Ge => {
-                let x = self.expr(a, scope);
-                let y = self.expr(b, scope);
-                let (x, y) = (x?, y?);
-                let eq = op == Eq;
-                let cmp = match op {
-                    Eq => Cmp::Eq,
-                    Ne => Cmp::Ne,
-                    Lt => Cmp::Lt,
-                    Le => Cmp::Le,
-                    Gt => Cmp::Gt,
-                    _ => Cmp::Ge,
-                };
-                let ordered = !matches!(op, Eq | Ne);
-                match (x, y) {
-                    (Typed::Num(x), Typed::Num(y)) => Some(Typed::Bool(match (&x, &y) {
-                        (Num::Const(p), Num::Const(q)) => Cond::Const(cmp.holds(*p, *q)),
-                        _ => Cond::Num(cmp, boxed(x), boxed(y)),
-                    })),
-                    (Typed::Player(x), Typed::Player(y)) if !ordered => {
-                        Some(Typed::Bool(Cond::Player(eq, boxed(x), boxed(y))))
-                    }
-                    (Typed::Cell(x), Typed::Cell(y)) if !ordered => {
-                        Some(Typed::Bool(Cond::Cell(eq, boxed(x), boxed(y))))
-                    }
-                    (Typed::Set(x), Typed::Set(y)) if !ordered => {
-                        Some(Typed::Bool(Cond::SetEq(eq, boxed(x), boxed(y))))
-                    }
-                    (Typed::Bool(x), Typed::Bool(y)) if !ordered => {
-                        // Equal conditions: both true or both false.
-                        let both = Cond::Or(
-                            boxed(Cond::And(boxed(x.clone()), boxed(y.clone()))),
-                            boxed(Cond::And(
-                                boxed(Cond::Not(boxed(x))),
-                                boxed(Cond::Not(boxed(y))),
-                            )),
-                        );
-                        Some(Typed::Bool(if eq { both } else { Cond::Not(boxed(both)) }))
-                    }
-                    (x, y) => {
-                        self.error(span, format!(
-                            "cannot compare {} with {} using `{}`",
-                            x.ty().describe(),
-                            y.ty().describe(),
-                            op.symbol()
-                        ))
-                        .label("mismatched comparison")
-                        .help("< <= > >= compare numbers; == and != compare two values of the same type")
-                        .emit();
-                        None
-                    }
-                }
+            (Typed::Cell(x), Typed::Cell(y)) if !ordered => {
+                Some(Typed::Bool(Cond::Cell(eq, boxed(x), boxed(y))))
+            }
+            (Typed::Set(x), Typed::Set(y)) if !ordered => {
+                Some(Typed::Bool(Cond::SetEq(eq, boxed(x), boxed(y))))
+            }
+            (Typed::Bool(x), Typed::Bool(y)) if !ordered => {
+                // Equal conditions: both true or both false.
+                let both = Cond::Or(
+                    boxed(Cond::And(boxed(x.clone()), boxed(y.clone()))),
+                    boxed(Cond::And(
+                        boxed(Cond::Not(boxed(x))),
+                        boxed(Cond::Not(boxed(y))),
+                    )),
+                );
+                Some(Typed::Bool(if eq { both } else { Cond::Not(boxed(both)) }))
+            }
+            (x, y) => {
+                self.error(
+                    span,
+                    format!(
+                        "cannot compare {} with {} using `{}`",
+                        x.ty().describe(),
+                        y.ty().describe(),
+                        op.symbol()
+                    ),
+                )
+                .label("mismatched comparison")
+                .help("< <= > >= compare numbers; == and != compare two values of the same type")
+                .emit();
+                None
             }
         }
     }
