@@ -5,7 +5,7 @@ use super::rays::nearest_captures;
 use super::rotations::Rotations;
 use super::translations::Translations;
 use super::*;
-use crate::board::geometry::NONE;
+use crate::board::geometry::{Geometry, NONE};
 use crate::board::sets::{AmountsOf, Lanes};
 
 /// A line's directions in two groups of four lanes: those along which cell numbers grow
@@ -174,79 +174,7 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
             }
         }
     }
-    let walks = g.wrap.any().then(|| {
-        let back = dirs
-            .iter()
-            .map(|&d| {
-                let b = (d + 4) % 8;
-                let mut walk = WalkBack {
-                    amount: [B::EMPTY; 4],
-                    lands: [B::EMPTY; 4],
-                    longest: 0,
-                    paired: false,
-                };
-                let mut filled = [0, 2];
-                for (from, offset) in g.steps(b) {
-                    let kind = usize::from(offset < 0);
-                    let slot = &mut filled[kind];
-                    assert!(*slot < 2 + 2 * kind, "at most two steps of each kind");
-                    walk.amount[*slot] = B::amount(offset.unsigned_abs());
-                    walk.lands[*slot] = B::from_bits(&from.shifted(offset));
-                    *slot += 1;
-                }
-                // The longest walk from a cell that stops at an edge, a removed cell or the
-                // cell itself: a run leaves room for the cell that closes it.
-                let longest = (0..g.cells())
-                    .map(|c| {
-                        let (mut at, mut n) = (g.neighbours[c][d], 0u32);
-                        while at != NONE && usize::from(at) != c {
-                            n += 1;
-                            at = g.neighbours[usize::from(at)][d];
-                        }
-                        n
-                    })
-                    .max()
-                    .unwrap_or(0);
-                walk.longest = longest.saturating_sub(1);
-                walk.paired = filled[0] <= 1 && filled[1] <= 3;
-                walk
-            })
-            .collect();
-        let mut ascending = [false; 8];
-        let mut walked = Vec::new();
-        for (k, &d) in dirs.iter().enumerate() {
-            ascending[k] = g.step_offset[d] > 0;
-            for c in 0..g.cells() {
-                let (mut at, mut pieces) = (c, vec![B::EMPTY]);
-                loop {
-                    let next = g.neighbours[at][d];
-                    if next == NONE || usize::from(next) == c {
-                        break;
-                    }
-                    let next = usize::from(next);
-                    let last = pieces.len() - 1;
-                    if next as i32 - at as i32 != g.step_offset[d] && !pieces[last].is_empty() {
-                        pieces.push(B::EMPTY);
-                    }
-                    let last = pieces.len() - 1;
-                    pieces[last] = pieces[last] | B::single(next);
-                    at = next;
-                }
-                walked.push((c * 8 + k, pieces));
-            }
-        }
-        let most = walked.iter().map(|(_, p)| p.len()).max().unwrap_or(1);
-        let mut ahead = vec![B::EMPTY; g.cells() * 8 * most];
-        for (at, pieces) in walked {
-            ahead[at * most..at * most + pieces.len()].copy_from_slice(&pieces);
-        }
-        Box::new(Walks {
-            ahead,
-            pieces: most,
-            ascending,
-            back,
-        })
-    });
+    let walks = g.wrap.any().then(|| walks_of::<B>(g, &dirs));
     let back_lanes = back_amounts
         .iter()
         .map(|&cells| B::Lanes::amounts(cells))
@@ -274,6 +202,83 @@ pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> Compile
         beyond,
         walks,
     }
+}
+
+/// The walks of a board with joined edges along each of `dirs`: how a run is stepped back
+/// towards its start, and each cell's walk ahead cut into the pieces along which cell numbers
+/// move by one step.
+fn walks_of<B: Board>(g: &Geometry, dirs: &[usize]) -> Box<Walks<B>> {
+    let back = dirs
+        .iter()
+        .map(|&d| {
+            let b = (d + 4) % 8;
+            let mut walk = WalkBack {
+                amount: [B::EMPTY; 4],
+                lands: [B::EMPTY; 4],
+                longest: 0,
+                paired: false,
+            };
+            let mut filled = [0, 2];
+            for (from, offset) in g.steps(b) {
+                let kind = usize::from(offset < 0);
+                let slot = &mut filled[kind];
+                assert!(*slot < 2 + 2 * kind, "at most two steps of each kind");
+                walk.amount[*slot] = B::amount(offset.unsigned_abs());
+                walk.lands[*slot] = B::from_bits(&from.shifted(offset));
+                *slot += 1;
+            }
+            // The longest walk from a cell that stops at an edge, a removed cell or the
+            // cell itself: a run leaves room for the cell that closes it.
+            let longest = (0..g.cells())
+                .map(|c| {
+                    let (mut at, mut n) = (g.neighbours[c][d], 0u32);
+                    while at != NONE && usize::from(at) != c {
+                        n += 1;
+                        at = g.neighbours[usize::from(at)][d];
+                    }
+                    n
+                })
+                .max()
+                .unwrap_or(0);
+            walk.longest = longest.saturating_sub(1);
+            walk.paired = filled[0] <= 1 && filled[1] <= 3;
+            walk
+        })
+        .collect();
+    let mut ascending = [false; 8];
+    let mut walked = Vec::new();
+    for (k, &d) in dirs.iter().enumerate() {
+        ascending[k] = g.step_offset[d] > 0;
+        for c in 0..g.cells() {
+            let (mut at, mut pieces) = (c, vec![B::EMPTY]);
+            loop {
+                let next = g.neighbours[at][d];
+                if next == NONE || usize::from(next) == c {
+                    break;
+                }
+                let next = usize::from(next);
+                let last = pieces.len() - 1;
+                if next as i32 - at as i32 != g.step_offset[d] && !pieces[last].is_empty() {
+                    pieces.push(B::EMPTY);
+                }
+                let last = pieces.len() - 1;
+                pieces[last] = pieces[last] | B::single(next);
+                at = next;
+            }
+            walked.push((c * 8 + k, pieces));
+        }
+    }
+    let most = walked.iter().map(|(_, p)| p.len()).max().unwrap_or(1);
+    let mut ahead = vec![B::EMPTY; g.cells() * 8 * most];
+    for (at, pieces) in walked {
+        ahead[at * most..at * most + pieces.len()].copy_from_slice(&pieces);
+    }
+    Box::new(Walks {
+        ahead,
+        pieces: most,
+        ascending,
+        back,
+    })
 }
 
 impl<B: Board> CompiledLine<B> {

@@ -5,6 +5,9 @@ use super::*;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
+    /// (One function of more than 150 lines: its arms, one per instruction and each short,
+    /// share the loop's step budget, `spend`, and the candidates a test found for the next
+    /// choice, `found`.)
     #[inline]
     pub(super) fn run(
         &self,
