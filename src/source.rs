@@ -88,12 +88,15 @@ impl Loader for MemoryFiles {
 }
 
 // ---- the file system ----------------------------------------------------------------------
-// The one place the library reads files: for the command line, the tests and the benches. The
-// pipeline itself (syntax, check, ir, engine, agents) is handed sources and a `Loader`.
+// The one place the library reads files, behind the `fs` feature: for the command line, the
+// tests and the benches. The pipeline itself (syntax, check, ir, engine, agents) is handed
+// sources and a `Loader`; without the feature the library touches no file.
 
 /// Finds base files relative to the file that extends them.
+#[cfg(feature = "fs")]
 pub struct FsLoader;
 
+#[cfg(feature = "fs")]
 impl Loader for FsLoader {
     fn load(&self, base: &str, path: &str) -> Result<Arc<SourceFile>, String> {
         let dir = std::path::Path::new(base)
@@ -105,6 +108,8 @@ impl Loader for FsLoader {
     }
 }
 
+/// Reads a rules file, refusing one too large to be rules or not UTF-8, with a one-line reason.
+#[cfg(feature = "fs")]
 pub fn read_source(name: &str) -> Result<Arc<SourceFile>, String> {
     use std::io::Read;
     let file = std::fs::File::open(name).map_err(|e| format!("cannot read {name}: {e}"))?;
@@ -129,4 +134,5 @@ pub fn read_source(name: &str) -> Result<Arc<SourceFile>, String> {
 }
 
 /// The largest rules file read (far beyond any real one: Othello's is 2 KB).
+#[cfg(feature = "fs")]
 const MAX_SOURCE_BYTES: u64 = 4 << 20;
