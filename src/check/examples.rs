@@ -66,35 +66,14 @@ impl<'a> Checker<'a> {
                 .emit();
             }
             seen.push(&name.node);
-            let Some(p) = self.params.get(&name.node).cloned() else {
-                let names: Vec<String> = self.params.keys().cloned().collect();
-                let help = match crate::diagnostic::closest(&name.node, &names) {
-                    Some(c) => format!("did you mean `{c}`?"),
-                    None if names.is_empty() => "this game declares no `param`".into(),
-                    None => format!("the parameters are {}", names.join(", ")),
-                };
-                self.error(
-                    name.span,
-                    format!("no parameter named `{}` to set", name.node),
-                )
-                .label("unknown parameter")
-                .help(help)
-                .emit();
-                continue;
+            let unknown = |names: &[String]| {
+                if names.is_empty() {
+                    "this game declares no `param`".to_string()
+                } else {
+                    format!("the parameters are {}", names.join(", "))
+                }
             };
-            if let Err(msg) = self.fits(&p, &value.node) {
-                self.error(
-                    value.span,
-                    format!(
-                        "`{}` cannot be {}: {msg}",
-                        name.node,
-                        literal_text(&value.node)
-                    ),
-                )
-                .label("not allowed")
-                .help("pick a value the `param` allows")
-                .emit();
-            }
+            self.settable(name, value, unknown, "pick a value the `param` allows");
         }
     }
 }

@@ -67,44 +67,62 @@ impl<'a> Checker<'a> {
         for s in items {
             if let ItemKind::SetParam { name, value } = &s.item.kind {
                 self.current_file = s.file;
-                let Some(p) = self.params.get(&name.node).cloned() else {
-                    let names: Vec<String> = self.params.keys().cloned().collect();
-                    let help = match crate::diagnostic::closest(&name.node, &names) {
-                        Some(c) => format!("did you mean `{c}`?"),
-                        None => "`set` changes a parameter that a base file declares with `param`"
-                            .into(),
-                    };
-                    self.error(
-                        name.span,
-                        format!("no parameter named `{}` to set", name.node),
-                    )
-                    .label("unknown parameter")
-                    .help(help)
-                    .emit();
-                    continue;
+                let unknown = |_: &[String]| {
+                    "`set` changes a parameter that a base file declares with `param`".to_string()
                 };
-                if let Err(msg) = self.fits(&p, &value.node) {
-                    self.error(
-                        value.span,
-                        format!(
-                            "`{}` cannot be {}: {msg}",
-                            name.node,
-                            literal_text(&value.node)
-                        ),
-                    )
-                    .label("not allowed")
-                    .help(format!(
-                        "pick a value the base file's `param` allows, or widen its range by \
-                         declaring the parameter again here: `param {} = {} in ...`",
-                        name.node,
-                        literal_text(&value.node)
-                    ))
-                    .emit();
-                    continue;
+                let widen = format!(
+                    "pick a value the base file's `param` allows, or widen its range by declaring \
+                     the parameter again here: `param {} = {} in ...`",
+                    name.node,
+                    literal_text(&value.node)
+                );
+                if self.settable(name, value, unknown, &widen) {
+                    self.params.get_mut(&name.node).unwrap().value = value.node.clone();
                 }
-                self.params.get_mut(&name.node).unwrap().value = value.node.clone();
             }
         }
+    }
+
+    /// Whether the parameter `name` exists and allows `value` (a `set` item, or an example's
+    /// `set` step); if not, the error is reported, with `unknown(names)` as the help when no
+    /// parameter's name is near, and `not_allowed` as the help for a value out of range.
+    pub(super) fn settable(
+        &mut self,
+        name: &ast::Ident,
+        value: &ast::Spanned<Literal>,
+        unknown: impl FnOnce(&[String]) -> String,
+        not_allowed: &str,
+    ) -> bool {
+        let Some(p) = self.params.get(&name.node).cloned() else {
+            let names: Vec<String> = self.params.keys().cloned().collect();
+            let help = match crate::diagnostic::closest(&name.node, &names) {
+                Some(c) => format!("did you mean `{c}`?"),
+                None => unknown(&names),
+            };
+            self.error(
+                name.span,
+                format!("no parameter named `{}` to set", name.node),
+            )
+            .label("unknown parameter")
+            .help(help)
+            .emit();
+            return false;
+        };
+        if let Err(msg) = self.fits(&p, &value.node) {
+            self.error(
+                value.span,
+                format!(
+                    "`{}` cannot be {}: {msg}",
+                    name.node,
+                    literal_text(&value.node)
+                ),
+            )
+            .label("not allowed")
+            .help(not_allowed)
+            .emit();
+            return false;
+        }
+        true
     }
 
     /// Applies the command line's `--set NAME=VALUE`, last of all.
