@@ -14,6 +14,10 @@ pub struct Diagnostic {
     pub message: String,
     pub label: String,
     pub help: Option<String>,
+    /// Text that would fix the problem if it replaced the span (a "did you mean" name), for
+    /// tools that offer the fix (the language server's code actions).
+    /// (Boxed text keeps a diagnostic small: parse results carry one by value.)
+    pub suggestion: Option<Box<str>>,
     pub severity: Severity,
 }
 
@@ -46,6 +50,7 @@ impl Diagnostic {
             message: message.into(),
             label: "here".into(),
             help: None,
+            suggestion: None,
             severity: Severity::Error,
         }
     }
@@ -63,6 +68,17 @@ impl Diagnostic {
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Offers `replacement` for the span's text, with the help "did you mean `replacement`?"
+    /// unless the diagnostic has help of its own.
+    pub fn with_suggestion(mut self, replacement: impl Into<String>) -> Self {
+        let replacement: String = replacement.into();
+        if self.help.is_none() {
+            self.help = Some(format!("did you mean `{replacement}`?"));
+        }
+        self.suggestion = Some(replacement.into_boxed_str());
         self
     }
 

@@ -21,6 +21,7 @@ mod hex;
 mod house;
 mod kernel;
 mod language;
+mod lsp;
 mod negamax;
 mod perft;
 mod players;

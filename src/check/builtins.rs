@@ -413,13 +413,15 @@ impl Checker<'_> {
             .map(std::string::ToString::to_string)
             .collect();
         candidates.extend(self.defs.keys().cloned());
-        let help = match closest(name, &candidates) {
+        let suggestion = closest(name, &candidates);
+        let help = match &suggestion {
             Some(c) => format!("did you mean `{c}`?"),
             None => format!("the built-in functions are: {}", FUNCTIONS.join(", ")),
         };
         self.error(name_span, format!("unknown function `{name}`"))
             .label("not a function")
             .help(help)
+            .suggest(suggestion)
             .emit();
         None
     }

@@ -73,11 +73,11 @@ pub(super) const MAX_DEF_EXPANSIONS: usize = 10_000;
 /// Regions every board has: a rules file may define its own under these names.
 pub(super) const BUILTIN_REGIONS: &[&str] = &["all", "corners", "border"];
 
-const STATE_NAMES: &[&str] = &[
+pub const STATE_NAMES: &[&str] = &[
     "empty", "friend", "opponent", "pieces", "mover", "turn", "passes", "blocked",
 ];
 
-pub(super) const FUNCTIONS: &[&str] = &[
+pub const FUNCTIONS: &[&str] = &[
     "count",
     "some",
     "none",
@@ -318,7 +318,8 @@ impl Checker<'_> {
                     .geometry
                     .as_ref()
                     .filter(|g| looks_like_cell(name) && g.parse(name).is_none());
-                let help = match (closest(name, &candidates), off_board) {
+                let suggestion = closest(name, &candidates).filter(|_| off_board.is_none());
+                let help = match (&suggestion, off_board) {
                     (_, Some(g)) => format!(
                         "the board is {} x {}: columns a to {}, rows 1 to {}",
                         g.width,
@@ -337,6 +338,7 @@ impl Checker<'_> {
                 self.error(span, format!("unknown name `{name}`{extra}"))
                     .label("not defined")
                     .help(help)
+                    .suggest(suggestion)
                     .emit();
                 return None;
             }

@@ -90,11 +90,12 @@ impl Checker<'_> {
         let words = ["friend", "opponent", "empty", "piece"].map(String::from);
         let candidates: Vec<String> = words.iter().chain(&self.kind_names).cloned().collect();
         let a_player = self.player_names.contains(&name.node);
+        let suggestion = crate::diagnostic::closest(&name.node, &candidates).filter(|_| !a_player);
         let help = if a_player {
             "line patterns see the players by role: `friend` is the player the line is matched \
              for, `opponent` any other player"
                 .to_string()
-        } else if let Some(c) = crate::diagnostic::closest(&name.node, &candidates) {
+        } else if let Some(c) = &suggestion {
             format!("did you mean `{c}`?")
         } else if self.kind_names.is_empty() {
             "a cell class is `friend`, `opponent`, `empty` or `piece`; to name a kind of piece \
@@ -116,6 +117,7 @@ impl Checker<'_> {
             "not a cell class"
         })
         .help(help)
+        .suggest(suggestion)
         .emit();
         None
     }

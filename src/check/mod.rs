@@ -26,6 +26,8 @@ use crate::syntax::ast::{
     self, AllowedPart, BoardShape, CellClass, Expr, ItemKind, Literal, SetupEntry, Span,
 };
 use expr::{Scope, Typed};
+/// The language's built-in functions and state names, for tools that complete or explain them.
+pub use expr::{FUNCTIONS, STATE_NAMES};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -47,7 +49,7 @@ fn title_and_credits(items: &[load::Sourced<'_>]) -> (String, Vec<String>, Vec<S
 }
 
 /// Names of the language's own sets and players, which a kind of piece may not take.
-const BUILTIN_SETS: &[&str] = &[
+pub const BUILTIN_SETS: &[&str] = &[
     "friend", "opponent", "empty", "pieces", "piece", "all", "corners", "border", "mover",
     "nobody", "turn", "passes", "blocked",
 ];
@@ -198,6 +200,13 @@ impl Report<'_, '_> {
         self.diag = self.diag.with_help(h);
         self
     }
+    /// Offers the name the user likely meant, if there is one, as help and as a fix.
+    fn suggest(mut self, name: Option<String>) -> Self {
+        if let Some(name) = name {
+            self.diag = self.diag.with_suggestion(name);
+        }
+        self
+    }
     fn emit(self) {
         self.checker.diags.push(self.diag);
     }
@@ -297,7 +306,8 @@ impl<'a> Checker<'a> {
             .map(String::from)
             .chain(declared.iter().cloned())
             .collect();
-        let help = match crate::diagnostic::closest(&name.node, &known) {
+        let suggestion = crate::diagnostic::closest(&name.node, &known);
+        let help = match &suggestion {
             Some(c) => format!("did you mean `{c}`?"),
             None if declared.is_empty() => DirSet::NAMES_HELP.to_string(),
             None => format!(
@@ -309,6 +319,7 @@ impl<'a> Checker<'a> {
         self.error(name.span, format!("unknown direction set `{}`", name.node))
             .label("not a direction set")
             .help(help)
+            .suggest(suggestion)
             .emit();
         None
     }

@@ -95,7 +95,8 @@ impl<'a> Checker<'a> {
     ) -> bool {
         let Some(p) = self.params.get(&name.node).cloned() else {
             let names: Vec<String> = self.params.keys().cloned().collect();
-            let help = match crate::diagnostic::closest(&name.node, &names) {
+            let suggestion = crate::diagnostic::closest(&name.node, &names);
+            let help = match &suggestion {
                 Some(c) => format!("did you mean `{c}`?"),
                 None => unknown(&names),
             };
@@ -105,6 +106,7 @@ impl<'a> Checker<'a> {
             )
             .label("unknown parameter")
             .help(help)
+            .suggest(suggestion)
             .emit();
             return false;
         };

@@ -453,19 +453,22 @@ impl<'a> Checker<'a> {
 
     pub(super) fn unknown_player(&mut self, name: &ast::Ident) {
         let names = self.player_names.clone();
-        let help = match crate::diagnostic::closest(&name.node, &names) {
+        let suggestion = crate::diagnostic::closest(&name.node, &names);
+        let help = match &suggestion {
             Some(c) => format!("did you mean `{c}`?"),
             None => format!("the players are {}", names.join(" and ")),
         };
         self.error(name.span, format!("unknown player `{}`", name.node))
             .label("not a player")
             .help(help)
+            .suggest(suggestion)
             .emit();
     }
 
     pub(super) fn unknown_kind(&mut self, name: &ast::Ident) {
         let names = self.kind_names.clone();
-        let help = match crate::diagnostic::closest(&name.node, &names) {
+        let suggestion = crate::diagnostic::closest(&name.node, &names);
+        let help = match &suggestion {
             Some(c) => format!("did you mean `{c}`?"),
             None if names.is_empty() => {
                 "declare the kind first, e.g. `piece grey 'G'`; a plain `place c` places the mover's own piece".to_string()
@@ -475,6 +478,7 @@ impl<'a> Checker<'a> {
         self.error(name.span, format!("unknown kind of piece `{}`", name.node))
             .label("not a kind of piece")
             .help(help)
+            .suggest(suggestion)
             .emit();
     }
 }

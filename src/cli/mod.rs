@@ -19,6 +19,7 @@ macro_rules! outp {
 mod author;
 mod bench;
 mod inspect;
+mod lsp;
 mod output;
 mod play;
 mod render;
@@ -125,6 +126,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Print a playthrough, step by step, as stable text.
     Trace(TraceArgs),
+    /// A language server for rules files, on stdin and stdout, for editors (see editors/).
+    Lsp,
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -309,6 +312,9 @@ fn run(cli: Cli) -> i32 {
         Command::Replay(a) => run::cmd_replay(a),
         Command::Play(a) => play::cmd_play(a),
         Command::Bench(a) => bench::cmd_bench(a),
+        Command::Lsp => lsp::serve()
+            .map(|()| String::new())
+            .map_err(Failure::Message),
     };
     match result {
         Ok(text) => match write_stdout(&text) {

@@ -128,8 +128,10 @@ pub const ITEM_WORDS: &[&str] = &[
     "example",
 ];
 /// The words that open a statement.
-const STATEMENT_WORDS: &[&str] = &[
+/// The words that open a statement of a turn program.
+pub const STATEMENT_WORDS: &[&str] = &[
     "choose", "place", "flip", "move", "let", "if", "while", "repeat", "require", "stop", "take",
+    "add",
 ];
 
 /// Words a designer reaches for that name something the language does not have, each with
@@ -286,6 +288,9 @@ fn unknown_word(
         .map(|(_, instead)| *instead);
     let known: Vec<String> = known.iter().map(std::string::ToString::to_string).collect();
     let typo = crate::diagnostic::closest(&lower, &known);
+    let suggestion = typo
+        .clone()
+        .filter(|_| missing.is_none() || typo.as_deref() == Some(&lower));
     let (message, help) = match (typo, missing) {
         (Some(t), _) if t == lower => (
             format!("`{word}` is not {what}; keywords are lower case: `{t}`"),
@@ -307,11 +312,13 @@ fn unknown_word(
             ),
         ),
     };
-    Some(
-        Diagnostic::error(source, Span::new(start, start + word.len()), message)
-            .with_label(label)
-            .with_help(help),
-    )
+    let diagnostic = Diagnostic::error(source, Span::new(start, start + word.len()), message)
+        .with_label(label)
+        .with_help(help);
+    Some(match suggestion {
+        Some(s) => diagnostic.with_suggestion(s),
+        None => diagnostic,
+    })
 }
 
 fn join_or(names: &[String]) -> String {

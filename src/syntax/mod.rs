@@ -6,5 +6,5 @@ mod grammar;
 mod parser;
 mod spans;
 
-pub use errors::ITEM_WORDS;
+pub use errors::{ITEM_WORDS, STATEMENT_WORDS};
 pub use parser::parse;

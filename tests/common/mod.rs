@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub(crate) mod lsp;
 pub(crate) mod run;
 
 use outflank::check::{check, CheckError};

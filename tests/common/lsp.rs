@@ -1,0 +1,227 @@
+//! An editor's side of the language server protocol, for the tests and the benchmark: starts
+//! `outflank lsp` as a child process and speaks JSON-RPC to it over its stdin and stdout, with
+//! the protocol's framing written here (not taken from the server's crate), so that the
+//! server is judged by what it puts on the wire.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long any one answer may take before the test fails instead of hanging.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+pub(crate) struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    next_id: i64,
+    /// Notifications received while waiting for something else, oldest first.
+    pub(crate) notes: Vec<Value>,
+}
+
+/// Reads framed messages until the stream ends.
+fn read_messages(out: impl Read, sink: std::sync::mpsc::Sender<Value>) {
+    let mut reader = BufReader::new(out);
+    loop {
+        let mut length = None;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse::<usize>().ok();
+            }
+        }
+        let Some(length) = length else { return };
+        let mut body = vec![0; length];
+        if reader.read_exact(&mut body).is_err() {
+            return;
+        }
+        let value: Value = serde_json::from_slice(&body).expect("the server writes JSON");
+        if sink.send(value).is_err() {
+            return;
+        }
+    }
+}
+
+impl Client {
+    /// Starts the server and completes the handshake; `utf8` offers byte columns.
+    pub(crate) fn start(utf8: bool) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("outflank lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sink, incoming) = channel();
+        std::thread::spawn(move || read_messages(stdout, sink));
+        let mut client = Client {
+            child,
+            stdin,
+            incoming,
+            next_id: 1,
+            notes: Vec::new(),
+        };
+        let encodings = if utf8 {
+            json!(["utf-8", "utf-16"])
+        } else {
+            json!(["utf-16"])
+        };
+        let init = client.request(
+            "initialize",
+            json!({ "processId": null, "rootUri": null,
+                    "capabilities": { "general": { "positionEncodings": encodings } } }),
+        );
+        assert!(init["capabilities"]["hoverProvider"].as_bool() == Some(true));
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    pub(crate) fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    pub(crate) fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    fn receive(&mut self) -> Value {
+        match self.incoming.recv_timeout(PATIENCE) {
+            Ok(v) => v,
+            Err(RecvTimeoutError::Timeout) => panic!("the server said nothing for {PATIENCE:?}"),
+            Err(RecvTimeoutError::Disconnected) => {
+                let mut err = String::new();
+                if let Some(mut e) = self.child.stderr.take() {
+                    let _ = e.read_to_string(&mut err);
+                }
+                panic!("the server has gone; its log:\n{err}")
+            }
+        }
+    }
+
+    /// Sends a request and returns its whole response (`result` or `error`).
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let message = self.receive();
+            if message.get("id") == Some(&json!(id)) && message.get("method").is_none() {
+                return message;
+            }
+            if message.get("method").is_some() && message.get("id").is_none() {
+                self.notes.push(message);
+            }
+        }
+    }
+
+    /// Sends a request that must succeed, and returns its result.
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.call(method, params);
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// The next diagnostics published for `uri` (earlier ones already received count first).
+    pub(crate) fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let start = Instant::now();
+        loop {
+            if let Some(i) = self.notes.iter().position(|n| {
+                n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri
+            }) {
+                let note = self.notes.remove(i);
+                return note["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+            assert!(start.elapsed() < PATIENCE, "no diagnostics for {uri}");
+            let message = self.receive();
+            if message.get("method").is_some() && message.get("id").is_none() {
+                self.notes.push(message);
+            }
+        }
+    }
+
+    pub(crate) fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "outflank-rules", "version": 1, "text": text } }),
+        );
+    }
+
+    /// Replaces a range (line, column to line, column) by `text`.
+    pub(crate) fn change(&mut self, uri: &str, version: i64, range: [u32; 4], text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": uri, "version": version },
+                "contentChanges": [{ "range": {
+                    "start": { "line": range[0], "character": range[1] },
+                    "end": { "line": range[2], "character": range[3] } }, "text": text }],
+            }),
+        );
+    }
+
+    /// Asks the server to stop as an editor does, and waits for it to exit.
+    pub(crate) fn shut_down(mut self) -> std::process::ExitStatus {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(start.elapsed() < PATIENCE, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `file:` address of a path (the tests' paths need no escapes).
+pub(crate) fn uri(path: &std::path::Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// The protocol position of a byte offset: the line, and the column in UTF-16 code units or
+/// in bytes.
+pub(crate) fn position(text: &str, offset: usize, utf8: bool) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = if utf8 {
+        offset - line_start
+    } else {
+        before[line_start..].encode_utf16().count()
+    };
+    json!({ "line": line, "character": column })
+}
+
+/// The position of the `n`-th (from 0) occurrence of `needle` in `text`, plus `skip` bytes.
+pub(crate) fn position_of(text: &str, needle: &str, n: usize, skip: usize, utf8: bool) -> Value {
+    let offset = text
+        .match_indices(needle)
+        .nth(n)
+        .unwrap_or_else(|| panic!("{needle} occurs {n} times"))
+        .0;
+    position(text, offset + skip, utf8)
+}
