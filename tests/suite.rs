@@ -13,6 +13,7 @@ mod board;
 mod cli;
 mod diagnostics;
 mod docs;
+mod editors;
 mod fast_paths;
 mod format;
 mod fuzz;

@@ -128,7 +128,6 @@ pub const ITEM_WORDS: &[&str] = &[
     "example",
 ];
 /// The words that open a statement.
-/// The words that open a statement of a turn program.
 pub const STATEMENT_WORDS: &[&str] = &[
     "choose", "place", "flip", "move", "let", "if", "while", "repeat", "require", "stop", "take",
     "add",

@@ -54,7 +54,12 @@ fn read_messages(out: impl Read, sink: std::sync::mpsc::Sender<Value>) {
 impl Client {
     /// Starts the server and completes the handshake; `utf8` offers byte columns.
     pub(crate) fn start(utf8: bool) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        Self::start_binary(env!("CARGO_BIN_EXE_outflank"), utf8)
+    }
+
+    /// The same with a given build of the binary.
+    pub(crate) fn start_binary(binary: &str, utf8: bool) -> Client {
+        let mut child = Command::new(binary)
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

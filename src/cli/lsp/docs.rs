@@ -86,7 +86,10 @@ const ITEM_SECTIONS: &[(&str, &[&str])] = &[
     ("Files and variants", &["extends"]),
     ("A first example", &["title", "credit", "source"]),
     ("Parameters", &["param", "set"]),
-    ("Board and regions", &["board", "removed", "region", "directions"]),
+    (
+        "Board and regions",
+        &["board", "removed", "region", "directions"],
+    ),
     ("Players", &["player", "first"]),
     ("Kinds of piece", &["piece"]),
     ("Setup", &["setup"]),
@@ -144,7 +147,9 @@ fn shows(text: &str, word: &str, whole: bool) -> bool {
 fn paragraph(word: &str) -> Option<String> {
     let paragraphs = paragraphs();
     let sentences = |p: &str| -> Vec<String> {
-        p.split_inclusive(". ").map(|s| s.trim().to_string()).collect()
+        p.split_inclusive(". ")
+            .map(|s| s.trim().to_string())
+            .collect()
     };
     let section = ITEM_SECTIONS
         .iter()

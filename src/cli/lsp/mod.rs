@@ -35,9 +35,15 @@ const RUN_EXAMPLE: &str = "outflank.runExample";
 /// Runs the server until the client says `exit` (or closes the connection).
 pub(super) fn serve() -> Result<(), String> {
     let (connection, threads) = Connection::stdio();
-    let (id, params) = connection
-        .initialize_start()
-        .map_err(|e| format!("lsp: no initialize request: {e}"))?;
+    let (id, params) = match connection.initialize_start() {
+        Ok(started) => started,
+        // The client left before asking anything: nothing to answer, nothing failed.
+        Err(e) if e.channel_is_disconnected() => {
+            drop(connection);
+            return threads.join().map_err(|e| format!("lsp: {e}"));
+        }
+        Err(e) => return Err(format!("lsp: no initialize request: {e}")),
+    };
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let offered = params
         .capabilities
