@@ -539,6 +539,21 @@ fn bad_input_never_stops_the_server() {
         .as_str()
         .unwrap()
         .contains("does not parse"));
+    // A document too large to be rules is refused with one diagnostic, not checked.
+    let huge = "region r = all\n".repeat(400_000);
+    c.change(&u, 3, [0, 0, 99999, 0], &huge);
+    let refused = c.diagnostics(&u);
+    assert_eq!(refused.len(), 1);
+    assert!(refused[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("larger than 4 MB"));
+    let _ = c.call(
+        "textDocument/completion",
+        at(&u, json!({ "line": 5, "character": 3 })),
+    );
+    c.change(&u, 3, [0, 0, 999_999, 0], &junk);
+    let _ = c.diagnostics(&u);
     // A change whose range lies beyond the text.
     c.change(&u, 3, [500, 3, 400, 1], "x");
     let _ = c.diagnostics(&u);

@@ -3,7 +3,7 @@
 
 use super::symbols::{Index, Kind};
 use super::text::{normal_path, path_of, uri_of, Lines};
-use super::{docs, Overlay, Refusal, Server, RUN_EXAMPLE};
+use super::{docs, Overlay, Refusal, Server, MAX_DOCUMENT_BYTES, RUN_EXAMPLE};
 use lsp_types::{
     CodeActionParams, CodeLensParams, CompletionItemKind, CompletionParams,
     DocumentFormattingParams, DocumentSymbolParams, ExecuteCommandParams, GotoDefinitionParams,
@@ -117,7 +117,10 @@ impl Server {
     /// The index of an open document: of its text if it parses, else of the last text that
     /// did.
     pub(super) fn index_of(&self, path: &str) -> Option<(Index, Shift)> {
-        let doc = self.docs.get(path)?;
+        let doc = self
+            .docs
+            .get(path)
+            .filter(|d| d.text.len() <= MAX_DOCUMENT_BYTES)?;
         let overlay = Overlay { docs: &self.docs };
         let source = SourceFile::new(path, doc.text.clone());
         if let Ok(ast) = outflank::syntax::parse(&source) {

@@ -29,6 +29,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use text::{normal_path, path_of, uri_of, Columns, Lines};
 
+/// The largest document checked, as `read_source` refuses a larger file.
+pub(super) const MAX_DOCUMENT_BYTES: usize = 4 << 20;
+
 /// The command `code lens` offers on each example.
 const RUN_EXAMPLE: &str = "outflank.runExample";
 
@@ -286,7 +289,11 @@ impl Server {
     /// A document's text changed: remember it if it parses, and check it and every open file
     /// that extends it.
     fn changed(&mut self, path: &str) {
-        if let Some(doc) = self.docs.get_mut(path) {
+        if let Some(doc) = self
+            .docs
+            .get_mut(path)
+            .filter(|d| d.text.len() <= MAX_DOCUMENT_BYTES)
+        {
             let source = SourceFile::new(path, doc.text.clone());
             if let Ok(ast) = outflank::syntax::parse(&source) {
                 doc.parsed = Some((source.text.clone(), ast));
@@ -320,6 +327,19 @@ impl Server {
         let Some(doc) = self.docs.get(path) else {
             return;
         };
+        if doc.text.len() > MAX_DOCUMENT_BYTES {
+            let uri = doc.uri.clone();
+            let too_large = json!({
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
+                "severity": DiagnosticSeverity::ERROR,
+                "source": "outflank",
+                "message": format!(
+                    "this file is larger than {} MB, and is not checked; a rules file is text of a few kilobytes",
+                    MAX_DOCUMENT_BYTES >> 20
+                ),
+            });
+            return self.publish(&uri, vec![too_large]);
+        }
         let source = SourceFile::new(path, doc.text.clone());
         let found = match check(source.clone(), &Overlay { docs: &self.docs }, &[]) {
             Ok(checked) => checked.warnings.0,
