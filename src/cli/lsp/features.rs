@@ -1,18 +1,18 @@
 //! The requests an editor makes of a document: hover, definitions and references, completion,
 //! the outline, renaming, formatting, quick fixes and the examples' code lenses.
 
-use super::symbols::{Index, Kind};
-use super::text::{normal_path, path_of, uri_of, Lines};
+use super::symbols::Index;
+use super::text::{is_name_char, normal_path, path_of, uri_of, word_at, Lines};
 use super::{docs, Overlay, Refusal, Server, MAX_DOCUMENT_BYTES, RUN_EXAMPLE};
 use lsp_types::{
-    CodeActionParams, CodeLensParams, CompletionItemKind, CompletionParams,
-    DocumentFormattingParams, DocumentSymbolParams, ExecuteCommandParams, GotoDefinitionParams,
-    HoverParams, ReferenceParams, RenameParams, SymbolKind, TextDocumentPositionParams,
+    CodeActionParams, CodeLensParams, DocumentFormattingParams, DocumentSymbolParams,
+    ExecuteCommandParams, GotoDefinitionParams, HoverParams, ReferenceParams, RenameParams,
+    SymbolKind, TextDocumentPositionParams,
 };
 use outflank::check::{check, CheckError};
 use outflank::source::{SourceFile, Span};
 use outflank::syntax::ast::ItemKind;
-use outflank::syntax::{ITEM_WORDS, STATEMENT_WORDS};
+use outflank::syntax::ITEM_WORDS;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -53,7 +53,7 @@ impl Shift {
     }
 
     /// An offset of the editor's text in the index's text (inside the changed part: its start).
-    fn to_old(&self, offset: usize) -> usize {
+    pub(super) fn to_old(&self, offset: usize) -> usize {
         if offset <= self.prefix {
             offset
         } else if offset >= self.new_len - self.suffix {
@@ -80,27 +80,6 @@ pub(super) struct Analysis {
     shift: Shift,
     /// The editor's text.
     text: String,
-}
-
-/// The characters of a name.
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
-}
-
-/// The span of the word at (or just before) `offset`.
-fn word_at(text: &str, offset: usize) -> Span {
-    let offset = offset.min(text.len());
-    let start = text[..offset]
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| is_name_char(*c))
-        .last()
-        .map_or(offset, |(i, _)| i);
-    let end = text[offset..]
-        .char_indices()
-        .find(|(_, c)| !is_name_char(*c))
-        .map_or(text.len(), |(i, _)| offset + i);
-    Span::new(start, end)
 }
 
 /// A word of the language that is not a name: it may not be declared.
@@ -553,223 +532,4 @@ fn board_diff(want: &[String], have: &[String]) -> String {
         out.push_str(&format!("\n{mark}{:>3} {w:<width$}   {h}", i + 1));
     }
     out
-}
-
-/// Where a completion is asked for, read from the text alone (the file is half-typed).
-struct Place<'t> {
-    /// Inside a string or a comment: nothing to offer.
-    quiet: bool,
-    /// Braces open around the cursor.
-    depth: usize,
-    /// The item the cursor is in: the word that opens its first line.
-    item: &'t str,
-    /// Only spaces between the line's start (or a `{`, `}`, `;`) and the word being typed.
-    starts_statement: bool,
-    /// The word before the one being typed.
-    previous: &'t str,
-    after_dot: bool,
-}
-
-fn place_of(text: &str, offset: usize) -> Place<'_> {
-    let offset = offset.min(text.len());
-    let before = &text[..offset];
-    let (mut depth, mut in_string, mut in_comment) = (0usize, false, false);
-    let mut item = "";
-    let mut chars = before.char_indices().peekable();
-    let mut line_start = true;
-    while let Some((i, c)) = chars.next() {
-        if in_comment {
-            if c == '\n' {
-                in_comment = false;
-                line_start = true;
-            }
-            continue;
-        }
-        if in_string {
-            match c {
-                '\\' => {
-                    chars.next();
-                }
-                '"' | '\n' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '/' if chars.peek().is_some_and(|(_, n)| *n == '/') => in_comment = true,
-            '"' => in_string = true,
-            '{' => depth += 1,
-            '}' => depth = depth.saturating_sub(1),
-            '\n' => {
-                line_start = true;
-                continue;
-            }
-            c if line_start && depth == 0 && c.is_ascii_alphabetic() => {
-                let end = text[i..]
-                    .find(|c: char| !is_name_char(c))
-                    .map_or(text.len(), |n| i + n);
-                if ITEM_WORDS.contains(&&text[i..end]) {
-                    item = &text[i..end];
-                }
-            }
-            _ => {}
-        }
-        if !c.is_whitespace() {
-            line_start = false;
-        }
-    }
-    let typed = word_at(before, offset).start;
-    let rest = before[..typed].trim_end_matches([' ', '\t']);
-    let starts_statement = rest.is_empty() || rest.ends_with(['\n', '{', '}', ';']);
-    let previous_span = word_at(rest, rest.len());
-    Place {
-        quiet: in_string || in_comment,
-        depth,
-        item,
-        starts_statement,
-        previous: &rest[previous_span.start..previous_span.end],
-        after_dot: before[..typed].ends_with('.'),
-    }
-}
-
-impl Server {
-    pub(super) fn completion(&self, p: CompletionParams) -> Result<Value, Refusal> {
-        let at = p.text_document_position;
-        let path = normal_path(&path_of(at.text_document.uri.as_str()));
-        let Some(doc) = self.docs.get(&path) else {
-            return Ok(Value::Null);
-        };
-        let offset = Lines::new(&doc.text, self.columns).offset(at.position);
-        let place = place_of(&doc.text, offset);
-        if place.quiet {
-            return Ok(json!([]));
-        }
-        let index = self.index_of(&path);
-        let names = |kinds: &[Kind]| -> Vec<Value> {
-            let Some((index, shift)) = &index else {
-                return Vec::new();
-            };
-            index
-                .in_scope(shift.to_old(offset))
-                .into_iter()
-                .filter(|s| kinds.contains(&s.kind))
-                .map(|s| {
-                    let kind = match s.kind {
-                        Kind::Def => CompletionItemKind::FUNCTION,
-                        Kind::Variable => CompletionItemKind::VARIABLE,
-                        Kind::Parameter => CompletionItemKind::CONSTANT,
-                        Kind::Player | Kind::Piece => CompletionItemKind::ENUM_MEMBER,
-                        Kind::Attribute | Kind::Counter => CompletionItemKind::FIELD,
-                        _ => CompletionItemKind::VALUE,
-                    };
-                    json!({ "label": s.name, "kind": kind, "detail": s.kind.noun() })
-                })
-                .collect()
-        };
-        let words = |list: &[&str], kind: CompletionItemKind, detail: &str| -> Vec<Value> {
-            list.iter()
-                .map(|w| json!({ "label": w, "kind": kind, "detail": detail }))
-                .collect()
-        };
-        let keyword = CompletionItemKind::KEYWORD;
-        let directions = [
-            "all",
-            "orthogonal",
-            "diagonal",
-            "north",
-            "northeast",
-            "east",
-            "southeast",
-            "south",
-            "southwest",
-            "west",
-            "northwest",
-        ];
-        let values = [
-            Kind::Variable,
-            Kind::Parameter,
-            Kind::Region,
-            Kind::Def,
-            Kind::Player,
-            Kind::Piece,
-            Kind::Line,
-            Kind::Token,
-        ];
-        let expression = || {
-            let mut out = names(&values);
-            out.extend(words(
-                outflank::check::FUNCTIONS,
-                CompletionItemKind::FUNCTION,
-                "built-in function",
-            ));
-            let mut sets: Vec<&str> = outflank::check::BUILTIN_SETS.to_vec();
-            sets.extend(outflank::check::STATE_NAMES);
-            sets.sort_unstable();
-            sets.dedup();
-            out.extend(words(&sets, CompletionItemKind::CONSTANT, "built-in"));
-            out.extend(words(
-                &["if", "then", "else", "and", "or", "not", "in"],
-                keyword,
-                "keyword",
-            ));
-            out
-        };
-        let items: Vec<Value> = if place.after_dot {
-            names(&[Kind::Attribute, Kind::Counter])
-        } else {
-            match place.previous {
-                "along" => {
-                    let mut out = names(&[Kind::Directions]);
-                    out.extend(words(
-                        &directions,
-                        CompletionItemKind::ENUM_MEMBER,
-                        "directions",
-                    ));
-                    out
-                }
-                "take" => names(&[Kind::Token]),
-                "add" => names(&[Kind::Counter]),
-                "as" => names(&[Kind::Piece]),
-                "first" | "winner" | "move" | "each" => names(&[Kind::Player, Kind::Variable]),
-                "set" => names(&[Kind::Parameter]),
-                "expect" => words(
-                    &[
-                        "legal", "steps", "board", "to", "over", "not", "winner", "draw",
-                        "illegal", "scores",
-                    ],
-                    keyword,
-                    "expectation",
-                ),
-                _ if place.depth == 0 && place.starts_statement => {
-                    words(ITEM_WORDS, keyword, "item")
-                }
-                _ if place.item == "example" && place.starts_statement => words(
-                    &["set", "position", "play", "expect"],
-                    keyword,
-                    "example step",
-                ),
-                _ if place.item == "setup" && place.starts_statement => {
-                    let mut out = names(&[Kind::Player, Kind::Piece]);
-                    out.extend(words(&["rows", "to"], keyword, "setup"));
-                    out
-                }
-                _ if matches!(place.item, "turn" | "agreement") && place.starts_statement => {
-                    let mut out = words(STATEMENT_WORDS, keyword, "statement");
-                    out.extend(expression());
-                    out
-                }
-                _ if place.item == "line" && place.depth == 0 => {
-                    let mut out = words(
-                        &["friend", "opponent", "empty", "piece", "along"],
-                        keyword,
-                        "cell class",
-                    );
-                    out.extend(names(&[Kind::Piece]));
-                    out
-                }
-                _ => expression(),
-            }
-        };
-        Ok(Value::Array(items))
-    }
 }

@@ -8,6 +8,7 @@
 //! a notification it cannot use is logged on stderr, and a panic inside a handler is caught,
 //! logged and answered as an internal error.
 
+mod completion;
 mod docs;
 mod features;
 mod symbols;

@@ -4,6 +4,7 @@
 //! names files by.
 
 use lsp_types::{Position, Range};
+use outflank::source::Span;
 
 /// How columns are counted: the protocol's default is UTF-16 code units; a client may offer
 /// UTF-8 (bytes), which is then preferred as the checker's own measure.
@@ -176,4 +177,25 @@ pub(super) fn normal_path(path: &str) -> String {
     } else {
         joined
     }
+}
+
+/// The characters of a name.
+pub(super) fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The span of the word at (or just before) `offset`.
+pub(super) fn word_at(text: &str, offset: usize) -> Span {
+    let offset = offset.min(text.len());
+    let start = text[..offset]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_name_char(*c))
+        .last()
+        .map_or(offset, |(i, _)| i);
+    let end = text[offset..]
+        .char_indices()
+        .find(|(_, c)| !is_name_char(*c))
+        .map_or(text.len(), |(i, _)| offset + i);
+    Span::new(start, end)
 }
