@@ -264,7 +264,11 @@ fn definition_and_references_follow_names_across_extends() {
     );
     assert_eq!(edge["uri"], vu);
     assert_eq!(edge["range"], range_of(variant, "edge", 0, false));
-    // References of `inner`: its declaration and both uses in the base, and the variant's.
+    // References of `inner`: its declaration and both uses in the base, the variant's, and
+    // the use in another variant beside them on disk, which is not open.
+    let other = "extends \"base.rules\"\nscore p = count(p & inner)\n";
+    std::fs::write(dir.join("other.rules"), other).unwrap();
+    let ou = uri(&dir.join("other.rules"));
     let refs = c.request(
         "textDocument/references",
         json!({ "textDocument": { "uri": vu }, "position": position_of(variant, "inner", 0, 0, false),
@@ -277,14 +281,29 @@ fn definition_and_references_follow_names_across_extends() {
         .map(|l| (l["uri"].as_str().unwrap().to_string(), l["range"].clone()))
         .collect();
     found.sort_by_key(|(u, r)| (u.clone(), r["start"]["line"].as_u64()));
-    assert_eq!(
-        found,
-        vec![
-            (bu.clone(), range_of(BASE, "inner", 0, false)),
-            (bu.clone(), range_of(BASE, "inner", 1, false)),
-            (vu.clone(), range_of(variant, "inner", 0, false)),
-        ]
+    let mut want = vec![
+        (bu.clone(), range_of(BASE, "inner", 0, false)),
+        (bu.clone(), range_of(BASE, "inner", 1, false)),
+        (ou.clone(), range_of(other, "inner", 0, false)),
+        (vu.clone(), range_of(variant, "inner", 0, false)),
+    ];
+    want.sort_by_key(|(u, r)| (u.clone(), r["start"]["line"].as_u64()));
+    assert_eq!(found, want);
+    // Without the declaration: the uses alone.
+    let uses = c.request(
+        "textDocument/references",
+        json!({ "textDocument": { "uri": vu }, "position": position_of(variant, "inner", 0, 0, false),
+                "context": { "includeDeclaration": false } }),
     );
+    assert_eq!(uses.as_array().unwrap().len(), 3);
+    // Renaming it from the variant edits all three files.
+    let edit = c.request(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": vu }, "position": position_of(variant, "inner", 0, 0, false), "newName": "middle" }),
+    );
+    let files: Vec<&String> = edit["changes"].as_object().unwrap().keys().collect();
+    assert_eq!(files.len(), 3, "{edit}");
+    assert_eq!(edit["changes"][&bu].as_array().unwrap().len(), 2);
 }
 
 #[test]

@@ -14,7 +14,10 @@ use outflank::source::{SourceFile, Span};
 use outflank::syntax::ast::ItemKind;
 use outflank::syntax::ITEM_WORDS;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The most files of one folder read to find the variants of a base file.
+const MAX_FOLDER_FILES: usize = 1000;
 
 /// Where the index's text of the edited file and the editor's text agree: the index may come
 /// from the last text that parsed, and the two then differ only between a common start and a
@@ -117,6 +120,91 @@ impl Server {
         let (index, shift) = self.index_of(&path)?;
         let text = self.docs.get(&path)?.text.clone();
         Some((path, Analysis { index, shift, text }))
+    }
+
+    /// Every file, open or beside `declared_in` on disk, whose chain holds `declared_in`: the
+    /// files in which a name declared there may be used. (A variant is usually kept beside its
+    /// base; one elsewhere and not open is not found.)
+    fn dependents(&self, declared_in: &str) -> Vec<Analysis> {
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        let holds = |a: &Analysis| a.index.files.iter().any(|f| f.name == declared_in);
+        for path in self.docs.keys() {
+            seen.insert(path.clone());
+            if let Some((index, shift)) = self.index_of(path) {
+                let text = self.docs[path].text.clone();
+                let a = Analysis { index, shift, text };
+                if holds(&a) {
+                    out.push(a);
+                }
+            }
+        }
+        let dir = std::path::Path::new(declared_in)
+            .parent()
+            .unwrap_or(std::path::Path::new("."));
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return out;
+        };
+        let overlay = Overlay { docs: &self.docs };
+        // A folder of rules files holds dozens; a bound keeps a huge folder from stalling.
+        for entry in entries.flatten().take(MAX_FOLDER_FILES) {
+            let path = normal_path(&entry.path().to_string_lossy());
+            let rules = entry.path().extension().is_some_and(|e| e == "rules");
+            if !rules || !seen.insert(path.clone()) {
+                continue;
+            }
+            let Ok(source) = outflank::source::read_source(&path) else {
+                continue;
+            };
+            let Ok(ast) = outflank::syntax::parse(&source) else {
+                continue;
+            };
+            let text = source.text.clone();
+            let shift = Shift::between(&text, &text);
+            let a = Analysis {
+                index: Index::from_parsed(source, ast, &overlay),
+                shift,
+                text,
+            };
+            if holds(&a) {
+                out.push(a);
+            }
+        }
+        out
+    }
+
+    /// Every declaration and use of a symbol: in the file's chain, and for an item's name in
+    /// every file that builds on the file declaring it. Each as (address, range, whether it
+    /// declares), once.
+    fn everywhere(&self, a: &Analysis, symbol: usize) -> Vec<(String, lsp_types::Range, bool)> {
+        let mut out: Vec<(String, lsp_types::Range, bool)> = Vec::new();
+        let mut add = |uri: String, range: lsp_types::Range, declaration: bool| {
+            if !out.iter().any(|(u, r, _)| *u == uri && *r == range) {
+                out.push((uri, range, declaration));
+            }
+        };
+        for o in a.index.references(symbol) {
+            let uri = self.uri_for(&a.index.files[o.file].name);
+            add(uri, self.range(a, o.file, o.span), o.declaration);
+        }
+        let s = &a.index.symbols[symbol];
+        if s.visible.is_some() {
+            return out;
+        }
+        let declared_in = &a.index.files[a.index.definition(symbol).file].name;
+        for other in self.dependents(declared_in) {
+            let same = |i: usize| {
+                let t = &other.index.symbols[i];
+                t.visible.is_none() && t.kind == s.kind && t.name == s.name
+            };
+            for o in &other.index.occurrences {
+                if o.symbol.is_some_and(same) {
+                    let uri = self.uri_for(&other.index.files[o.file].name);
+                    add(uri, self.range(&other, o.file, o.span), o.declaration);
+                }
+            }
+        }
+        out
     }
 
     /// The byte offset of a request's position in the editor's text.
@@ -242,12 +330,11 @@ impl Server {
         let Some((symbol, _)) = self.symbol_at(&a, at.position) else {
             return Ok(Value::Null);
         };
-        let found: Vec<Value> = a
-            .index
-            .references(symbol)
+        let found: Vec<Value> = self
+            .everywhere(&a, symbol)
             .into_iter()
-            .filter(|o| p.context.include_declaration || !o.declaration)
-            .map(|o| self.location(&a, o.file, o.span))
+            .filter(|(_, _, declaration)| p.context.include_declaration || !declaration)
+            .map(|(uri, range, _)| json!({ "uri": uri, "range": range }))
             .collect();
         Ok(Value::Array(found))
     }
@@ -376,12 +463,11 @@ impl Server {
             )));
         }
         let mut changes: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-        for o in a.index.references(symbol) {
-            let name = &a.index.files[o.file].name;
-            changes.entry(self.uri_for(name)).or_default().push(json!({
-                "range": self.range(&a, o.file, o.span),
-                "newText": new,
-            }));
+        for (uri, range, _) in self.everywhere(&a, symbol) {
+            changes
+                .entry(uri)
+                .or_default()
+                .push(json!({ "range": range, "newText": new }));
         }
         Ok(json!({ "changes": changes }))
     }
