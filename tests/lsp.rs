@@ -336,6 +336,19 @@ fn completion_offers_what_fits_at_the_cursor() {
     ] {
         assert!(here.contains(&want.to_string()), "{want} not in {here:?}");
     }
+    // A built-in comes with its description from the reference.
+    let items = c.request(
+        "textDocument/completion",
+        at(&u, position_of(&text, "    fl", 0, 6, false)),
+    );
+    let flip = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "flip")
+        .unwrap();
+    let doc = flip["documentation"]["value"].as_str().unwrap();
+    assert!(doc.contains("becomes the mover's"), "{doc}");
     // ... but not the `score` item's `p`, out of its scope.
     assert!(!here.contains(&"p".to_string()), "{here:?}");
     // 2. At the start of a line outside any block: the items.

@@ -3,7 +3,7 @@
 
 use super::symbols::Kind;
 use super::text::{is_name_char, normal_path, path_of, word_at, Lines};
-use super::{Refusal, Server};
+use super::{docs, Refusal, Server};
 use lsp_types::{CompletionItemKind, CompletionParams};
 use outflank::syntax::{ITEM_WORDS, STATEMENT_WORDS};
 use serde_json::{json, Value};
@@ -121,7 +121,13 @@ impl Server {
         };
         let words = |list: &[&str], kind: CompletionItemKind, detail: &str| -> Vec<Value> {
             list.iter()
-                .map(|w| json!({ "label": w, "kind": kind, "detail": detail }))
+                .map(|w| {
+                    let mut item = json!({ "label": w, "kind": kind, "detail": detail });
+                    if let Some(text) = docs::describe_cached(w) {
+                        item["documentation"] = json!({ "kind": "markdown", "value": text });
+                    }
+                    item
+                })
                 .collect()
         };
         let keyword = CompletionItemKind::KEYWORD;

@@ -3,7 +3,21 @@
 //! of a table there, or the comment of an example line that opens with it, and an example line
 //! from its code blocks.
 
+use std::collections::BTreeMap;
+
 const LANGUAGE: &str = include_str!("../../../docs/LANGUAGE.md");
+
+/// [`describe`], worked out once per word: completion lists the same words at every keystroke.
+pub(super) fn describe_cached(word: &str) -> Option<String> {
+    static SEEN: std::sync::Mutex<BTreeMap<String, Option<String>>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let mut seen = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    seen.entry(word.to_string())
+        .or_insert_with(|| describe(word))
+        .clone()
+}
 
 /// Markdown for a built-in or keyword: a description and an example, or None for a word the
 /// reference does not describe.
