@@ -34,42 +34,14 @@ fn main() {
     };
     client.open(&uri, &text);
     let _ = client.diagnostics(&uri);
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n.max(1) as u64) as usize
-    };
-    let fragments = [
-        "{", "}", "(", "\"", "x", " ", "\n", "é", "turn", ".", "//", "flip c",
-    ];
+    let mut random = lsp::Edits::new(0x2545_f491_4f6c_dd1d);
     let mut times = Vec::with_capacity(EDITS);
     for version in 0..EDITS {
-        let floor = |t: &str, mut i: usize| {
-            while !t.is_char_boundary(i) {
-                i -= 1;
-            }
-            i
-        };
-        let a = floor(&text, next(text.len() + 1));
-        let b = floor(&text, (a + next(12)).min(text.len()));
-        let insert = if next(2) == 0 {
-            fragments[next(fragments.len())]
-        } else {
-            ""
-        };
-        let (pa, pb) = (
-            lsp::position(&text, a, false),
-            lsp::position(&text, b, false),
-        );
-        let range = [&pa["line"], &pa["character"], &pb["line"], &pb["character"]]
-            .map(|v| v.as_u64().unwrap() as u32);
+        let (range, insert) = random.apply(&mut text);
         let start = Instant::now();
         client.change(&uri, version as i64 + 2, range, insert);
         let _ = client.diagnostics(&uri);
         times.push(start.elapsed());
-        text.replace_range(a..b, insert);
         // Drift back towards the real file now and then, so that most edits are of rules
         // that nearly check (the checker's longest path), not of text long since broken.
         if version % 100 == 99 {

@@ -2,7 +2,7 @@
 //! to it (tests/common/lsp.rs), then check each answer against the text they sent: ranges are
 //! worked out here from the text, in UTF-16 or in bytes.
 
-use crate::common::lsp::{position, position_of, uri, Client};
+use crate::common::lsp::{position, position_of, uri, Client, Edits};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -606,16 +606,7 @@ fn a_thousand_random_edits_never_crash_the_server() {
         .collect();
     games.sort();
     let mut c = Client::start(false);
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n.max(1) as u64) as usize
-    };
-    let fragments = [
-        "{", "}", "(", "\"", "x", " ", "\n", "é", "🙂", "turn", ".", "//", "flip ",
-    ];
+    let mut random = Edits::new(0x9e37_79b9_7f4a_7c15);
     let mut edits = 0;
     for game in &games {
         let path = std::fs::canonicalize(game).unwrap();
@@ -624,29 +615,13 @@ fn a_thousand_random_edits_never_crash_the_server() {
         c.open(&u, &text);
         let _ = c.diagnostics(&u);
         for version in 2..2 + 1000 / games.len() + 1 {
-            // A random range of the text, in lines and UTF-16 columns computed here.
-            let a = next(text.len() + 1);
-            let b = (a + next(20)).min(text.len());
-            let (a, b) = (floor(&text, a), floor(&text, b));
-            let (pa, pb) = (position(&text, a, false), position(&text, b, false));
-            let insert = if next(2) == 0 {
-                fragments[next(fragments.len())]
-            } else {
-                ""
-            };
-            let r = [
-                pa["line"].as_u64().unwrap() as u32,
-                pa["character"].as_u64().unwrap() as u32,
-                pb["line"].as_u64().unwrap() as u32,
-                pb["character"].as_u64().unwrap() as u32,
-            ];
-            c.change(&u, version as i64, r, insert);
-            text.replace_range(a..b, insert);
+            let (range, insert) = random.apply(&mut text);
+            c.change(&u, version as i64, range, insert);
             let _ = c.diagnostics(&u);
             edits += 1;
             if edits % 50 == 0 {
                 // Other requests at the edited text, also answered.
-                let pos = position(&text, floor(&text, next(text.len() + 1)), false);
+                let pos = random.position(&text);
                 let _ = c.call("textDocument/completion", at(&u, pos.clone()));
                 let _ = c.call("textDocument/hover", at(&u, pos));
             }
@@ -664,12 +639,4 @@ fn a_thousand_random_edits_never_crash_the_server() {
     }
     assert!(edits >= 1000);
     assert!(c.shut_down().success());
-}
-
-/// The nearest character boundary at or before a byte offset.
-fn floor(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }

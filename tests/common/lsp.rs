@@ -230,3 +230,57 @@ pub(crate) fn position_of(text: &str, needle: &str, n: usize, skip: usize, utf8:
         .0;
     position(text, offset + skip, utf8)
 }
+
+/// Random edits of a text, as a user's typing and deleting: each replaces a short random range
+/// (on character boundaries) by nothing or by a fragment of rules text, multi-byte characters
+/// and unbalanced brackets included.
+pub(crate) struct Edits(u64);
+
+impl Edits {
+    pub(crate) fn new(seed: u64) -> Edits {
+        Edits(seed | 1)
+    }
+
+    /// A number below `n` (xorshift: the edits are the same on every run).
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+
+    /// Edits `text` and returns the change as the protocol sends it: the replaced range (start
+    /// line and UTF-16 column, end line and column, counted before the edit) and the new text.
+    pub(crate) fn apply(&mut self, text: &mut String) -> ([u32; 4], &'static str) {
+        const FRAGMENTS: [&str; 13] = [
+            "{", "}", "(", "\"", "x", " ", "\n", "é", "🙂", "turn", ".", "//", "flip c",
+        ];
+        let floor = |t: &str, mut i: usize| {
+            while !t.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let a = floor(text, self.below(text.len() + 1));
+        let b = floor(text, (a + self.below(20)).min(text.len()));
+        let insert = if self.below(2) == 0 {
+            FRAGMENTS[self.below(FRAGMENTS.len())]
+        } else {
+            ""
+        };
+        let (pa, pb) = (position(text, a, false), position(text, b, false));
+        let range = [&pa["line"], &pa["character"], &pb["line"], &pb["character"]]
+            .map(|v| v.as_u64().unwrap() as u32);
+        text.replace_range(a..b, insert);
+        (range, insert)
+    }
+
+    /// A position somewhere in `text`.
+    pub(crate) fn position(&mut self, text: &str) -> Value {
+        let mut i = self.below(text.len() + 1);
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        position(text, i, false)
+    }
+}

@@ -131,19 +131,10 @@ impl Server {
                 .collect()
         };
         let keyword = CompletionItemKind::KEYWORD;
-        let directions = [
-            "all",
-            "orthogonal",
-            "diagonal",
-            "north",
-            "northeast",
-            "east",
-            "southeast",
-            "south",
-            "southwest",
-            "west",
-            "northwest",
-        ];
+        let directions: Vec<&str> = ["all", "orthogonal", "diagonal"]
+            .into_iter()
+            .chain(outflank::board::geometry::DirSet::COMPASS)
+            .collect();
         let values = [
             Kind::Variable,
             Kind::Parameter,

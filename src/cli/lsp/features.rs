@@ -213,7 +213,7 @@ impl Server {
     }
 
     /// The address of a file of the chain, the editor's own for an open one.
-    fn uri_for(&self, name: &str) -> String {
+    pub(super) fn uri_for(&self, name: &str) -> String {
         self.docs
             .get(name)
             .map_or_else(|| uri_of(name), |d| d.uri.clone())

@@ -354,11 +354,10 @@ impl Server {
         for d in &found {
             by_file.entry(d.source.name.clone()).or_default().push(d);
         }
-        let own: Vec<Value> = by_file
+        let mut own: Vec<Value> = by_file
             .get(path)
             .map(|list| list.iter().map(|d| self.lsp_diagnostic(d)).collect())
             .unwrap_or_default();
-        let mut own = own;
         // The `extends` string that leads to the base files.
         let extends = outflank::syntax::parse(&source)
             .ok()
@@ -379,7 +378,7 @@ impl Server {
                         "source": "outflank",
                         "message": format!("in the base file {file} ({line}:{column}): {}", d.message),
                         "relatedInformation": [{
-                            "location": { "uri": uri_of(file), "range": Lines::new(&d.source.text, self.columns).range(d.span.start, d.span.end) },
+                            "location": { "uri": self.uri_for(file), "range": Lines::new(&d.source.text, self.columns).range(d.span.start, d.span.end) },
                             "message": d.label.clone(),
                         }],
                     }));
