@@ -20,6 +20,8 @@ struct Place<'t> {
     starts_statement: bool,
     /// The word before the one being typed.
     previous: &'t str,
+    /// The words before it are `to move`.
+    to_move: bool,
     after_dot: bool,
 }
 
@@ -81,6 +83,9 @@ fn place_of(text: &str, offset: usize) -> Place<'_> {
         item,
         starts_statement,
         previous: &rest[previous_span.start..previous_span.end],
+        to_move: rest.ends_with("move")
+            && rest[..rest.len() - 4].trim_end().ends_with("to")
+            && !rest[..rest.len() - 4].ends_with(is_name_char),
         after_dot: before[..typed].ends_with('.'),
     }
 }
@@ -180,7 +185,9 @@ impl Server {
                 "take" => names(&[Kind::Token]),
                 "add" => names(&[Kind::Counter]),
                 "as" => names(&[Kind::Piece]),
-                "first" | "winner" | "move" | "each" => names(&[Kind::Player, Kind::Variable]),
+                "first" | "winner" => names(&[Kind::Player, Kind::Variable]),
+                // `to move PLAYER` (in setup and examples), not the statement `move a to b`.
+                "move" if place.to_move => names(&[Kind::Player]),
                 "set" => names(&[Kind::Parameter]),
                 "expect" => words(
                     &[
