@@ -304,6 +304,16 @@ pub struct KindInfo {
     pub role: Option<PieceRole>,
 }
 
+/// A parameter of the rules as checked.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ParamInfo {
+    pub name: String,
+    /// Its value, as text (`8`, `true`).
+    pub value: String,
+    /// The values it allows, as text (`4 to 16 step 2`, `true or false`).
+    pub allowed: String,
+}
+
 /// A checked, compiled game, ready to run.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -312,10 +322,8 @@ pub struct Game {
     pub credits: Vec<String>,
     /// Where the rules are published (`source`), in the same order.
     pub sources: Vec<String>,
-    /// Each parameter's value, as text.
-    pub params: Vec<(String, String)>,
-    /// Each parameter's allowed values, as text (`4 to 16 step 2`, `true or false`).
-    pub param_ranges: Vec<(String, String)>,
+    /// The parameters, by name, with the values they were checked with.
+    pub params: Vec<ParamInfo>,
     pub geometry: Geometry,
     /// In turn order: after the last, the first again.
     pub players: Vec<PlayerInfo>,

@@ -169,7 +169,12 @@ pub fn result_of(engine: &Engine, s: &State) -> Option<RecordResult> {
 }
 
 pub fn params_of(engine: &Engine) -> BTreeMap<String, String> {
-    engine.game.params.iter().cloned().collect()
+    engine
+        .game
+        .params
+        .iter()
+        .map(|p| (p.name.clone(), p.value.clone()))
+        .collect()
 }
 
 /// Why a record does not match its rules.

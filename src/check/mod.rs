@@ -426,12 +426,11 @@ impl<'a> Checker<'a> {
             params: self
                 .params
                 .iter()
-                .map(|(k, v)| (k.clone(), literal_text(&v.value)))
-                .collect(),
-            param_ranges: self
-                .params
-                .iter()
-                .map(|(k, v)| (k.clone(), range_text(v)))
+                .map(|(k, v)| ir::ParamInfo {
+                    name: k.clone(),
+                    value: literal_text(&v.value),
+                    allowed: range_text(v),
+                })
                 .collect(),
             geometry: self.geometry.clone().unwrap(),
             players: players.into_iter().map(|p| p.0).collect(),

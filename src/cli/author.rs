@@ -48,7 +48,7 @@ struct Info {
     /// In turn order, the first mover marked.
     players: Vec<SeatInfo>,
     kinds: Vec<SeatInfo>,
-    parameters: Vec<ParamInfo>,
+    parameters: Vec<outflank::ir::ParamInfo>,
     /// Each region and its number of cells.
     regions: Vec<(String, u32)>,
     lines: Vec<String>,
@@ -76,13 +76,6 @@ struct SeatInfo {
 }
 
 #[derive(serde::Serialize)]
-struct ParamInfo {
-    name: String,
-    value: String,
-    allowed: String,
-}
-
-#[derive(serde::Serialize)]
 struct RunnerInfo {
     /// How many cells the runner's sets hold (the board's, rounded up to a built width).
     set_cells: usize,
@@ -102,12 +95,6 @@ pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
     let examples = checked.examples.len();
     let engine = Engine::new(checked.game);
     let g = &engine.game;
-    let lookup = |list: &[(String, String)], name: &str| {
-        list.iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    };
     let shape = match (g.geometry.hex, g.geometry.wrap.across, g.geometry.wrap.down) {
         (true, _, _) => "hexagon",
         (false, true, true) => "torus",
@@ -151,15 +138,7 @@ pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
                 },
             })
             .collect(),
-        parameters: g
-            .params
-            .iter()
-            .map(|(name, value)| ParamInfo {
-                name: name.clone(),
-                value: value.clone(),
-                allowed: lookup(&g.param_ranges, name),
-            })
-            .collect(),
+        parameters: g.params.clone(),
         regions: g
             .regions
             .iter()

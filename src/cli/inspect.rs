@@ -316,7 +316,7 @@ pub(super) fn cmd_trace(a: &TraceArgs) -> Result<String, Failure> {
         .game
         .params
         .iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|p| format!("{}={}", p.name, p.value))
         .collect();
     if !params.is_empty() {
         outln!(out, "parameters: {}", params.join(" "));
