@@ -32,6 +32,7 @@ mod reliability;
 mod reversi_go;
 mod robustness;
 mod rolit;
+mod serve;
 mod tutorial;
 mod vect_reverse;
 mod verto;

@@ -24,6 +24,7 @@ mod output;
 mod play;
 mod render;
 mod run;
+mod serve;
 mod solve;
 
 use outflank::agents::game_seed;
@@ -128,6 +129,8 @@ enum Command {
     Trace(TraceArgs),
     /// A language server for rules files, on stdin and stdout, for editors (see editors/).
     Lsp,
+    /// Play in the browser: a local web server with the page and its JSON API (docs/API.md).
+    Serve(serve::ServeArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -315,6 +318,7 @@ fn run(cli: Cli) -> i32 {
         Command::Lsp => lsp::serve()
             .map(|()| String::new())
             .map_err(Failure::Message),
+        Command::Serve(a) => serve::cmd_serve(a),
     };
     match result {
         Ok(text) => match write_stdout(&text) {

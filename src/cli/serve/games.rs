@@ -1,0 +1,209 @@
+//! The games a server offers: rules files and folders given on the command line, or the games
+//! bundled with outflank (built into the binary, so that `outflank serve` works anywhere).
+
+use outflank::check::{check, CheckError, Checked};
+use outflank::source::{FsLoader, Loader, MemoryFiles, SourceFile};
+use std::sync::Arc;
+
+/// The bundled games, as in games/ (tests/serve.rs checks the two agree).
+pub(super) const BUNDLED: &[(&str, &str)] = &[
+    (
+        "anti-othello.rules",
+        include_str!("../../../games/anti-othello.rules"),
+    ),
+    (
+        "ataxx-blocked.rules",
+        include_str!("../../../games/ataxx-blocked.rules"),
+    ),
+    ("ataxx.rules", include_str!("../../../games/ataxx.rules")),
+    (
+        "cylinder-othello.rules",
+        include_str!("../../../games/cylinder-othello.rules"),
+    ),
+    (
+        "gravity-othello.rules",
+        include_str!("../../../games/gravity-othello.rules"),
+    ),
+    (
+        "hex-reversi.rules",
+        include_str!("../../../games/hex-reversi.rules"),
+    ),
+    (
+        "octagon-othello.rules",
+        include_str!("../../../games/octagon-othello.rules"),
+    ),
+    (
+        "othello.rules",
+        include_str!("../../../games/othello.rules"),
+    ),
+    (
+        "reversi-10x10.rules",
+        include_str!("../../../games/reversi-10x10.rules"),
+    ),
+    (
+        "reversi-6x6.rules",
+        include_str!("../../../games/reversi-6x6.rules"),
+    ),
+    (
+        "reversi-8x8.rules",
+        include_str!("../../../games/reversi-8x8.rules"),
+    ),
+    (
+        "reversi-go-13x13.rules",
+        include_str!("../../../games/reversi-go-13x13.rules"),
+    ),
+    (
+        "reversi-go-19x19.rules",
+        include_str!("../../../games/reversi-go-19x19.rules"),
+    ),
+    (
+        "reversi-go-9x9.rules",
+        include_str!("../../../games/reversi-go-9x9.rules"),
+    ),
+    (
+        "rolit-3-neutral.rules",
+        include_str!("../../../games/rolit-3-neutral.rules"),
+    ),
+    (
+        "rolit-3.rules",
+        include_str!("../../../games/rolit-3.rules"),
+    ),
+    ("rolit.rules", include_str!("../../../games/rolit.rules")),
+    (
+        "torus-othello.rules",
+        include_str!("../../../games/torus-othello.rules"),
+    ),
+    (
+        "vect-reverse-corner-lock.rules",
+        include_str!("../../../games/vect-reverse-corner-lock.rules"),
+    ),
+    (
+        "vect-reverse-handicap.rules",
+        include_str!("../../../games/vect-reverse-handicap.rules"),
+    ),
+    (
+        "vect-reverse.rules",
+        include_str!("../../../games/vect-reverse.rules"),
+    ),
+    (
+        "verto-8x8.rules",
+        include_str!("../../../games/verto-8x8.rules"),
+    ),
+    (
+        "verto-9x9.rules",
+        include_str!("../../../games/verto-9x9.rules"),
+    ),
+    (
+        "verto-orthogonal.rules",
+        include_str!("../../../games/verto-orthogonal.rules"),
+    ),
+];
+
+/// One game on offer.
+pub(super) struct Entry {
+    /// The file's name without `.rules`: how the API names the game.
+    pub(super) id: String,
+    pub(super) title: String,
+    pub(super) players: Vec<String>,
+    source: Arc<SourceFile>,
+}
+
+pub(super) struct Catalogue {
+    pub(super) entries: Vec<Entry>,
+    /// Where `extends` finds base files: the bundled games, or the file system.
+    loader: Box<dyn Loader + Send + Sync>,
+}
+
+impl Catalogue {
+    /// The games of `paths` (files, or folders whose `.rules` files are taken), or the bundled
+    /// games when none is given. A file that does not check is refused with its diagnostics.
+    pub(super) fn load(paths: &[String]) -> Result<Catalogue, String> {
+        let (sources, loader): (Vec<Arc<SourceFile>>, Box<dyn Loader + Send + Sync>) =
+            if paths.is_empty() {
+                let files: Vec<(String, String)> = BUNDLED
+                    .iter()
+                    .map(|(n, t)| ((*n).to_string(), (*t).to_string()))
+                    .collect();
+                let sources = files
+                    .iter()
+                    .map(|(n, t)| SourceFile::new(n.clone(), t.clone()))
+                    .collect();
+                (sources, Box::new(MemoryFiles(files)))
+            } else {
+                let mut sources = Vec::new();
+                for path in paths {
+                    let p = std::path::Path::new(path);
+                    if p.is_dir() {
+                        let mut names: Vec<String> = std::fs::read_dir(p)
+                            .map_err(|e| format!("cannot read {path}: {e}"))?
+                            .filter_map(Result::ok)
+                            .map(|e| e.path())
+                            .filter(|f| f.extension().is_some_and(|x| x == "rules"))
+                            .map(|f| f.to_string_lossy().into_owned())
+                            .collect();
+                        names.sort();
+                        for n in names {
+                            sources.push(outflank::source::read_source(&n)?);
+                        }
+                    } else {
+                        sources.push(outflank::source::read_source(path)?);
+                    }
+                }
+                (sources, Box::new(FsLoader))
+            };
+        let mut catalogue = Catalogue {
+            entries: Vec::new(),
+            loader,
+        };
+        for source in sources {
+            let checked = catalogue.check(&source, &[]).map_err(|e| {
+                format!(
+                    "{}: the rules do not check ({e}); `outflank check` shows why",
+                    source.name
+                )
+            })?;
+            let name = std::path::Path::new(&source.name)
+                .file_stem()
+                .map_or_else(|| source.name.clone(), |s| s.to_string_lossy().into_owned());
+            if catalogue.entries.iter().any(|e| e.id == name) {
+                return Err(format!("two games are named {name}; serve one of them"));
+            }
+            catalogue.entries.push(Entry {
+                id: name,
+                title: checked.game.title.clone(),
+                players: checked
+                    .game
+                    .players
+                    .iter()
+                    .map(|p| p.name.clone())
+                    .collect(),
+                source,
+            });
+        }
+        if catalogue.entries.is_empty() {
+            return Err("no rules files to serve".into());
+        }
+        Ok(catalogue)
+    }
+
+    fn check(&self, source: &Arc<SourceFile>, set: &[(String, String)]) -> Result<Checked, String> {
+        match check(source.clone(), self.loader.as_ref(), set) {
+            Ok(c) => Ok(c),
+            Err(CheckError::Rules(d)) => Err(d.to_string()),
+            Err(CheckError::Setting(m)) => Err(m),
+        }
+    }
+
+    /// A game checked with parameter settings, ready to run.
+    pub(super) fn game(
+        &self,
+        id: &str,
+        set: &[(String, String)],
+    ) -> Result<Option<outflank::engine::Engine>, String> {
+        let Some(entry) = self.entries.iter().find(|e| e.id == id) else {
+            return Ok(None);
+        };
+        let checked = self.check(&entry.source, set)?;
+        Ok(Some(outflank::engine::Engine::new(checked.game)))
+    }
+}
