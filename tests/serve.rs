@@ -3,54 +3,11 @@
 //! run in the test. (The page in a real browser is left to a later step: docs/API.md says
 //! what the page relies on.)
 
+use crate::common::serve::serve;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// The server, stopped when dropped.
-struct Served {
-    child: Child,
-    address: String,
-    /// The server's output, kept open while it runs.
-    _output: BufReader<std::process::ChildStdout>,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(args: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .arg("serve")
-        .args(["--port", "0"])
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    let mut output = BufReader::new(child.stdout.take().unwrap());
-    output.read_line(&mut line).unwrap();
-    // "outflank serve: http://127.0.0.1:PORT/ (...)"
-    let address = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    assert!(address.starts_with("127.0.0.1:"), "{address}");
-    Served {
-        child,
-        address,
-        _output: output,
-    }
-}
 
 /// One request; returns the status and the body.
 fn http(address: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {

@@ -10,6 +10,7 @@ mod common;
 mod allocation;
 mod ataxx;
 mod board;
+mod browser;
 mod cli;
 mod diagnostics;
 mod docs;

@@ -3,6 +3,7 @@
 
 pub(crate) mod lsp;
 pub(crate) mod run;
+pub(crate) mod serve;
 
 use outflank::check::{check, CheckError};
 use outflank::engine::Engine;
