@@ -112,7 +112,7 @@ const ITEM_SECTIONS: &[(&str, &[&str])] = &[
     ("Expressions", &["def"]),
     ("Ending and scoring", &["end", "score", "tiebreak"]),
     ("Examples: rules that test themselves", &["example"]),
-    ("Agreement on dead groups (Reversi Go)", &["agreement"]),
+    ("Agreement on dead groups", &["agreement"]),
 ];
 
 /// The reference's prose as (section, paragraph) pairs, each paragraph's lines joined.
@@ -172,7 +172,7 @@ fn paragraph(word: &str) -> Option<String> {
     if let Some(section) = section {
         let here: Vec<String> = paragraphs
             .iter()
-            .filter(|(s, _)| s == section)
+            .filter(|(s, _)| s.starts_with(section))
             .flat_map(|(_, p)| sentences(p))
             .collect();
         let found = (here.iter().find(|s| shows(s, word, true)))

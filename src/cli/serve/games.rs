@@ -5,8 +5,14 @@ use outflank::check::{check, CheckError, Checked};
 use outflank::source::{FsLoader, Loader, MemoryFiles, SourceFile};
 use std::sync::Arc;
 
-/// The bundled games, as in games/ (tests/serve.rs checks the two agree).
+/// The bundled games, as in games/ (tests/serve.rs checks the two agree), in the order the page
+/// offers them.
 pub(super) const BUNDLED: &[(&str, &str)] = &[
+    // The standard game first: the page opens on the first game.
+    (
+        "othello.rules",
+        include_str!("../../../games/othello.rules"),
+    ),
     (
         "anti-othello.rules",
         include_str!("../../../games/anti-othello.rules"),
@@ -31,10 +37,6 @@ pub(super) const BUNDLED: &[(&str, &str)] = &[
     (
         "octagon-othello.rules",
         include_str!("../../../games/octagon-othello.rules"),
-    ),
-    (
-        "othello.rules",
-        include_str!("../../../games/othello.rules"),
     ),
     (
         "reversi-10x10.rules",

@@ -216,9 +216,6 @@ async function start() {
   }
   const select = $("game");
   games.forEach((g) => select.add(new Option(g.title || g.id, g.id)));
-  // The standard game first when it is on offer.
-  const othello = games.findIndex((g) => g.id === "othello");
-  if (othello >= 0) select.selectedIndex = othello;
   select.addEventListener("change", () => seatsFor(games[select.selectedIndex]));
   seatsFor(games[select.selectedIndex]);
   $("new").addEventListener("click", newGame);
