@@ -14,6 +14,9 @@ pub struct Drawing {
     pub dots: Vec<usize>,
     /// Cells to mark with a ring (e.g. the last move).
     pub rings: Vec<usize>,
+    /// Lay a transparent shape over each playable cell, named by its `data-cell`: a page
+    /// that shows the diagram makes them clickable without knowing the board's geometry.
+    pub targets: bool,
 }
 
 const CELL: usize = 40;
@@ -98,7 +101,8 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
         let name = engine.game.slot_name(p as usize);
         if (p as usize) < engine.game.players.len() {
             out.push_str(&format!(
-                "<circle class=\"piece\" data-player=\"{}\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
+                "<circle class=\"piece\" data-cell=\"{}\" data-player=\"{}\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
+                g.name(c),
                 escape(name),
                 CELL / 2 - 4,
                 fill(name, p as usize)
@@ -108,7 +112,8 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
             let r = (CELL / 2 - 4) as i64;
             let (x, y) = (x as i64, y as i64);
             out.push_str(&format!(
-                "<polygon class=\"piece\" data-kind=\"{}\" points=\"{},{y} {x},{} {},{y} {x},{}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
+                "<polygon class=\"piece\" data-cell=\"{}\" data-kind=\"{}\" points=\"{},{y} {x},{} {},{y} {x},{}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>\n",
+                g.name(c),
                 escape(name),
                 x - r,
                 y - r,
@@ -125,6 +130,20 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
     for &c in &drawing.rings {
         let (x, y) = at(c);
         out.push_str(&format!("<circle class=\"mark\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"none\" stroke=\"#e53935\" stroke-width=\"3\"/>\n", CELL / 2 - 2));
+    }
+    if drawing.targets {
+        for c in g.playable.iter() {
+            let shape = if layout.hex {
+                format!("polygon points=\"{}\"", layout.hexagon(c))
+            } else {
+                let (x, y) = (MARGIN + (c % g.width) * CELL, MARGIN + (c / g.width) * CELL);
+                format!("rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\"")
+            };
+            out.push_str(&format!(
+                "<{shape} class=\"target\" data-cell=\"{}\" fill=\"transparent\"/>\n",
+                g.name(c)
+            ));
+        }
     }
     let mut lx = MARGIN;
     for (name, _, colour) in &shaded {
