@@ -631,6 +631,52 @@ fn play_a_scripted_game_through_standard_input() {
     );
 }
 
+/// A game saved half way goes on with `--resume`: its moves are there (undo reaches into
+/// them), its parameters come from the record, and the game saved again at its end replays
+/// with every move. A finished game or a record of other rules is refused.
+#[test]
+fn play_resumes_a_saved_game() {
+    let half = temp("half.json");
+    let two_humans = ["--black", "human", "--white", "human"];
+    let mut args = vec!["play", "games/othello.rules", "--set", "size=4"];
+    args.extend(two_humans);
+    let o = outflank_with_input(&args, &format!("b1\na1\na2\nsave {half}\nquit\n"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let done = temp("done.json");
+    // No --set: the size comes from the record. An undo takes back a saved move.
+    let mut args = vec!["play", "games/othello.rules", "--resume", &half];
+    args.extend(two_humans);
+    let o = outflank_with_input(
+        &args,
+        &format!("undo\na2\nc1\nd4\na3\nd1\nb4\na4\nc4\nsave {done}\nquit\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("resumed after 3 moves"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("undone"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("game over: black 3, white 11: white wins"),
+        "{}",
+        stdout(&o)
+    );
+    let o = outflank(&["replay", "games/othello.rules", &done, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("10 moves replayed"), "{}", stdout(&o));
+    let mut args = vec!["play", "games/othello.rules", "--resume", &done];
+    args.extend(two_humans);
+    let o = outflank_with_input(&args, "quit\n");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("this game is over"), "{}", stderr(&o));
+    let mut args = vec!["play", "games/anti-othello.rules", "--resume", &half];
+    args.extend(two_humans);
+    let o = outflank_with_input(&args, "quit\n");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("hash"), "{}", stderr(&o));
+}
+
 #[test]
 fn play_against_the_computer_and_resign() {
     let o = outflank_with_input(

@@ -29,6 +29,10 @@ pub(super) struct PlayArgs {
     /// `replay`.
     #[arg(long, value_name = "FILE")]
     pub(super) record: Option<String>,
+    /// Go on with a saved game: a record of one game (`save`'s file, or a page's download
+    /// from `outflank serve`) made with these rules; its parameters and start are taken.
+    #[arg(long, value_name = "RECORD")]
+    pub(super) resume: Option<String>,
     /// --NAME PLAYER pairs, e.g. --black human --white alphabeta:4.
     #[arg(
         trailing_var_arg = true,
@@ -358,9 +362,17 @@ pub(super) fn cmd_play(a: &PlayArgs) -> Result<String, Failure> {
         seed,
         limit,
         ref record,
+        ref resume,
         seats: ref seat_args,
     } = *a;
-    let engine = load_game(args)?;
+    let (engine, first, saved) = match resume {
+        Some(path) => resumed_game(args, path)?,
+        None => {
+            let engine = load_game(args)?;
+            let first = start(&engine, args)?;
+            (engine, first, None)
+        }
+    };
     let Seating {
         seats,
         seed,
@@ -375,9 +387,12 @@ pub(super) fn cmd_play(a: &PlayArgs) -> Result<String, Failure> {
             Some(agent(who, game_seed(seed, p as u64 + 1))?)
         });
     }
-    let first = start(&engine, args)?;
+    let mut new_record = Game::new_record(&engine, args, &seats, &first);
+    if let Some(saved) = &saved {
+        new_record.start.clone_from(&saved.start);
+    }
     let live = Arc::new(Mutex::new(Live {
-        record: Game::new_record(&engine, args, &seats, &first),
+        record: new_record,
         partial: String::new(),
     }));
     // Written at once, so that a file that cannot be written is said before the game.
@@ -395,6 +410,22 @@ pub(super) fn cmd_play(a: &PlayArgs) -> Result<String, Failure> {
         resumed: false,
         steps: 0,
     };
+    if let Some(saved) = &saved {
+        // Played again as a person would have, so that undo reaches back into them.
+        for m in &saved.moves {
+            g.play_text(m).map_err(|e| {
+                let why = match e {
+                    PlayError::Illegal(w) => w,
+                    PlayError::Rule(r) => format!("rule error: {}", r.message),
+                };
+                Failure::Message(format!("the saved move `{m}` does not replay: {why}"))
+            })?;
+        }
+        eprintln!(
+            "resumed after {}",
+            outflank::diagnostic::count_of(saved.moves.len() as u64, "move")
+        );
+    }
     let played = session(&mut g, &mut agents, &seats, limit);
     // Saved however the session ended, a rule error included.
     if let Some(path) = &record {
@@ -405,6 +436,28 @@ pub(super) fn cmd_play(a: &PlayArgs) -> Result<String, Failure> {
         );
     }
     played
+}
+
+/// The game saved in `path`, checked against these rules and replayed whole, to go on with.
+fn resumed_game(args: &GameArgs, path: &str) -> Result<(Engine, State, Option<Record>), Failure> {
+    let mut records = super::run::read_records(path)?;
+    if records.len() != 1 {
+        return Err(Failure::Message(format!(
+            "{path} holds {} games; --resume takes a file of one (a saved game, or one line of a records file)",
+            records.len()
+        )));
+    }
+    let (_, record) = records.remove(0);
+    let plain = load_game(&GameArgs::plain(&args.file))?;
+    let (engine, begin) = super::run::game_of_record(args, &plain, &record, path)?;
+    outflank::apps::record::replay(&engine, &begin, &record)
+        .map_err(|m| Failure::Message(format!("{path}: {m}")))?;
+    if record.result.is_some() {
+        return Err(Failure::Message(format!(
+            "{path}: this game is over; there is nothing to go on with (`outflank replay` shows it)"
+        )));
+    }
+    Ok((engine, begin, Some(record)))
 }
 
 /// The computer to move plays its whole turn, step by step; returns its seat.

@@ -56,7 +56,7 @@ pub(super) struct ReplayArgs {
 const MAX_JOBS: usize = 1024;
 
 #[derive(Serialize)]
-struct Share {
+pub(crate) struct Share {
     wins: u64,
     rate: f64,
     ci95: [f64; 2],
@@ -94,7 +94,7 @@ struct Summary {
     games_per_second: f64,
 }
 
-fn share(wins: u64, n: u64) -> Share {
+pub(crate) fn share(wins: u64, n: u64) -> Share {
     let (lo, hi) = wilson(wins, n);
     Share {
         wins,
@@ -131,10 +131,7 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
         .position
         .is_some()
         .then(|| StartPosition::of(&engine, &begin));
-    let mut tally = Tally {
-        wins: vec![0; players as usize],
-        ..Tally::default()
-    };
+    let mut tally = Tally::new(players as usize);
     stop_on_signals();
     let started = Instant::now();
     let ended = {
@@ -435,24 +432,31 @@ const SHOWN_GAMES: usize = 20;
 
 /// What a run keeps of its games: counts and sums, not the games.
 #[derive(Default)]
-struct Tally {
-    games: u64,
+pub(crate) struct Tally {
+    pub(crate) games: u64,
     /// Per player.
-    wins: Vec<u64>,
+    pub(crate) wins: Vec<u64>,
     by_agent: BTreeMap<String, u64>,
-    draws: u64,
-    turns: u64,
-    shortest: usize,
-    longest: usize,
-    decisions: u64,
-    options: u64,
+    pub(crate) draws: u64,
+    pub(crate) turns: u64,
+    pub(crate) shortest: usize,
+    pub(crate) longest: usize,
+    pub(crate) decisions: u64,
+    pub(crate) options: u64,
     /// The first games' result lines, and the last game.
     lines: Vec<String>,
     last: Option<GameResult>,
 }
 
 impl Tally {
-    fn add(&mut self, engine: &Engine, r: GameResult) {
+    pub(crate) fn new(players: usize) -> Tally {
+        Tally {
+            wins: vec![0; players],
+            ..Tally::default()
+        }
+    }
+
+    pub(crate) fn add(&mut self, engine: &Engine, r: GameResult) {
         match r.outcome.winner {
             w if (w as usize) < self.wins.len() => {
                 self.wins[w as usize] += 1;
@@ -492,26 +496,7 @@ pub(super) fn cmd_replay(a: &ReplayArgs) -> Result<String, Failure> {
         record: ref path,
         quiet,
     } = *a;
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut records = Vec::new();
-    // One JSON object, or one per line.
-    match serde_json::from_str::<Record>(&text) {
-        Ok(r) => records.push((1, r)),
-        Err(_) => {
-            for (i, line) in text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-            {
-                let r: Record = serde_json::from_str(line)
-                    .map_err(|e| format!("{path}:{}: not a game record: {e}", i + 1))?;
-                records.push((i + 1, r));
-            }
-        }
-    }
-    if records.is_empty() {
-        return Err(Failure::Message(format!("{path}: no records in this file")));
-    }
+    let records = read_records(path)?;
     let mut out = String::new();
     // The rules' hash does not depend on parameters: a record of other rules is told apart
     // before its parameters are tried on these (they may not even exist here).
@@ -522,35 +507,12 @@ pub(super) fn cmd_replay(a: &ReplayArgs) -> Result<String, Failure> {
         } else {
             path.clone()
         };
-        if let Err(m) = outflank::apps::record::same_rules(&plain, record) {
-            write_stdout(&out)?;
-            return Err(Failure::Message(format!("{where_}: {m}")));
-        }
-        // The record's parameters and start, unless the command line gives them.
-        let mut game_args = args.clone();
-        for (k, v) in &record.params {
-            if !args
-                .set
-                .iter()
-                .any(|s| s.split('=').next() == Some(k.as_str()))
-            {
-                game_args.set.push(format!("{k}={v}"));
-            }
-        }
-        if let (None, Some(p)) = (&args.position, &record.start) {
-            game_args.position = Some(p.rows.clone());
-            game_args.to_move = Some(p.to_move.clone());
-        }
-        let engine = load_game(&game_args)?;
-        let begin = match start(&engine, &game_args) {
-            Err(Failure::Message(m)) if args.position.is_none() && record.start.is_some() => {
+        let (engine, begin) = match game_of_record(args, &plain, record, &where_) {
+            Ok(game) => game,
+            Err(e) => {
                 write_stdout(&out)?;
-                let m = m.trim_start_matches("--position: ");
-                return Err(Failure::Message(format!(
-                    "{where_}: the record's start position does not fit these rules: {m}"
-                )));
+                return Err(e);
             }
-            begun => begun?,
         };
         match replay(&engine, &begin, record) {
             Err(m) => {
@@ -578,4 +540,67 @@ pub(super) fn cmd_replay(a: &ReplayArgs) -> Result<String, Failure> {
         }
     }
     Ok(out)
+}
+
+/// The records of a file: one JSON object, or one per line, each with its line number.
+pub(super) fn read_records(path: &str) -> Result<Vec<(usize, Record)>, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut records = Vec::new();
+    match serde_json::from_str::<Record>(&text) {
+        Ok(r) => records.push((1, r)),
+        Err(_) => {
+            for (i, line) in text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+            {
+                let r: Record = serde_json::from_str(line)
+                    .map_err(|e| format!("{path}:{}: not a game record: {e}", i + 1))?;
+                records.push((i + 1, r));
+            }
+        }
+    }
+    if records.is_empty() {
+        return Err(Failure::Message(format!("{path}: no records in this file")));
+    }
+    Ok(records)
+}
+
+/// The game a record was played in: these rules (`plain`, loaded without settings) when the
+/// record's hash is theirs, with the record's parameters and start unless the command line
+/// gives them. `where_` names the record in messages.
+pub(super) fn game_of_record(
+    args: &GameArgs,
+    plain: &Engine,
+    record: &Record,
+    where_: &str,
+) -> Result<(Engine, outflank::engine::state::State), Failure> {
+    if let Err(m) = outflank::apps::record::same_rules(plain, record) {
+        return Err(Failure::Message(format!("{where_}: {m}")));
+    }
+    let mut game_args = args.clone();
+    for (k, v) in &record.params {
+        if !args
+            .set
+            .iter()
+            .any(|s| s.split('=').next() == Some(k.as_str()))
+        {
+            game_args.set.push(format!("{k}={v}"));
+        }
+    }
+    if let (None, Some(p)) = (&args.position, &record.start) {
+        game_args.position = Some(p.rows.clone());
+        game_args.to_move = Some(p.to_move.clone());
+    }
+    let engine = load_game(&game_args)?;
+    let begin = match start(&engine, &game_args) {
+        Err(Failure::Message(m)) if args.position.is_none() && record.start.is_some() => {
+            let m = m.trim_start_matches("--position: ");
+            return Err(Failure::Message(format!(
+                "{where_}: the record's start position does not fit these rules: {m}"
+            )));
+        }
+        begun => begun?,
+    };
+    Ok((engine, begin))
 }
