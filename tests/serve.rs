@@ -1,8 +1,9 @@
 //! `outflank serve` over HTTP: the tests start the real server on 127.0.0.1 (a free port),
 //! speak HTTP/1.1 to it with a client written here, and check its answers against the engine
-//! run in the test. (The page in a real browser is left to a later step: docs/API.md says
-//! what the page relies on.)
+//! run in the test, or against the command line (`outflank replay` of a record the server
+//! wrote). The page itself is driven in a real browser in tests/browser.rs.
 
+use crate::common::run::outflank;
 use crate::common::serve::serve;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -47,7 +48,7 @@ fn the_page_and_the_bundled_games_are_served() {
     let s = serve(&[]);
     let (status, page) = http(&s.address, "GET", "/", None);
     assert_eq!(status, 200);
-    assert!(page.contains("<svg id=\"board\""));
+    assert!(page.contains("id=\"board\""));
     let (status, script) = http(&s.address, "GET", "/app.js", None);
     assert_eq!(status, 200);
     assert!(script.contains("/api/sessions"));
@@ -201,43 +202,623 @@ fn bad_requests_get_a_clear_error_and_the_server_goes_on() {
 
 /// 200 games at once, each played to its end by random players through the API, with no
 /// error; bounded in time (each game has at most 200 steps of Othello 6x6), ending by itself.
+/// Then the games are deleted and the server holds no session; three more rounds leave its
+/// memory near where the first did (the allocator keeps what it was given, so memory measures
+/// the steady state: sessions kept, threads piling up or buffers growing would show).
 #[test]
 fn two_hundred_concurrent_games() {
     let s = serve(&[]);
     let address = s.address.clone();
-    let started = Instant::now();
-    let games: Vec<_> = (0..200)
-        .map(|g| {
-            let a = address.clone();
-            std::thread::spawn(move || {
-                let (status, mut view) = api(
-                    &a,
-                    "POST",
-                    "/api/sessions",
-                    json!({ "game": "othello", "set": { "size": "6" } }),
-                );
-                assert_eq!(status, 200, "{view}");
-                let id = view["id"].as_str().unwrap().to_string();
-                let mut steps = 0;
-                while !view["over"].as_bool().unwrap() {
-                    steps += 1;
-                    assert!(steps <= 200);
-                    let (status, next) = api(
+    let round = |seed: u64| {
+        let games: Vec<_> = (0..200)
+            .map(|g| {
+                let a = address.clone();
+                std::thread::spawn(move || {
+                    let view = post(
                         &a,
-                        "POST",
-                        &format!("/api/sessions/{id}/agent"),
-                        json!({ "agent": "random", "seed": g }),
+                        "/api/sessions",
+                        json!({ "game": "othello", "set": { "size": "6" } }),
                     );
-                    assert_eq!(status, 200, "{next}");
-                    view = next;
-                }
-                let (status, _) = api(&a, "DELETE", &format!("/api/sessions/{id}"), Value::Null);
-                assert_eq!(status, 200);
-                steps
+                    let id = view["id"].as_str().unwrap().to_string();
+                    let end = play_out(&a, &id, seed + g);
+                    let steps = end["history"].as_array().unwrap().len();
+                    assert!(steps <= 200);
+                    (id, steps)
+                })
             })
-        })
-        .collect();
-    let steps: usize = games.into_iter().map(|g| g.join().unwrap()).sum();
-    assert!(steps >= 200 * 20, "{steps}");
+            .collect();
+        let played: Vec<(String, usize)> = games.into_iter().map(|g| g.join().unwrap()).collect();
+        let steps: usize = played.iter().map(|(_, n)| n).sum();
+        assert!(steps >= 200 * 20, "{steps}");
+        assert_eq!(get(&address, "/api/status")["sessions"], 200);
+        for (id, _) in &played {
+            let (status, _) = api(
+                &address,
+                "DELETE",
+                &format!("/api/sessions/{id}"),
+                Value::Null,
+            );
+            assert_eq!(status, 200);
+        }
+        assert_eq!(get(&address, "/api/status")["sessions"], 0);
+    };
+    let start = s.resident_kb();
+    let started = Instant::now();
+    round(0);
+    let first = s.resident_kb();
+    for r in 1..4 {
+        round(1000 * r);
+    }
+    let fourth = s.resident_kb();
     assert!(started.elapsed() < Duration::from_secs(600));
+    eprintln!("server memory: {start} kB at start, {first} kB after 200 games, {fourth} kB after 600 more");
+    assert!(
+        fourth < first + 12 * 1024,
+        "{start} kB -> {first} kB -> {fourth} kB"
+    );
+    assert!(
+        fourth < start + 64 * 1024,
+        "{start} kB -> {first} kB -> {fourth} kB"
+    );
+}
+
+fn post(address: &str, path: &str, body: Value) -> Value {
+    let (status, reply) = api(address, "POST", path, body);
+    assert_eq!(status, 200, "{path}: {reply}");
+    reply
+}
+
+fn get(address: &str, path: &str) -> Value {
+    let (status, reply) = api(address, "GET", path, Value::Null);
+    assert_eq!(status, 200, "{path}: {reply}");
+    reply
+}
+
+/// Plays a session to its end with the random player on both seats.
+fn play_out(address: &str, id: &str, seed: u64) -> Value {
+    let mut view = get(address, &format!("/api/sessions/{id}"));
+    while !view["over"].as_bool().unwrap() {
+        view = post(
+            address,
+            &format!("/api/sessions/{id}/agent"),
+            json!({ "agent": "random", "seed": seed }),
+        );
+        assert!(view["history"].as_array().unwrap().len() < 2000);
+    }
+    view
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A game played in the server downloads as a record that `outflank replay` accepts; the
+/// record opened in a new session gives back every step, any position can be viewed (the
+/// engine in the test agrees), and play goes on from an earlier one.
+#[test]
+fn records_download_replay_and_play_on() {
+    let s = serve(&[]);
+    let a = &s.address;
+    for (game, rules) in [
+        ("othello", "games/othello.rules"),
+        ("verto-8x8", "games/verto-8x8.rules"),
+        ("vect-reverse", "games/vect-reverse.rules"),
+    ] {
+        let view = post(a, "/api/sessions", json!({ "game": game }));
+        let id = view["id"].as_str().unwrap().to_string();
+        let end = play_out(a, &id, 11);
+        let steps = strings(&end["history"]);
+        let record = get(a, &format!("/api/sessions/{id}/record?seats=random,random"));
+        assert_eq!(record["players"].as_object().unwrap().len(), 2);
+        let file =
+            std::env::temp_dir().join(format!("outflank-serve-{game}-{}.json", std::process::id()));
+        std::fs::write(&file, record.to_string()).unwrap();
+        let o = outflank(&["replay", rules, file.to_str().unwrap()]);
+        std::fs::remove_file(&file).unwrap();
+        assert!(
+            o.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+
+        let replayed = post(
+            a,
+            "/api/sessions",
+            json!({ "game": game, "record": record }),
+        );
+        assert_eq!(strings(&replayed["history"]), steps, "{game}");
+        assert_eq!(replayed["rows"], end["rows"]);
+        assert_eq!(replayed["over"], true);
+        // Position K, as the engine in the test reaches it step by step.
+        let rid = replayed["id"].as_str().unwrap().to_string();
+        let engine = crate::common::engine(rules, &[]);
+        let mut at = engine.start().unwrap();
+        for (k, step) in steps.iter().enumerate().take(12) {
+            let shown = get(a, &format!("/api/sessions/{rid}?at={k}"));
+            assert_eq!(
+                shown["rows"],
+                json!(engine.board_rows(&at)),
+                "{game} at {k}"
+            );
+            assert_eq!(shown["at"], k);
+            assert_eq!(
+                shown["steps"],
+                json!([]),
+                "a replayed position lists no steps"
+            );
+            let played = engine.parse_turn(&at, step).unwrap();
+            assert_eq!(played.len(), 1, "one step: {step}");
+            at = played[0].1;
+        }
+        let (status, reply) = api(
+            a,
+            "GET",
+            &format!("/api/sessions/{rid}?at=100000"),
+            Value::Null,
+        );
+        assert_eq!(status, 422, "{reply}");
+        // Play goes on from step 5: the steps after it are gone, the legal steps are back.
+        let back = post(a, &format!("/api/sessions/{rid}/undo"), json!({ "to": 5 }));
+        assert_eq!(strings(&back["history"]), steps[..5].to_vec());
+        assert!(!back["steps"].as_array().unwrap().is_empty());
+        let on = play_out(a, &rid, 12);
+        assert!(on["over"].as_bool().unwrap());
+    }
+}
+
+/// A record of other rules, or one whose moves do not replay, is refused with the reason.
+#[test]
+fn records_that_do_not_fit_are_refused() {
+    let s = serve(&[]);
+    let a = &s.address;
+    let view = post(a, "/api/sessions", json!({ "game": "othello" }));
+    let id = view["id"].as_str().unwrap();
+    play_out(a, id, 3);
+    let record = get(a, &format!("/api/sessions/{id}/record"));
+    let (status, reply) = api(
+        a,
+        "POST",
+        "/api/sessions",
+        json!({ "game": "anti-othello", "record": record }),
+    );
+    assert_eq!(status, 422, "{reply}");
+    assert!(
+        reply["error"].as_str().unwrap().contains("does not fit"),
+        "{reply}"
+    );
+    let mut broken = record.clone();
+    broken["moves"][2] = json!("a1");
+    let (status, reply) = api(
+        a,
+        "POST",
+        "/api/sessions",
+        json!({ "game": "othello", "record": broken }),
+    );
+    assert_eq!(status, 422);
+    assert!(
+        reply["error"].as_str().unwrap().contains("move 3"),
+        "{reply}"
+    );
+    let (status, _) = api(
+        a,
+        "POST",
+        "/api/sessions",
+        json!({ "game": "othello", "record": { "moves": 3 } }),
+    );
+    assert_eq!(status, 400);
+}
+
+/// Resigning ends a game of two players where it stands; the record says who resigned, and
+/// `outflank replay` accepts it; undo takes the resignation back.
+#[test]
+fn resigning() {
+    let s = serve(&[]);
+    let a = &s.address;
+    let view = post(a, "/api/sessions", json!({ "game": "othello" }));
+    let id = view["id"].as_str().unwrap();
+    post(
+        a,
+        &format!("/api/sessions/{id}/step"),
+        json!({ "step": "d3" }),
+    );
+    let over = post(a, &format!("/api/sessions/{id}/resign"), Value::Null);
+    assert_eq!(over["over"], true);
+    assert_eq!(over["resigned"], "white");
+    assert_eq!(over["winner"], "black");
+    assert_eq!(over["steps"], json!([]));
+    let (status, _) = api(
+        a,
+        "POST",
+        &format!("/api/sessions/{id}/step"),
+        json!({ "step": "c3" }),
+    );
+    assert_eq!(status, 422);
+    let record = get(a, &format!("/api/sessions/{id}/record"));
+    assert_eq!(record["result"]["resigned"], "white");
+    let file = std::env::temp_dir().join(format!("outflank-resigned-{}.json", std::process::id()));
+    std::fs::write(&file, record.to_string()).unwrap();
+    let o = outflank(&["replay", "games/othello.rules", file.to_str().unwrap()]);
+    std::fs::remove_file(&file).unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let back = post(a, &format!("/api/sessions/{id}/undo"), Value::Null);
+    assert_eq!(back["over"], false);
+    assert_eq!(strings(&back["history"]), ["d3"]);
+}
+
+/// The board is the server's drawing: every playable cell has a target named as the steps
+/// name cells (hexagonal boards too), pieces carry their cell, the last step's cells are
+/// ringed, and regions are shaded on request.
+#[test]
+fn the_board_drawing_names_its_cells() {
+    let s = serve(&[]);
+    let a = &s.address;
+    for game in [
+        "othello",
+        "hex-reversi",
+        "octagon-othello",
+        "reversi-go-9x9",
+    ] {
+        let view = post(a, "/api/sessions", json!({ "game": game }));
+        let svg = view["svg"].as_str().unwrap();
+        let engine = crate::common::engine(&format!("games/{game}.rules"), &[]);
+        let g = &engine.game.geometry;
+        let targets = svg.matches("class=\"target\"").count();
+        assert_eq!(targets, g.playable.iter().count(), "{game}");
+        for step in view["steps"].as_array().unwrap() {
+            if let Some(cell) = step["cell"].as_str() {
+                assert!(
+                    svg.contains(&format!("class=\"target\" data-cell=\"{cell}\"")),
+                    "{game}: {cell}"
+                );
+            }
+        }
+        let pieces = view["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r.as_str()
+                    .unwrap()
+                    .chars()
+                    .filter(|c| *c != '.' && *c != '#')
+                    .count()
+            })
+            .sum::<usize>();
+        assert_eq!(
+            svg.matches("class=\"piece\" data-cell=").count(),
+            pieces,
+            "{game}"
+        );
+    }
+    let view = post(a, "/api/sessions", json!({ "game": "othello" }));
+    let id = view["id"].as_str().unwrap();
+    let after = post(
+        a,
+        &format!("/api/sessions/{id}/step"),
+        json!({ "step": "d3" }),
+    );
+    assert_eq!(after["changed"], json!(["d3", "d4"]));
+    assert_eq!(after["regions"], json!([]), "othello names no region");
+    let view = post(a, "/api/sessions", json!({ "game": "vect-reverse" }));
+    let id = view["id"].as_str().unwrap();
+    let regions = strings(&view["regions"]);
+    assert_eq!(regions, ["centre", "corners", "inner", "outer"]);
+    let shaded = post(
+        a,
+        &format!("/api/sessions/{id}/shade"),
+        json!({ "regions": [regions[0]] }),
+    );
+    assert!(shaded["svg"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("data-region=\"{}\"", regions[0])));
+    let (status, reply) = api(
+        a,
+        "POST",
+        &format!("/api/sessions/{id}/shade"),
+        json!({ "regions": ["nowhere"] }),
+    );
+    assert_eq!(status, 422);
+    assert!(
+        reply["error"].as_str().unwrap().contains(&regions[0]),
+        "{reply}"
+    );
+}
+
+/// Players that would hold a worker thread for minutes are refused before they start.
+#[test]
+fn players_too_strong_for_a_page_are_refused() {
+    let s = serve(&[]);
+    let a = &s.address;
+    let view = post(a, "/api/sessions", json!({ "game": "othello" }));
+    let id = view["id"].as_str().unwrap();
+    for agent in ["mcts:100000000", "mcts:3600000ms", "alphabeta:40"] {
+        let (status, reply) = api(
+            a,
+            "POST",
+            &format!("/api/sessions/{id}/agent"),
+            json!({ "agent": agent }),
+        );
+        assert_eq!(status, 422, "{agent}");
+        assert!(
+            reply["error"].as_str().unwrap().contains("at most"),
+            "{reply}"
+        );
+    }
+    post(
+        a,
+        &format!("/api/sessions/{id}/agent"),
+        json!({ "agent": "alphabeta:2" }),
+    );
+}
+
+/// The line of the last `needle` in `text`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.rfind(needle).unwrap()].matches('\n').count() + 1
+}
+
+/// The editor's calls: the served text, diagnostics at the line of the error (lints as
+/// warnings), examples run, an edit played, and size limits.
+#[test]
+fn the_editor_checks_runs_examples_and_plays_edits() {
+    let s = serve(&[]);
+    let a = &s.address;
+    let rules = get(a, "/api/games/othello/rules");
+    let text = rules["text"].as_str().unwrap().to_string();
+    assert_eq!(
+        text,
+        std::fs::read_to_string(format!(
+            "{}/games/othello.rules",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    );
+    assert_eq!(rules["saveable"], false);
+    let clean = post(a, "/api/games/othello/check", json!({ "text": text }));
+    assert_eq!(clean["errors"], 0, "{clean}");
+    // An unknown name in the end condition: an error at its line.
+    let first_end = text
+        .lines()
+        .find(|l| l.starts_with("end when"))
+        .expect("othello has an end");
+    let broken = text.replacen(first_end, "end when nonsense_name > 0", 1);
+    let found = post(a, "/api/games/othello/check", json!({ "text": broken }));
+    assert!(found["errors"].as_u64().unwrap() >= 1, "{found}");
+    let d = &found["diagnostics"][0];
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["line"], line_of(&broken, "end when nonsense_name"), "{d}");
+    assert!(
+        d["message"].as_str().unwrap().contains("nonsense_name"),
+        "{d}"
+    );
+    // An unused region is a lint: a warning, not an error.
+    let linted = format!("{text}\nregion never_used = corners\n");
+    let warned = post(a, "/api/games/othello/check", json!({ "text": linted }));
+    assert_eq!(warned["errors"], 0, "{warned}");
+    assert!(
+        warned["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["severity"] == "warning"),
+        "{warned}"
+    );
+
+    let examples = post(a, "/api/games/othello/examples", json!({ "text": text }));
+    let list = examples["examples"].as_array().unwrap();
+    assert!(!list.is_empty());
+    assert!(list.iter().all(|e| e["passed"] == true), "{examples}");
+    // An example made to fail says where.
+    let failing = format!(
+        "{text}\nexample \"wrong on purpose\" {{\n  play \"d3\"\n  expect to move black\n}}\n"
+    );
+    let examples = post(a, "/api/games/othello/examples", json!({ "text": failing }));
+    let last = examples["examples"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["passed"], false);
+    assert!(
+        last["message"].as_str().unwrap().contains(&format!(
+            "line {}",
+            line_of(&failing, "expect to move black")
+        )),
+        "{last}"
+    );
+
+    // An edit played: a 6x6 board by default.
+    let edit = text.replacen("param size = 8", "param size = 6", 1);
+    assert_ne!(
+        edit, text,
+        "othello's size parameter is `param size = 8 ...`"
+    );
+    let view = post(
+        a,
+        "/api/sessions",
+        json!({ "game": "othello", "rules": edit }),
+    );
+    assert_eq!(view["width"], 6);
+    let (status, _) = api(
+        a,
+        "POST",
+        "/api/sessions",
+        json!({ "game": "othello", "rules": broken }),
+    );
+    assert_eq!(status, 422);
+    // Limits: a text over a megabyte is refused whole; a bundled game is never written.
+    let huge = json!({ "text": "x".repeat(2 << 20) }).to_string();
+    let (status, _) = http(a, "POST", "/api/games/othello/check", Some(&huge));
+    assert_eq!(status, 413);
+    let (status, reply) = api(
+        a,
+        "POST",
+        "/api/games/othello/save",
+        json!({ "text": edit }),
+    );
+    assert_eq!(status, 403, "{reply}");
+    let (status, _) = api(a, "GET", "/api/games/chess/rules", Value::Null);
+    assert_eq!(status, 404);
+}
+
+/// Saving writes the served file only when asked, whole; an edit that checks is served from
+/// then on, one that does not is kept on disk while the last good rules are still played.
+#[test]
+fn saving_an_edit_to_the_served_file() {
+    let dir = std::env::temp_dir().join(format!("outflank-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.rules");
+    let text = std::fs::read_to_string(format!(
+        "{}/games/othello.rules",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    std::fs::write(&file, &text).unwrap();
+    let s = serve(&[file.to_str().unwrap()]);
+    let a = &s.address;
+    let rules = get(a, "/api/games/mine/rules");
+    assert_eq!(rules["saveable"], true);
+    // Checking, running examples and playing edits leave the file alone.
+    let edit = text.replacen("param size = 8", "param size = 6", 1);
+    post(a, "/api/games/mine/check", json!({ "text": edit }));
+    post(a, "/api/games/mine/examples", json!({ "text": edit }));
+    post(a, "/api/sessions", json!({ "game": "mine", "rules": edit }));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    let saved = post(a, "/api/games/mine/save", json!({ "text": edit }));
+    assert_eq!(saved["served"], true);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), edit);
+    assert_eq!(
+        post(a, "/api/sessions", json!({ "game": "mine" }))["width"],
+        6
+    );
+    let broken = format!("{edit}\nthis is not a rule\n");
+    let saved = post(a, "/api/games/mine/save", json!({ "text": broken }));
+    assert_eq!(saved["served"], false);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
+    assert_eq!(
+        post(a, "/api/sessions", json!({ "game": "mine" }))["width"],
+        6
+    );
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "no file left beside it: {names:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Waits (bounded) for an analysis to finish, and returns its last progress.
+fn finished(address: &str, id: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let a = get(address, &format!("/api/analyses/{id}"));
+        if a["finished"] == true {
+            return a;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the analysis does not end"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// An analysis plays the same games as `outflank run` with the same seed, and reports the same
+/// wins, intervals, draws and lengths; the first game's scores end at its final scores.
+#[test]
+fn an_analysis_matches_run() {
+    let s = serve(&[]);
+    let a = &s.address;
+    let started = post(
+        a,
+        "/api/analyses",
+        json!({ "game": "othello", "agents": ["random", "greedy"], "games": 60, "set": { "size": "6" }, "seed": 9 }),
+    );
+    let done = finished(a, started["id"].as_str().unwrap());
+    assert_eq!(done["done"], 60);
+    assert_eq!(done["error"], Value::Null);
+    let o = outflank(&[
+        "run",
+        "games/othello.rules",
+        "--set",
+        "size=6",
+        "--games",
+        "60",
+        "--seed",
+        "9",
+        "--agents",
+        "random,greedy",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let run: Value = serde_json::from_slice(&o.stdout).unwrap();
+    for (i, player) in ["black", "white"].iter().enumerate() {
+        assert_eq!(done["wins"][i]["player"], *player);
+        assert_eq!(done["wins"][i]["share"], run["wins"][player], "{player}");
+    }
+    assert_eq!(done["draws"], run["draws"]);
+    assert_eq!(done["length"], run["length"]);
+    assert_eq!(done["branching"], run["branching"]);
+    let course = done["first_game"]["scores"].as_array().unwrap();
+    assert_eq!(course[0], json!([2.0, 2.0]));
+    let last: Vec<f64> = course
+        .last()
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert!(
+        last[0] + last[1] <= 36.0 && last[0] + last[1] > 4.0,
+        "{last:?}"
+    );
+}
+
+/// An analysis can be stopped; impossible ones are refused with the reason.
+#[test]
+fn analyses_stop_and_refuse() {
+    let s = serve(&[]);
+    let a = &s.address;
+    let started = post(
+        a,
+        "/api/analyses",
+        json!({ "game": "othello", "agents": ["mcts:2000", "mcts:2000"], "games": 100000 }),
+    );
+    let id = started["id"].as_str().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, _) = api(a, "DELETE", &format!("/api/analyses/{id}"), Value::Null);
+    assert_eq!(status, 200);
+    let done = finished(a, id);
+    assert_eq!(done["stopped"], true);
+    assert!(done["done"].as_u64().unwrap() < 100000);
+    for (body, why) in [
+        (
+            json!({ "game": "othello", "agents": ["random"], "games": 10 }),
+            "2 players",
+        ),
+        (
+            json!({ "game": "othello", "agents": ["random", "random"], "games": 0 }),
+            "from 1",
+        ),
+        (
+            json!({ "game": "othello", "agents": ["random", "wizard"], "games": 10 }),
+            "unknown player",
+        ),
+        (
+            json!({ "game": "othello", "agents": ["random", "mcts:99999999"], "games": 10 }),
+            "at most",
+        ),
+    ] {
+        let (status, reply) = api(a, "POST", "/api/analyses", body);
+        assert_eq!(status, 422, "{reply}");
+        assert!(reply["error"].as_str().unwrap().contains(why), "{reply}");
+    }
+    let (status, _) = api(a, "GET", "/api/analyses/77", Value::Null);
+    assert_eq!(status, 404);
 }

@@ -129,7 +129,8 @@ enum Command {
     Trace(TraceArgs),
     /// A language server for rules files, on stdin and stdout, for editors (see editors/).
     Lsp,
-    /// Play in the browser: a local web server with the page and its JSON API (docs/API.md).
+    /// Play in the browser: a local web server with the page (play, watch, replay, edit,
+    /// analyse) and its JSON API (docs/API.md).
     Serve(serve::ServeArgs),
 }
 

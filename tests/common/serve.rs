@@ -18,6 +18,18 @@ impl Drop for Served {
     }
 }
 
+impl Served {
+    /// The server's resident memory in kB, as Linux counts it.
+    pub(crate) fn resident_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS in /proc/PID/status")
+    }
+}
+
 pub(crate) fn serve(args: &[&str]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
         .arg("serve")

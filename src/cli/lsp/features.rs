@@ -586,7 +586,7 @@ impl Server {
                 let (line, _) = outflank::check::line_col(&source.text, f.span.start);
                 let mut m = format!("example \"{name}\" fails at line {line}: {}", f.message);
                 if let Some((want, have)) = &f.boards {
-                    m.push_str(&board_diff(want, have));
+                    m.push_str(&crate::cli::output::board_diff(want, have));
                 }
                 (false, m)
             }
@@ -597,25 +597,4 @@ impl Server {
         );
         Ok(json!({ "passed": passed, "message": message }))
     }
-}
-
-/// Expected and actual rows side by side, the differing rows marked, as `test` prints them.
-fn board_diff(want: &[String], have: &[String]) -> String {
-    let width = want
-        .iter()
-        .chain(have)
-        .map(String::len)
-        .max()
-        .unwrap_or(0)
-        .max(8);
-    let mut out = format!("\n     {:<width$}   actual", "expected");
-    for i in 0..want.len().max(have.len()) {
-        let (w, h) = (
-            want.get(i).map_or("", String::as_str),
-            have.get(i).map_or("", String::as_str),
-        );
-        let mark = if w == h { ' ' } else { '*' };
-        out.push_str(&format!("\n{mark}{:>3} {w:<width$}   {h}", i + 1));
-    }
-    out
 }

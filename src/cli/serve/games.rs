@@ -2,8 +2,9 @@
 //! bundled with outflank (built into the binary, so that `outflank serve` works anywhere).
 
 use outflank::check::{check, CheckError, Checked};
+use outflank::diagnostic::Diagnostic;
 use outflank::source::{FsLoader, Loader, MemoryFiles, SourceFile};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 /// The bundled games, in the order the page offers them. Their list is kept beside games/, so
 /// that no game is named here.
@@ -15,13 +16,27 @@ pub(super) struct Entry {
     pub(super) id: String,
     pub(super) title: String,
     pub(super) players: Vec<String>,
-    source: Arc<SourceFile>,
+    /// The rules as served: as loaded, or as last saved from the page (an edit played without
+    /// saving does not change them).
+    source: RwLock<Arc<SourceFile>>,
+    /// The file given on the command line, which the page may save an edit to; none for the
+    /// bundled games.
+    pub(super) path: Option<std::path::PathBuf>,
 }
 
 pub(super) struct Catalogue {
     pub(super) entries: Vec<Entry>,
     /// Where `extends` finds base files: the bundled games, or the file system.
     loader: Box<dyn Loader + Send + Sync>,
+}
+
+impl Entry {
+    pub(super) fn source(&self) -> Arc<SourceFile> {
+        self.source
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
 }
 
 impl Catalogue {
@@ -61,6 +76,7 @@ impl Catalogue {
                 }
                 (sources, Box::new(FsLoader))
             };
+        let on_disk = !paths.is_empty();
         let mut catalogue = Catalogue {
             entries: Vec::new(),
             loader,
@@ -87,7 +103,8 @@ impl Catalogue {
                     .iter()
                     .map(|p| p.name.clone())
                     .collect(),
-                source,
+                path: on_disk.then(|| std::path::PathBuf::from(&source.name)),
+                source: RwLock::new(source),
             });
         }
         if catalogue.entries.is_empty() {
@@ -104,16 +121,68 @@ impl Catalogue {
         }
     }
 
-    /// A game checked with parameter settings, ready to run.
+    pub(super) fn entry(&self, id: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.id == id)
+    }
+
+    /// A game checked with parameter settings, ready to run: the served rules, or an edit of
+    /// them (`text`), checked as if it were the game's file, so that `extends` finds the same
+    /// base files.
     pub(super) fn game(
         &self,
         id: &str,
+        text: Option<&str>,
         set: &[(String, String)],
     ) -> Result<Option<outflank::engine::Engine>, String> {
-        let Some(entry) = self.entries.iter().find(|e| e.id == id) else {
+        let Some(entry) = self.entry(id) else {
             return Ok(None);
         };
-        let checked = self.check(&entry.source, set)?;
+        let source = match text {
+            Some(t) => SourceFile::new(entry.source().name.clone(), t.to_string()),
+            None => entry.source(),
+        };
+        let checked = self.check(&source, set)?;
         Ok(Some(outflank::engine::Engine::new(checked.game)))
+    }
+
+    /// Everything the checker says of an edit of game `id`'s rules (errors and warnings), or
+    /// nothing when there is no such game.
+    pub(super) fn diagnose(&self, id: &str, text: &str) -> Option<Vec<Diagnostic>> {
+        let entry = self.entry(id)?;
+        let source = SourceFile::new(entry.source().name.clone(), text.to_string());
+        Some(match check(source, self.loader.as_ref(), &[]) {
+            Ok(checked) => checked.warnings.0,
+            Err(CheckError::Rules(d)) => d.0,
+            Err(CheckError::Setting(_)) => Vec::new(),
+        })
+    }
+
+    /// Checks an edit of game `id`'s rules with an example's settings, for running it.
+    pub(super) fn checked(
+        &self,
+        id: &str,
+        text: &str,
+        set: &[(String, String)],
+    ) -> Option<Result<Checked, String>> {
+        let entry = self.entry(id)?;
+        let source = SourceFile::new(entry.source().name.clone(), text.to_string());
+        Some(self.check(&source, set))
+    }
+
+    /// Serves `text` as game `id`'s rules from now on, when it checks; `false` when it does
+    /// not (the last rules that checked go on being served).
+    pub(super) fn replace(&self, id: &str, text: &str) -> bool {
+        let Some(entry) = self.entry(id) else {
+            return false;
+        };
+        let source = SourceFile::new(entry.source().name.clone(), text.to_string());
+        if self.check(&source, &[]).is_err() {
+            return false;
+        }
+        *entry
+            .source
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = source;
+        true
     }
 }

@@ -2,8 +2,11 @@
 //! page (built into the binary) and a JSON API (docs/API.md); every answer comes from the same
 //! engine and players as the command line, run off the async threads since they compute.
 
+mod analysis;
 mod api;
+mod editing;
 mod games;
+mod sessions;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::header;
@@ -26,10 +29,23 @@ pub(crate) struct ServeArgs {
     /// others on the network play too.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// Open the page in the default browser once the server listens.
+    #[arg(long)]
+    open: bool,
 }
 
-/// The largest request body: a step or a setting is a few bytes.
+/// The largest request body: a step or a setting is a few bytes. Requests that carry a rules
+/// text or a record may be larger ([`rules_limit`]).
 const MAX_BODY: usize = 64 << 10;
+
+/// Stack of the server's threads: as deep as `run`'s game workers.
+const WORKER_STACK: usize = 64 << 20;
+/// Threads that compute for requests (players thinking, rules checked) at once.
+const MAX_BLOCKING: usize = 64;
+
+fn rules_limit() -> DefaultBodyLimit {
+    DefaultBodyLimit::max(editing::MAX_RULES + MAX_BODY)
+}
 
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
@@ -48,20 +64,50 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
             "/style.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE).into_response() }),
         )
+        .route("/api/status", get(api::status))
         .route("/api/games", get(api::games))
-        .route("/api/sessions", post(api::new_session))
+        .route("/api/games/{id}/rules", get(editing::rules))
+        .route(
+            "/api/games/{id}/check",
+            post(editing::check).layer(rules_limit()),
+        )
+        .route(
+            "/api/games/{id}/examples",
+            post(editing::examples).layer(rules_limit()),
+        )
+        .route(
+            "/api/games/{id}/save",
+            post(editing::save).layer(rules_limit()),
+        )
+        .route(
+            "/api/sessions",
+            post(sessions::new_session).layer(rules_limit()),
+        )
         .route(
             "/api/sessions/{id}",
-            get(api::session).delete(api::end_session),
+            get(sessions::session).delete(sessions::end_session),
         )
-        .route("/api/sessions/{id}/step", post(api::step))
-        .route("/api/sessions/{id}/agent", post(api::agent_step))
-        .route("/api/sessions/{id}/undo", post(api::undo))
+        .route("/api/sessions/{id}/step", post(sessions::step))
+        .route("/api/sessions/{id}/agent", post(sessions::agent_step))
+        .route("/api/sessions/{id}/undo", post(sessions::undo))
+        .route("/api/sessions/{id}/resign", post(sessions::resign))
+        .route("/api/sessions/{id}/shade", post(sessions::shade))
+        .route("/api/sessions/{id}/record", get(sessions::record))
+        .route("/api/analyses", post(analysis::start).layer(rules_limit()))
+        .route(
+            "/api/analyses/{id}",
+            get(analysis::progress).delete(analysis::stop),
+        )
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // The players' search follows a turn step by step (as in `run`'s workers), deeper
+        // than a thread's default 2 MB allows. Hundreds of requests at once queue for the
+        // blocking threads rather than start hundreds of them.
+        .thread_stack_size(WORKER_STACK)
+        .max_blocking_threads(MAX_BLOCKING)
         .build()
         .map_err(|e| format!("serve: cannot start: {e}"))?;
     runtime.block_on(async {
@@ -82,6 +128,12 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
             "outflank serve: http://{address}/ ({reach}; Ctrl-C stops)"
         );
         let _ = out.flush();
+        if a.open {
+            let url = format!("http://{address}/");
+            if let Err(e) = open_browser(&url) {
+                eprintln!("serve: cannot open a browser ({e}); open {url} yourself");
+            }
+        }
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
@@ -90,4 +142,12 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
             .map_err(|e| format!("serve: {e}"))
     })?;
     Ok(String::new())
+}
+
+/// Opens `url` in the user's browser (a stand-in until the `open` crate is added).
+fn open_browser(url: &str) -> std::io::Result<()> {
+    std::process::Command::new("xdg-open")
+        .arg(url)
+        .spawn()
+        .map(drop)
 }

@@ -1,0 +1,302 @@
+//! Self-play analyses started from the page (docs/API.md): N games between computer players,
+//! played in the background by the same series runner as `outflank run`, with the same
+//! statistics; the page polls for progress, and may stop one early.
+
+use super::api::{bad, body, missing, Failure, Server};
+use crate::cli::run::{share, Tally};
+use axum::extract::{Path, State as Shared};
+use axum::http::StatusCode;
+use axum::Json;
+use outflank::apps::selfplay::{play_series, Match};
+use outflank::engine::Engine;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Games one analysis may ask for: a page waits for it (the command line has no such limit).
+const MAX_GAMES: u64 = 100_000;
+/// Analyses running at once: each takes every core.
+const MAX_RUNNING: usize = 2;
+/// Analyses kept, finished or not; past this, the oldest finished one makes room.
+const MAX_KEPT: usize = 50;
+
+pub(super) struct Analyses {
+    next: u64,
+    by_id: BTreeMap<u64, Arc<Analysis>>,
+}
+
+impl Analyses {
+    pub(super) fn new() -> Analyses {
+        Analyses {
+            next: 1,
+            by_id: BTreeMap::new(),
+        }
+    }
+}
+
+/// One analysis: its settings, and what its games have shown so far.
+pub(super) struct Analysis {
+    game: String,
+    /// The players' names, in turn order.
+    names: Vec<String>,
+    agents: Vec<String>,
+    games: u64,
+    stop: AtomicBool,
+    progress: Mutex<Progress>,
+}
+
+#[derive(Default)]
+struct Progress {
+    tally: Tally,
+    /// Each player's score after each turn of the first game, for the chart.
+    first_game: Option<Vec<Vec<f64>>>,
+    finished: bool,
+    error: Option<String>,
+    seconds: f64,
+}
+
+fn lock(p: &Mutex<Progress>) -> std::sync::MutexGuard<'_, Progress> {
+    p.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalysisRequest {
+    game: String,
+    /// One player per seat, in turn order.
+    agents: Vec<String>,
+    games: u64,
+    #[serde(default)]
+    set: BTreeMap<String, String>,
+    /// An edit of the game's rules to analyse instead of the served file.
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default = "first_seed")]
+    seed: u64,
+}
+
+fn first_seed() -> u64 {
+    1
+}
+
+/// The scores after each turn of a game, replayed from its moves.
+fn score_course(engine: &Engine, moves: &[String]) -> Option<Vec<Vec<f64>>> {
+    let mut s = engine.start().ok()?;
+    let mut course = vec![engine.outcome(&s, None).scores().to_vec()];
+    for m in moves {
+        s = engine.play_history(&s, m).ok()?;
+        course.push(engine.outcome(&s, None).scores().to_vec());
+    }
+    Some(course)
+}
+
+/// `POST /api/analyses {"game", "agents": [A, B], "games": N}`: starts N games in the
+/// background; answers with the analysis' id at once.
+pub(super) async fn start(
+    Shared(server): Shared<Arc<Server>>,
+    text: String,
+) -> Result<Json<Value>, Failure> {
+    let request: AnalysisRequest = body(&text)?;
+    if request.games == 0 || request.games > MAX_GAMES {
+        return Err(bad(format!(
+            "games must be from 1 to {MAX_GAMES} (the command line's `run` has no limit)"
+        )));
+    }
+    for a in &request.agents {
+        super::sessions::within_limits(a)?;
+        outflank::agents::agent(a, 1).map_err(bad)?;
+    }
+    let set: Vec<(String, String)> = request.set.clone().into_iter().collect();
+    let checking = server.clone();
+    let (game, rules) = (request.game.clone(), request.rules.clone());
+    let engine =
+        tokio::task::spawn_blocking(move || checking.catalogue.game(&game, rules.as_deref(), &set))
+            .await
+            .map_err(super::api::internal)?
+            .map_err(bad)?
+            .ok_or_else(|| {
+                missing(format!(
+                    "no game named {}",
+                    outflank::diagnostic::printable(&request.game)
+                ))
+            })?;
+    let players = engine.game.player_count() as usize;
+    if request.agents.len() != players {
+        return Err(bad(format!(
+            "these rules have {players} players; give one agent for each, in turn order"
+        )));
+    }
+    let begin = engine
+        .start()
+        .map_err(|e| bad(format!("rule error: {}", e.message)))?;
+    let analysis = Arc::new(Analysis {
+        game: request.game.clone(),
+        names: (0..players)
+            .map(|p| engine.player_name(p as u8).to_string())
+            .collect(),
+        agents: request.agents.clone(),
+        games: request.games,
+        stop: AtomicBool::new(false),
+        progress: Mutex::new(Progress {
+            tally: Tally::new(players),
+            ..Progress::default()
+        }),
+    });
+    let id = {
+        let running = server.analyses_running();
+        let mut all = server.analyses();
+        if running >= MAX_RUNNING {
+            return Err(Failure(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("{running} analyses are running, which take every core; stop one or wait"),
+            ));
+        }
+        if all.by_id.len() >= MAX_KEPT {
+            let oldest = all
+                .by_id
+                .iter()
+                .find(|(_, a)| lock(&a.progress).finished)
+                .map(|(id, _)| *id);
+            if let Some(id) = oldest {
+                all.by_id.remove(&id);
+            }
+        }
+        let id = all.next;
+        all.next += 1;
+        all.by_id.insert(id, analysis.clone());
+        id
+    };
+    let m = Match {
+        agents: request.agents,
+        swap: false,
+        // The moves are kept for the chart of the first game.
+        notation: true,
+    };
+    let jobs = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let seed = request.seed;
+    let spawned = std::thread::Builder::new().spawn(move || {
+        let started = Instant::now();
+        let ended = play_series(
+            &engine,
+            &begin,
+            &m,
+            seed,
+            analysis.games,
+            jobs,
+            &analysis.stop,
+            &mut |r| {
+                let course = (r.index == 0)
+                    .then(|| score_course(&engine, &r.moves))
+                    .flatten();
+                let mut p = lock(&analysis.progress);
+                if course.is_some() {
+                    p.first_game = course;
+                }
+                p.tally.add(&engine, r);
+                p.seconds = started.elapsed().as_secs_f64();
+                Ok(())
+            },
+        );
+        let mut p = lock(&analysis.progress);
+        p.finished = true;
+        p.seconds = started.elapsed().as_secs_f64();
+        if let Err(e) = ended {
+            p.error = Some(e.to_string());
+        }
+    });
+    if let Err(e) = spawned {
+        server.analyses().by_id.remove(&id);
+        return Err(super::api::internal(format!(
+            "cannot start the analysis: {e}"
+        )));
+    }
+    Ok(Json(json!({ "id": id.to_string() })))
+}
+
+impl Server {
+    fn analyses(&self) -> std::sync::MutexGuard<'_, Analyses> {
+        self.analyses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub(super) fn analyses_running(&self) -> usize {
+        self.analyses()
+            .by_id
+            .values()
+            .filter(|a| !lock(&a.progress).finished)
+            .count()
+    }
+
+    fn analysis(&self, id: &str) -> Result<Arc<Analysis>, Failure> {
+        id.parse::<u64>()
+            .ok()
+            .and_then(|n| self.analyses().by_id.get(&n).cloned())
+            .ok_or_else(|| {
+                missing(format!(
+                    "no analysis {} (it was forgotten, or the server restarted)",
+                    outflank::diagnostic::printable(id)
+                ))
+            })
+    }
+}
+
+/// `GET /api/analyses/ID`: how far it is, and the statistics of the games played so far.
+pub(super) async fn progress(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Failure> {
+    let analysis = server.analysis(&id)?;
+    let names = &analysis.names;
+    let p = lock(&analysis.progress);
+    let t = &p.tally;
+    let n = t.games;
+    let name = |i: usize| {
+        names
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("player {}", i + 1))
+    };
+    let wins: Vec<Value> = t
+        .wins
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| json!({ "player": name(i), "agent": analysis.agents[i], "share": share(w, n) }))
+        .collect();
+    Ok(Json(json!({
+        "id": id,
+        "game": analysis.game,
+        "agents": analysis.agents,
+        "games": analysis.games,
+        "done": n,
+        "finished": p.finished,
+        "stopped": analysis.stop.load(Ordering::Relaxed),
+        "error": p.error,
+        "wins": wins,
+        "draws": t.draws,
+        "length": {
+            "mean": if n > 0 { t.turns as f64 / n as f64 } else { 0.0 },
+            "min": t.shortest,
+            "max": t.longest,
+        },
+        "branching": if t.decisions > 0 { t.options as f64 / t.decisions as f64 } else { 1.0 },
+        "seconds": p.seconds,
+        "first_game": p.first_game.as_ref().map(|course| json!({
+            "players": (0..course.first().map_or(0, Vec::len)).map(name).collect::<Vec<_>>(),
+            "scores": course,
+        })),
+    })))
+}
+
+/// `DELETE /api/analyses/ID`: stops it; the games finished so far stay counted.
+pub(super) async fn stop(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Failure> {
+    let analysis = server.analysis(&id)?;
+    analysis.stop.store(true, Ordering::Relaxed);
+    Ok(Json(json!({ "stopping": id })))
+}

@@ -1,0 +1,188 @@
+//! The page's rules editor (docs/API.md): a game's rules text, what the checker says of an
+//! edit of it (the same diagnostics as `outflank check`, lints as warnings), its examples run,
+//! and an edit saved to the rules file given on the command line, when the user asks.
+
+use super::api::{bad, body, internal, missing, Failure, Server};
+use axum::extract::{Path, State as Shared};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The longest rules text the editor sends: far beyond any real rules file.
+pub(super) const MAX_RULES: usize = 1 << 20;
+/// How long checking or running an edit's examples may take before the page is told so.
+const CHECK_TIME: Duration = Duration::from_secs(20);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Edit {
+    text: String,
+}
+
+/// Runs `work` on a worker thread, answering within [`CHECK_TIME`]. A check that takes longer
+/// goes on in the background (the checker's own limits end it) while the page hears why.
+async fn bounded<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    match tokio::time::timeout(CHECK_TIME, tokio::task::spawn_blocking(work)).await {
+        Ok(done) => done.map_err(internal)?,
+        Err(_) => Err(Failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "checking these rules took more than {} seconds; simplify them and try again",
+                CHECK_TIME.as_secs()
+            ),
+        )),
+    }
+}
+
+fn no_game(id: &str) -> Failure {
+    missing(format!(
+        "no game named {}",
+        outflank::diagnostic::printable(id)
+    ))
+}
+
+/// `GET /api/games/ID/rules`: the rules text as served, and whether an edit can be saved.
+pub(super) async fn rules(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Failure> {
+    let entry = server.catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
+    Ok(Json(json!({
+        "game": entry.id,
+        "name": entry.source().name,
+        "text": entry.source().text,
+        "saveable": entry.path.is_some(),
+    })))
+}
+
+/// `POST /api/games/ID/check {"text": RULES}`: the diagnostics of an edit, each with its line
+/// and column (from 1) in its file.
+pub(super) async fn check(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    text: String,
+) -> Result<Json<Value>, Failure> {
+    let edit: Edit = body(&text)?;
+    bounded(move || {
+        let entry = server.catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
+        let name = entry.source().name.clone();
+        let found = server
+            .catalogue
+            .diagnose(&id, &edit.text)
+            .ok_or_else(|| no_game(&id))?;
+        let list: Vec<Value> = found
+            .iter()
+            .map(|d| {
+                let (line, column) = outflank::check::line_col(&d.source.text, d.span.start);
+                let (end_line, end_column) = outflank::check::line_col(&d.source.text, d.span.end);
+                json!({
+                    "severity": if d.is_error() { "error" } else { "warning" },
+                    "file": if d.source.name == name { Value::Null } else { json!(d.source.name) },
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                    "message": d.message,
+                    "label": d.label,
+                    "help": d.help,
+                })
+            })
+            .collect();
+        let errors = found.iter().filter(|d| d.is_error()).count();
+        Ok(Json(json!({ "errors": errors, "diagnostics": list })))
+    })
+    .await
+}
+
+/// `POST /api/games/ID/examples {"text": RULES}`: each example of an edit run, as
+/// `outflank test` runs it.
+pub(super) async fn examples(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    text: String,
+) -> Result<Json<Value>, Failure> {
+    let edit: Edit = body(&text)?;
+    bounded(move || {
+        let plain = server
+            .catalogue
+            .checked(&id, &edit.text, &[])
+            .ok_or_else(|| no_game(&id))?
+            .map_err(|e| bad(format!("the rules do not check: {e}")))?;
+        let mut results = Vec::new();
+        for example in &plain.examples {
+            let name = &example.name.node;
+            let (line, _) = outflank::check::line_col(&edit.text, example.name.span.start);
+            let settings = outflank::apps::examples::settings(example);
+            let outcome = server
+                .catalogue
+                .checked(&id, &edit.text, &settings)
+                .ok_or_else(|| no_game(&id))?
+                .map_err(|e| format!("its settings do not check: {e}"))
+                .and_then(|checked| {
+                    let engine = outflank::engine::Engine::new(checked.game);
+                    outflank::apps::examples::run_example(&engine, example).map_err(|f| {
+                        let (at, _) = outflank::check::line_col(&edit.text, f.span.start);
+                        let mut m = format!("fails at line {at}: {}", f.message);
+                        if let Some((want, have)) = &f.boards {
+                            m.push_str(&crate::cli::output::board_diff(want, have));
+                        }
+                        m
+                    })
+                });
+            results.push(json!({
+                "name": name,
+                "line": line,
+                "passed": outcome.is_ok(),
+                "message": outcome.err(),
+            }));
+        }
+        Ok(Json(json!({ "examples": results })))
+    })
+    .await
+}
+
+/// `POST /api/games/ID/save {"text": RULES}`: writes an edit over the rules file the server
+/// was given (never a bundled game). The text is written whole to a file beside it and then
+/// renamed over it, so that a failure leaves the old file as it was. A saved edit that checks
+/// is served from then on; one that does not is saved all the same (it is the user's work),
+/// and the last rules that checked go on being served.
+pub(super) async fn save(
+    Shared(server): Shared<Arc<Server>>,
+    Path(id): Path<String>,
+    text: String,
+) -> Result<Json<Value>, Failure> {
+    let edit: Edit = body(&text)?;
+    let entry = server.catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
+    let Some(path) = entry.path.clone() else {
+        return Err(Failure(
+            StatusCode::FORBIDDEN,
+            "this is a bundled game: download the edit instead, or serve a rules file to save to it"
+                .into(),
+        ));
+    };
+    let server = server.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut temporary = path.clone().into_os_string();
+        temporary.push(".outflank-saving");
+        std::fs::write(&temporary, edit.text.as_bytes())
+            .and_then(|()| std::fs::rename(&temporary, &path))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&temporary);
+                Failure(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("cannot save {}: {e}", path.display()),
+                )
+            })?;
+        let served = server.catalogue.replace(&id, &edit.text);
+        Ok(Json(
+            json!({ "saved": path.display().to_string(), "served": served }),
+        ))
+    })
+    .await
+    .map_err(internal)?
+}
