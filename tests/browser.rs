@@ -3,8 +3,13 @@
 //! both when they are missing. Screenshots go to target/browser/ and are checked for the board.
 
 use crate::common::serve::serve;
+use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
+use outflank::apps::record::{params_of, rules_hash, Record, StartPosition};
+use outflank::engine::state::State;
+use outflank::engine::Engine;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -165,7 +170,7 @@ async fn a_whole_othello_game_by_clicking() {
     assert!(result.as_str().unwrap().contains("wins") || result.as_str().unwrap().contains("draw"));
     let pieces = run(
         &client,
-        "return document.querySelectorAll('[data-piece]').length",
+        "return document.querySelectorAll('#board .piece').length",
     )
     .await;
     let scores = run(
@@ -180,5 +185,548 @@ async fn a_whole_othello_game_by_clicking() {
     );
     assert!(clicks >= 5);
     screenshot(&client, "othello-end").await;
+    client.close().await.unwrap();
+}
+
+/// Opens the page with `game` chosen and every seat played by a person.
+async fn open_game(client: &Client, address: &str, game: &str) {
+    client.goto(&format!("http://{address}/")).await.unwrap();
+    until(
+        client,
+        "return document.querySelector('#board svg') !== null",
+        "the first board",
+    )
+    .await;
+    client
+        .find(Locator::Css("#game"))
+        .await
+        .unwrap()
+        .select_by_value(game)
+        .await
+        .unwrap();
+    until(
+        client,
+        &format!("return document.querySelector('#board svg title')?.textContent !== undefined && document.getElementById('game').value === '{game}' && document.querySelectorAll('#seats select').length > 0"),
+        "the game chosen",
+    )
+    .await;
+    for seat in client
+        .find_all(Locator::Css("#seats select"))
+        .await
+        .unwrap()
+    {
+        seat.select_by_value("human").await.unwrap();
+    }
+}
+
+async fn click(client: &Client, css: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// The pieces the page shows: cell name to player (or kind of piece).
+async fn pieces_shown(client: &Client) -> BTreeMap<String, String> {
+    let shown = run(
+        client,
+        "return [...document.querySelectorAll('#board .piece')].map(p => [p.dataset.cell, p.dataset.player || p.dataset.kind])",
+    )
+    .await;
+    shown
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_str().unwrap().to_string(),
+                p[1].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The pieces of a position written as rows, read by the engine.
+fn pieces_of(engine: &Engine, rows: &str) -> BTreeMap<String, String> {
+    let s = engine.position(rows, None).unwrap();
+    pieces_at(engine, &s)
+}
+
+fn pieces_at(engine: &Engine, s: &State) -> BTreeMap<String, String> {
+    (0..engine.game.geometry.cells())
+        .filter_map(|c| {
+            let p = s.owner(c)?;
+            Some((
+                engine.game.geometry.name(c),
+                engine.game.slot_name(p as usize).to_string(),
+            ))
+        })
+        .collect()
+}
+
+async fn legal_cells(client: &Client) -> Vec<String> {
+    let cells = run(
+        client,
+        "return [...document.querySelectorAll('[data-legal]')].map(t => t.dataset.legal).sort()",
+    )
+    .await;
+    cells
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A record with no moves from `rows`: opened in Replay and played on from, it sets up a
+/// position as a user would.
+fn start_record(engine: &Engine, rules: &str, rows: &str, to_move: &str) -> std::path::PathBuf {
+    let record = Record {
+        rules: rules.to_string(),
+        rules_hash: rules_hash(engine),
+        params: params_of(engine),
+        players: BTreeMap::new(),
+        seed: None,
+        start: Some(StartPosition {
+            rows: rows.to_string(),
+            to_move: to_move.to_string(),
+        }),
+        moves: Vec::new(),
+        agreement: None,
+        result: None,
+    };
+    let file = std::env::temp_dir().join(format!(
+        "outflank-browser-{}-{}.json",
+        std::process::id(),
+        rules.replace('/', "-")
+    ));
+    std::fs::write(&file, serde_json::to_string(&record).unwrap()).unwrap();
+    file
+}
+
+/// Sets up a position through Replay ("Play on from here"), every seat a person.
+async fn set_up(client: &Client, record: &std::path::Path) {
+    click(client, "#tabs button[data-tab='replay']").await;
+    client
+        .find(Locator::Css("#record-file"))
+        .await
+        .unwrap()
+        .send_keys(record.to_str().unwrap())
+        .await
+        .unwrap();
+    until(
+        client,
+        "return document.getElementById('where').textContent === '0 / 0'",
+        "the record opened",
+    )
+    .await;
+    click(client, "#play-on").await;
+    until(
+        client,
+        "return document.querySelector('[data-legal]') !== null",
+        "the position to play",
+    )
+    .await;
+}
+
+/// Clicks the legal cell `cell`, and waits for the step to be played.
+async fn click_cell(client: &Client, cell: &str) {
+    let before = run(
+        client,
+        "return document.querySelectorAll('#history li').length",
+    )
+    .await;
+    click(client, &format!("[data-legal='{cell}']")).await;
+    until(
+        client,
+        &format!("return document.querySelectorAll('#history li').length > {before}"),
+        &format!("the click on {cell} to be played"),
+    )
+    .await;
+}
+
+/// Verto's two-step capture and VECT-REVERSE's placement and chain of move-and-flips, played
+/// by clicking one cell per step, from the positions of the rules files' own examples; the
+/// page's pieces match the boards the examples expect, and only the chain's next cells are
+/// offered in the middle of a turn.
+#[tokio::test(flavor = "multi_thread")]
+async fn multi_step_turns_by_clicking() {
+    let served = serve(&[]);
+    let driver = driver();
+    let client = browser(&driver).await;
+
+    let verto = crate::common::engine("games/verto-8x8.rules", &[]);
+    open_game(&client, &served.address, "verto-8x8").await;
+    let record = start_record(
+        &verto,
+        "games/verto-8x8.rules",
+        "......../......../..D...../...L..../......../.....L../......../........",
+        "dark",
+    );
+    set_up(&client, &record).await;
+    std::fs::remove_file(&record).unwrap();
+    click_cell(&client, "e5").await;
+    until(
+        &client,
+        "return document.getElementById('status').textContent === 'dark to move, the turn goes on'",
+        "the chain to go on",
+    )
+    .await;
+    assert_eq!(legal_cells(&client).await, ["g7"], "the jump is compulsory");
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_of(
+            &verto,
+            "......../......../..D...../...D..../....D.../.....L../......../........"
+        )
+    );
+    screenshot(&client, "verto-chain").await;
+    click_cell(&client, "g7").await;
+    until(
+        &client,
+        "return document.getElementById('status').textContent === 'light to move'",
+        "light's turn",
+    )
+    .await;
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_of(
+            &verto,
+            "......../......../..D...../...D..../....D.../.....D../......D./........"
+        )
+    );
+
+    let vect = crate::common::engine("games/vect-reverse.rules", &[]);
+    open_game(&client, &served.address, "vect-reverse").await;
+    let record = start_record(
+        &vect,
+        "games/vect-reverse.rules",
+        "......../......../......../......../...BW.../......../...B.BW./...W....",
+        "white",
+    );
+    set_up(&client, &record).await;
+    std::fs::remove_file(&record).unwrap();
+    click_cell(&client, "c5").await;
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_of(
+            &vect,
+            "......../......../......../......../..WBW.../......../...B.BW./...W...."
+        )
+    );
+    // Choose the outflanked disc, then where it moves (and flips).
+    click_cell(&client, "d5").await;
+    click_cell(&client, "d6").await;
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_of(
+            &vect,
+            "......../......../......../......../..W.W.../...W..../...B.BW./...W...."
+        )
+    );
+    assert_eq!(legal_cells(&client).await, ["d7"]);
+    screenshot(&client, "vect-reverse-chain").await;
+    for cell in ["d7", "e7", "f7", "f6"] {
+        click_cell(&client, cell).await;
+    }
+    until(
+        &client,
+        "return document.getElementById('status').textContent === 'black to move'",
+        "black's turn",
+    )
+    .await;
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_of(
+            &vect,
+            "......../......../......../......../..W.W.../...W.W../....W.W./...W...."
+        )
+    );
+    let history = run(
+        &client,
+        "return [...document.querySelectorAll('#history li')].map(l => l.textContent).join('')",
+    )
+    .await;
+    assert_eq!(history, "c5-d5>d6-d7>e7-f7>f6");
+    client.close().await.unwrap();
+}
+
+/// Reversi Go's button is a word, not a cell: a button on the page; taking it adds half a
+/// point to Black's score and passes the turn.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_reversi_go_button() {
+    let served = serve(&[]);
+    let driver = driver();
+    let client = browser(&driver).await;
+    open_game(&client, &served.address, "reversi-go-9x9").await;
+    until(
+        &client,
+        "return document.querySelector('#words button[data-step=\"button\"]') !== null",
+        "the button",
+    )
+    .await;
+    let score = "return Number(document.querySelector('#scores tr:first-child td:nth-child(2)').textContent)";
+    let before = run(&client, score).await.as_f64().unwrap();
+    click(&client, "#words button[data-step='button']").await;
+    until(
+        &client,
+        "return document.getElementById('status').textContent === 'white to move'",
+        "white's turn",
+    )
+    .await;
+    assert_eq!(run(&client, score).await.as_f64().unwrap(), before + 0.5);
+    assert_eq!(
+        run(
+            &client,
+            "return document.querySelector('#history li').textContent"
+        )
+        .await,
+        "button"
+    );
+    until(
+        &client,
+        "return document.querySelector('#words button[data-step=\"button\"]') === null",
+        "the button gone",
+    )
+    .await;
+    screenshot(&client, "reversi-go-button").await;
+    client.close().await.unwrap();
+}
+
+/// A records file written by `outflank run --record`, opened in Replay: stepping forward and
+/// back, clicking a move in the list and jumping to either end show the positions the engine
+/// in the test reaches.
+#[tokio::test(flavor = "multi_thread")]
+async fn replaying_a_record_forward_and_back() {
+    let file = std::env::temp_dir().join(format!("outflank-replay-{}.jsonl", std::process::id()));
+    let o = crate::common::run::outflank(&[
+        "run",
+        "games/othello.rules",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--record",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let first: Record = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let engine = crate::common::engine("games/othello.rules", &[]);
+    let mut positions = vec![engine.start().unwrap()];
+    for m in &first.moves {
+        let next = engine.play_history(positions.last().unwrap(), m).unwrap();
+        positions.push(next);
+    }
+    let n = first.moves.len();
+
+    let served = serve(&[]);
+    let driver = driver();
+    let client = browser(&driver).await;
+    open_game(&client, &served.address, "othello").await;
+    click(&client, "#tabs button[data-tab='replay']").await;
+    client
+        .find(Locator::Css("#record-file"))
+        .await
+        .unwrap()
+        .send_keys(file.to_str().unwrap())
+        .await
+        .unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let at =
+        |k: usize| format!("return document.getElementById('where').textContent === '{k} / {n}'");
+    until(&client, &at(0), "the record at its start").await;
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_at(&engine, &positions[0])
+    );
+    assert_eq!(
+        run(
+            &client,
+            "return document.querySelectorAll('#record-game option').length"
+        )
+        .await,
+        2
+    );
+    for k in 1..=3 {
+        click(&client, "#forward").await;
+        until(&client, &at(k), "a step forward").await;
+    }
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_at(&engine, &positions[3])
+    );
+    click(&client, "#back").await;
+    until(&client, &at(2), "a step back").await;
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_at(&engine, &positions[2])
+    );
+    click(&client, "#history li:nth-child(10)").await;
+    until(&client, &at(10), "the tenth move").await;
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_at(&engine, &positions[10])
+    );
+    screenshot(&client, "replay").await;
+    click(&client, "#last").await;
+    until(&client, &at(n), "the end").await;
+    assert_eq!(
+        pieces_shown(&client).await,
+        pieces_at(&engine, &positions[n])
+    );
+    let status = run(
+        &client,
+        "return document.getElementById('status').textContent",
+    )
+    .await;
+    assert!(status.as_str().unwrap().contains("Game over"), "{status}");
+    click(&client, "#first").await;
+    until(&client, &at(0), "the start again").await;
+    client.close().await.unwrap();
+}
+
+/// The editor: an error typed into the rules shows at its line (in the list and the line
+/// numbers); taken out again, the rules check, and the edit is played at once.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_error_typed_in_the_editor_then_fixed_and_played() {
+    let served = serve(&[]);
+    let driver = driver();
+    let client = browser(&driver).await;
+    open_game(&client, &served.address, "othello").await;
+    click(&client, "#tabs button[data-tab='edit']").await;
+    until(
+        &client,
+        "return document.getElementById('edit-state').textContent === 'the rules check'",
+        "the rules loaded and checked",
+    )
+    .await;
+    let text = std::fs::read_to_string(format!(
+        "{}/games/othello.rules",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let line = text.lines().count() + 1;
+    let area = client.find(Locator::Css("#rules-text")).await.unwrap();
+    area.click().await.unwrap();
+    let to_end = format!(
+        "{}{}{}",
+        char::from(Key::Control),
+        char::from(Key::End),
+        char::from(Key::Null)
+    );
+    area.send_keys(&to_end).await.unwrap();
+    let typed = "end when nonsense_name > 0";
+    area.send_keys(typed).await.unwrap();
+    until(
+        &client,
+        &format!(
+            "return document.querySelector('#diagnostics li.error[data-line=\"{line}\"]') !== null"
+        ),
+        "the error's diagnostic",
+    )
+    .await;
+    let message = run(
+        &client,
+        "return document.querySelector('#diagnostics li.error').textContent",
+    )
+    .await;
+    assert!(
+        message.as_str().unwrap().contains("nonsense_name"),
+        "{message}"
+    );
+    assert_eq!(
+        run(
+            &client,
+            &format!("return document.querySelector('#gutter [data-line=\"{line}\"]').className")
+        )
+        .await,
+        "error"
+    );
+    screenshot(&client, "edit-error").await;
+    let erase: String = std::iter::repeat_n(char::from(Key::Backspace), typed.len()).collect();
+    area.send_keys(&erase).await.unwrap();
+    until(
+        &client,
+        "return document.getElementById('edit-state').textContent === 'the rules check'",
+        "the rules to check again",
+    )
+    .await;
+    assert_eq!(
+        run(
+            &client,
+            "return document.querySelectorAll('#diagnostics li').length"
+        )
+        .await,
+        0
+    );
+    click(&client, "#play-edit").await;
+    until(
+        &client,
+        "return document.querySelectorAll('[data-legal]').length === 4",
+        "the edit played",
+    )
+    .await;
+    let status = run(
+        &client,
+        "return document.getElementById('status').textContent",
+    )
+    .await;
+    assert_eq!(status, "black to move (your edit)");
+    click_cell(&client, "d3").await;
+    client.close().await.unwrap();
+}
+
+/// The Analyse view: 30 games between two computer players, the progress bar filled, wins per
+/// seat that add up with the draws to the games played, and the chart of the first game.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_analysis_in_the_page() {
+    let served = serve(&[]);
+    let driver = driver();
+    let client = browser(&driver).await;
+    open_game(&client, &served.address, "othello").await;
+    click(&client, "#tabs button[data-tab='analyse']").await;
+    let games = client.find(Locator::Css("#analysis-games")).await.unwrap();
+    games.clear().await.unwrap();
+    games.send_keys("30").await.unwrap();
+    client
+        .find(Locator::Css("#analysis-seats select[data-player='white']"))
+        .await
+        .unwrap()
+        .select_by_value("greedy")
+        .await
+        .unwrap();
+    click(&client, "#analysis-start").await;
+    until(&client, "return document.getElementById('analysis-state').textContent.startsWith('30 of 30 games, done')", "the analysis to end").await;
+    assert_eq!(
+        run(
+            &client,
+            "return document.getElementById('analysis-progress').value"
+        )
+        .await,
+        30
+    );
+    let wins = run(&client, "return [...document.querySelectorAll('#analysis-table tr[data-player] td:nth-child(3)')].map(t => Number(t.textContent))").await;
+    let draws = run(&client, "return Number([...document.querySelectorAll('#analysis-table tr')].find(r => r.cells[0].textContent === 'draws').cells[1].textContent)").await;
+    let total: u64 = wins
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_u64().unwrap())
+        .sum::<u64>()
+        + draws.as_u64().unwrap();
+    assert_eq!(total, 30);
+    assert_eq!(
+        run(
+            &client,
+            "return document.querySelectorAll('#analysis-chart polyline').length"
+        )
+        .await,
+        2
+    );
+    screenshot(&client, "analyse").await;
     client.close().await.unwrap();
 }
