@@ -730,3 +730,108 @@ async fn an_analysis_in_the_page() {
     screenshot(&client, "analyse").await;
     client.close().await.unwrap();
 }
+
+/// Watch: two computer players play on by themselves; paused, they stop; Step plays exactly
+/// one move; resumed, they go on.
+#[tokio::test(flavor = "multi_thread")]
+async fn watching_two_computer_players() {
+    let served = serve(&[]);
+    let driver = driver();
+    let client = browser(&driver).await;
+    open_game(&client, &served.address, "othello").await;
+    client
+        .find(Locator::Css("#speed"))
+        .await
+        .unwrap()
+        .select_by_value("100")
+        .await
+        .unwrap();
+    for seat in client
+        .find_all(Locator::Css("#seats select"))
+        .await
+        .unwrap()
+    {
+        seat.select_by_value("random").await.unwrap();
+    }
+    let moves = "return document.querySelectorAll('#history li').length";
+    until(
+        &client,
+        "return document.querySelectorAll('#history li').length >= 3",
+        "the players to play",
+    )
+    .await;
+    click(&client, "#pause").await;
+    // A move asked for before the pause may still arrive; then nothing more.
+    until(
+        &client,
+        "return !document.getElementById('next-step').disabled",
+        "the pause",
+    )
+    .await;
+    let paused = run(&client, moves).await.as_u64().unwrap();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        run(&client, moves).await.as_u64().unwrap(),
+        paused,
+        "paused players stay still"
+    );
+    click(&client, "#next-step").await;
+    until(
+        &client,
+        &format!(
+            "return document.querySelectorAll('#history li').length === {}",
+            paused + 1
+        ),
+        "one step",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        run(&client, moves).await.as_u64().unwrap(),
+        paused + 1,
+        "Step plays one move"
+    );
+    click(&client, "#pause").await;
+    until(
+        &client,
+        "return document.getElementById('status').textContent.startsWith('Game over')",
+        "the game's end",
+    )
+    .await;
+    screenshot(&client, "watch-end").await;
+    client.close().await.unwrap();
+}
+
+/// A hexagonal board is clicked as a square one: its cells are hexagons, named by the server.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hexagonal_board_by_clicking() {
+    let served = serve(&[]);
+    let driver = driver();
+    let client = browser(&driver).await;
+    open_game(&client, &served.address, "hex-reversi").await;
+    until(
+        &client,
+        "return document.querySelector('polygon[data-legal]') !== null",
+        "hexagons to click",
+    )
+    .await;
+    let engine = crate::common::engine("games/hex-reversi.rules", &[]);
+    let start = engine.start().unwrap();
+    let mut legal = Vec::new();
+    engine.steps(&start, &mut legal).unwrap();
+    let mut want: Vec<String> = legal
+        .iter()
+        .filter_map(|&s| {
+            engine
+                .step_cell(&start, s)
+                .map(|c| engine.game.geometry.name(c))
+        })
+        .collect();
+    want.sort();
+    assert_eq!(legal_cells(&client).await, want);
+    click_cell(&client, &want[0]).await;
+    let after = engine.play_history(&start, &want[0]).unwrap();
+    assert_eq!(pieces_shown(&client).await, pieces_at(&engine, &after));
+    screenshot(&client, "hex").await;
+    client.close().await.unwrap();
+}
