@@ -2,7 +2,8 @@
 //! played in the background by the same series runner as `outflank run`, with the same
 //! statistics; the page polls for progress, and may stop one early.
 
-use super::api::{bad, body, missing, Failure, Server};
+use super::games::Catalogue;
+use super::reply::{bad, body, internal, missing, Failure};
 use crate::cli::run::{share, Tally};
 use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
@@ -23,16 +24,25 @@ const MAX_RUNNING: usize = 2;
 /// Analyses kept, finished or not; past this, the oldest finished one makes room.
 const MAX_KEPT: usize = 50;
 
-pub(super) struct Analyses {
+/// The analyses started, and the games they are played from.
+pub(super) struct AnalysisStore {
+    catalogue: Arc<Catalogue>,
+    analyses: Mutex<Analyses>,
+}
+
+struct Analyses {
     next: u64,
     by_id: BTreeMap<u64, Arc<Analysis>>,
 }
 
-impl Analyses {
-    pub(super) fn new() -> Analyses {
-        Analyses {
-            next: 1,
-            by_id: BTreeMap::new(),
+impl AnalysisStore {
+    pub(super) fn new(catalogue: Arc<Catalogue>) -> AnalysisStore {
+        AnalysisStore {
+            catalogue,
+            analyses: Mutex::new(Analyses {
+                next: 1,
+                by_id: BTreeMap::new(),
+            }),
         }
     }
 }
@@ -96,7 +106,7 @@ fn score_course(engine: &Engine, moves: &[String]) -> Option<Vec<Vec<f64>>> {
 /// `POST /api/analyses {"game", "agents": [A, B], "games": N}`: starts N games in the
 /// background; answers with the analysis' id at once.
 pub(super) async fn start(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<AnalysisStore>>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
     let request: AnalysisRequest = body(&text)?;
@@ -115,7 +125,7 @@ pub(super) async fn start(
     let engine =
         tokio::task::spawn_blocking(move || checking.catalogue.game(&game, rules.as_deref(), &set))
             .await
-            .map_err(super::api::internal)?
+            .map_err(internal)?
             .map_err(bad)?
             .ok_or_else(|| {
                 missing(format!(
@@ -146,7 +156,7 @@ pub(super) async fn start(
         }),
     });
     let id = {
-        let running = server.analyses_running();
+        let running = server.running();
         let mut all = server.analyses();
         if running >= MAX_RUNNING {
             return Err(Failure(
@@ -209,21 +219,19 @@ pub(super) async fn start(
     });
     if let Err(e) = spawned {
         server.analyses().by_id.remove(&id);
-        return Err(super::api::internal(format!(
-            "cannot start the analysis: {e}"
-        )));
+        return Err(internal(format!("cannot start the analysis: {e}")));
     }
     Ok(Json(json!({ "id": id.to_string() })))
 }
 
-impl Server {
+impl AnalysisStore {
     fn analyses(&self) -> std::sync::MutexGuard<'_, Analyses> {
         self.analyses
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    pub(super) fn analyses_running(&self) -> usize {
+    pub(super) fn running(&self) -> usize {
         self.analyses()
             .by_id
             .values()
@@ -246,7 +254,7 @@ impl Server {
 
 /// `GET /api/analyses/ID`: how far it is, and the statistics of the games played so far.
 pub(super) async fn progress(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<AnalysisStore>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Failure> {
     let analysis = server.analysis(&id)?;
@@ -293,7 +301,7 @@ pub(super) async fn progress(
 
 /// `DELETE /api/analyses/ID`: stops it; the games finished so far stay counted.
 pub(super) async fn stop(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<AnalysisStore>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Failure> {
     let analysis = server.analysis(&id)?;

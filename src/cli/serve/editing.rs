@@ -2,7 +2,8 @@
 //! edit of it (the same diagnostics as `outflank check`, lints as warnings), its examples run,
 //! and an edit saved to the rules file given on the command line, when the user asks.
 
-use super::api::{bad, body, internal, missing, Failure, Server};
+use super::games::Catalogue;
+use super::reply::{bad, body, internal, missing, Failure};
 use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
@@ -48,10 +49,10 @@ fn no_game(id: &str) -> Failure {
 
 /// `GET /api/games/ID/rules`: the rules text as served, and whether an edit can be saved.
 pub(super) async fn rules(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(catalogue): Shared<Arc<Catalogue>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Failure> {
-    let entry = server.catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
+    let entry = catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
     Ok(Json(json!({
         "game": entry.id,
         "name": entry.source().name,
@@ -63,16 +64,15 @@ pub(super) async fn rules(
 /// `POST /api/games/ID/check {"text": RULES}`: the diagnostics of an edit, each with its line
 /// and column (from 1) in its file.
 pub(super) async fn check(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(catalogue): Shared<Arc<Catalogue>>,
     Path(id): Path<String>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
     let edit: Edit = body(&text)?;
     bounded(move || {
-        let entry = server.catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
+        let entry = catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
         let name = entry.source().name.clone();
-        let found = server
-            .catalogue
+        let found = catalogue
             .diagnose(&id, &edit.text)
             .ok_or_else(|| no_game(&id))?;
         let list: Vec<Value> = found
@@ -102,14 +102,13 @@ pub(super) async fn check(
 /// `POST /api/games/ID/examples {"text": RULES}`: each example of an edit run, as
 /// `outflank test` runs it.
 pub(super) async fn examples(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(catalogue): Shared<Arc<Catalogue>>,
     Path(id): Path<String>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
     let edit: Edit = body(&text)?;
     bounded(move || {
-        let plain = server
-            .catalogue
+        let plain = catalogue
             .checked(&id, &edit.text, &[])
             .ok_or_else(|| no_game(&id))?
             .map_err(|e| bad(format!("the rules do not check: {e}")))?;
@@ -118,8 +117,7 @@ pub(super) async fn examples(
             let name = &example.name.node;
             let (line, _) = outflank::check::line_col(&edit.text, example.name.span.start);
             let settings = outflank::apps::examples::settings(example);
-            let outcome = server
-                .catalogue
+            let outcome = catalogue
                 .checked(&id, &edit.text, &settings)
                 .ok_or_else(|| no_game(&id))?
                 .map_err(|e| format!("its settings do not check: {e}"))
@@ -152,12 +150,12 @@ pub(super) async fn examples(
 /// is served from then on; one that does not is saved all the same (it is the user's work),
 /// and the last rules that checked go on being served.
 pub(super) async fn save(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(catalogue): Shared<Arc<Catalogue>>,
     Path(id): Path<String>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
     let edit: Edit = body(&text)?;
-    let entry = server.catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
+    let entry = catalogue.entry(&id).ok_or_else(|| no_game(&id))?;
     let Some(path) = entry.path.clone() else {
         return Err(Failure(
             StatusCode::FORBIDDEN,
@@ -165,7 +163,7 @@ pub(super) async fn save(
                 .into(),
         ));
     };
-    let server = server.clone();
+    let catalogue = catalogue.clone();
     tokio::task::spawn_blocking(move || {
         let mut temporary = path.clone().into_os_string();
         temporary.push(".outflank-saving");
@@ -178,7 +176,7 @@ pub(super) async fn save(
                     format!("cannot save {}: {e}", path.display()),
                 )
             })?;
-        let served = server.catalogue.replace(&id, &edit.text);
+        let served = catalogue.replace(&id, &edit.text);
         Ok(Json(
             json!({ "saved": path.display().to_string(), "served": served }),
         ))

@@ -186,3 +186,15 @@ impl Catalogue {
         true
     }
 }
+
+/// `GET /api/games`
+pub(super) async fn list(
+    axum::extract::State(catalogue): axum::extract::State<Arc<Catalogue>>,
+) -> axum::Json<serde_json::Value> {
+    let list: Vec<serde_json::Value> = catalogue
+        .entries
+        .iter()
+        .map(|e| serde_json::json!({ "id": e.id, "title": e.title, "players": e.players }))
+        .collect();
+    axum::Json(serde_json::Value::Array(list))
+}

@@ -3,17 +3,22 @@
 //! engine and players as the command line, run off the async threads since they compute.
 
 mod analysis;
-mod api;
 mod editing;
 mod games;
+mod reply;
 mod sessions;
 
-use axum::extract::DefaultBodyLimit;
+use analysis::AnalysisStore;
+use axum::extract::{DefaultBodyLimit, FromRef, State as Shared};
 use axum::http::header;
 use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
+use axum::Json;
 use axum::Router;
 use clap::Args;
+use games::Catalogue;
+use serde_json::{json, Value};
+use sessions::SessionStore;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -38,6 +43,43 @@ pub(crate) struct ServeArgs {
 /// text or a record may be larger ([`rules_limit`]).
 const MAX_BODY: usize = 64 << 10;
 
+/// What the handlers share: the games on offer, the sessions and the analyses. Each handler
+/// takes the part it needs.
+#[derive(Clone)]
+struct App {
+    catalogue: Arc<Catalogue>,
+    sessions: Arc<SessionStore>,
+    analyses: Arc<AnalysisStore>,
+}
+
+impl FromRef<App> for Arc<Catalogue> {
+    fn from_ref(app: &App) -> Self {
+        app.catalogue.clone()
+    }
+}
+
+impl FromRef<App> for Arc<SessionStore> {
+    fn from_ref(app: &App) -> Self {
+        app.sessions.clone()
+    }
+}
+
+impl FromRef<App> for Arc<AnalysisStore> {
+    fn from_ref(app: &App) -> Self {
+        app.analyses.clone()
+    }
+}
+
+/// `GET /api/status`: what the server holds (a health check for whoever runs it).
+async fn status(Shared(app): Shared<App>) -> Json<Value> {
+    Json(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "games": app.catalogue.entries.len(),
+        "sessions": app.sessions.count(),
+        "analyses_running": app.analyses.running(),
+    }))
+}
+
 /// Stack of the server's threads: as deep as `run`'s game workers.
 const WORKER_STACK: usize = 64 << 20;
 /// Threads that compute for requests (players thinking, rules checked) at once.
@@ -52,8 +94,12 @@ const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
 pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
-    let catalogue = games::Catalogue::load(&a.files)?;
-    let state = Arc::new(api::Server::new(catalogue));
+    let catalogue = Arc::new(Catalogue::load(&a.files)?);
+    let state = App {
+        sessions: Arc::new(SessionStore::new(catalogue.clone())),
+        analyses: Arc::new(AnalysisStore::new(catalogue.clone())),
+        catalogue,
+    };
     let app = Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route(
@@ -64,8 +110,8 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
             "/style.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE).into_response() }),
         )
-        .route("/api/status", get(api::status))
-        .route("/api/games", get(api::games))
+        .route("/api/status", get(status))
+        .route("/api/games", get(games::list))
         .route("/api/games/{id}/rules", get(editing::rules))
         .route(
             "/api/games/{id}/check",
@@ -98,7 +144,7 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
             "/api/analyses/{id}",
             get(analysis::progress).delete(analysis::stop),
         )
-        .fallback(api::not_found)
+        .fallback(reply::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -130,7 +176,7 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
         let _ = out.flush();
         if a.open {
             let url = format!("http://{address}/");
-            if let Err(e) = open_browser(&url) {
+            if let Err(e) = open::that_detached(&url) {
                 eprintln!("serve: cannot open a browser ({e}); open {url} yourself");
             }
         }
@@ -142,12 +188,4 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
             .map_err(|e| format!("serve: {e}"))
     })?;
     Ok(String::new())
-}
-
-/// Opens `url` in the user's browser (a stand-in until the `open` crate is added).
-fn open_browser(url: &str) -> std::io::Result<()> {
-    std::process::Command::new("xdg-open")
-        .arg(url)
-        .spawn()
-        .map(drop)
 }

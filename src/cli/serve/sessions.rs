@@ -3,7 +3,8 @@
 //! edit of them, or from a record to replay; any earlier position can be viewed, played on
 //! from, and the game downloaded as a record that `outflank replay` accepts.
 
-use super::api::{bad, body, internal, missing, Failure, Server};
+use super::games::Catalogue;
+use super::reply::{bad, body, internal, missing, Failure};
 use axum::extract::{Path, Query, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
@@ -22,16 +23,25 @@ pub(super) const MAX_SESSIONS: usize = 2000;
 /// Steps a session may hold (a game that long is taken to be endless, as the CLI does).
 const MAX_STEPS: usize = outflank::agents::MAX_GAME_STEPS as usize;
 
-pub(super) struct Sessions {
+/// The sessions being played, and the games they are played from.
+pub(super) struct SessionStore {
+    catalogue: Arc<Catalogue>,
+    sessions: Mutex<Sessions>,
+}
+
+struct Sessions {
     next: u64,
     by_id: BTreeMap<u64, Arc<Mutex<Session>>>,
 }
 
-impl Sessions {
-    pub(super) fn new() -> Sessions {
-        Sessions {
-            next: 1,
-            by_id: BTreeMap::new(),
+impl SessionStore {
+    pub(super) fn new(catalogue: Arc<Catalogue>) -> SessionStore {
+        SessionStore {
+            catalogue,
+            sessions: Mutex::new(Sessions {
+                next: 1,
+                by_id: BTreeMap::new(),
+            }),
         }
     }
 }
@@ -60,7 +70,7 @@ fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-impl Server {
+impl SessionStore {
     /// The session called `id`, and its number.
     fn session(&self, id: &str) -> Result<(u64, Arc<Mutex<Session>>), Failure> {
         let sessions = self.sessions();
@@ -75,7 +85,7 @@ impl Server {
             })
     }
 
-    pub(super) fn session_count(&self) -> usize {
+    pub(super) fn count(&self) -> usize {
         self.sessions().by_id.len()
     }
 
@@ -290,7 +300,7 @@ struct NewSession {
 
 /// `POST /api/sessions`: a new game from its start, or a record's game.
 pub(super) async fn new_session(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
     let request: NewSession = body(&text)?;
@@ -318,7 +328,7 @@ pub(super) async fn new_session(
 }
 
 /// The session a request asks for, its record replayed when it brings one.
-fn build(server: &Server, request: NewSession) -> Result<Session, Failure> {
+fn build(server: &SessionStore, request: NewSession) -> Result<Session, Failure> {
     let NewSession {
         game,
         mut set,
@@ -438,7 +448,7 @@ pub(super) struct At {
 
 /// `GET /api/sessions/ID[?at=K]`: the view now, or after the first K steps.
 pub(super) async fn session(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     Path(id): Path<String>,
     Query(at): Query<At>,
 ) -> Result<Json<Value>, Failure> {
@@ -460,7 +470,7 @@ pub(super) async fn session(
 
 /// `DELETE /api/sessions/ID`: the game is over for the page; its memory is freed.
 pub(super) async fn end_session(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Failure> {
     let (n, _) = server.session(&id)?;
@@ -476,7 +486,7 @@ struct StepRequest {
 
 /// `POST /api/sessions/ID/step {"step": TEXT}`: one step, written as the legal steps list it.
 pub(super) async fn step(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     Path(id): Path<String>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
@@ -536,7 +546,7 @@ pub(super) fn within_limits(spec: &str) -> Result<(), Failure> {
 
 /// `POST /api/sessions/ID/agent {"agent": SPEC}`: a computer player takes the next step.
 pub(super) async fn agent_step(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     Path(id): Path<String>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
@@ -584,7 +594,7 @@ struct UndoRequest {
 /// `POST /api/sessions/ID/undo [{"to": K}]`: takes back the last step, or every step after
 /// the first K (to play on from a replayed position).
 pub(super) async fn undo(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     Path(id): Path<String>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
@@ -618,7 +628,7 @@ pub(super) async fn undo(
 
 /// `POST /api/sessions/ID/resign`: the player to move gives up; the game ends as it stands.
 pub(super) async fn resign(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Failure> {
     server.change(&id, |s| {
@@ -641,7 +651,7 @@ struct ShadeRequest {
 
 /// `POST /api/sessions/ID/shade {"regions": [NAME...]}`: the regions shaded on the board.
 pub(super) async fn shade(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     Path(id): Path<String>,
     text: String,
 ) -> Result<Json<Value>, Failure> {
@@ -657,7 +667,7 @@ pub(super) struct Seats {
 /// `GET /api/sessions/ID/record[?seats=A,B]`: the game as a record (`outflank replay` reads
 /// it; `seats` names who played each seat).
 pub(super) async fn record(
-    Shared(server): Shared<Arc<Server>>,
+    Shared(server): Shared<Arc<SessionStore>>,
     Path(id): Path<String>,
     Query(seats): Query<Seats>,
 ) -> Result<Json<Record>, Failure> {

@@ -45,11 +45,28 @@ function seatsFor(game) {
     const select = document.createElement("select");
     select.dataset.player = name;
     AGENTS.forEach((a) => select.add(new Option(a, a)));
+    select.add(new Option("other…", "other"));
     select.value = i === 0 ? "human" : "mcts:300";
-    select.addEventListener("change", () => advance());
+    select.addEventListener("change", () => {
+      if (select.value === "other") customAgent(select);
+      advance();
+    });
     label.appendChild(select);
     seats.appendChild(label);
   });
+}
+
+// Any player the command line knows, at any strength the server runs (it says when not).
+function customAgent(select) {
+  const spec = (prompt("A computer player: random, greedy, mcts:N, mcts:Nms or alphabeta:D", "mcts:5000") || "").trim();
+  if (!spec) {
+    select.value = "human";
+    return;
+  }
+  if (![...select.options].some((o) => o.value === spec)) {
+    select.add(new Option(spec, spec), select.options.length - 1);
+  }
+  select.value = spec;
 }
 
 function seatOf(player) {
