@@ -822,3 +822,68 @@ fn analyses_stop_and_refuse() {
     let (status, _) = api(a, "GET", "/api/analyses/77", Value::Null);
     assert_eq!(status, 404);
 }
+
+/// Rules that never end, played as an edit: a turn that never ends is a rule error for the
+/// step and the computer player alike, a game that never ends stops an analysis with the
+/// reason; the server goes on serving.
+#[test]
+fn endless_rules_are_errors_and_the_server_goes_on() {
+    let s = serve(&[]);
+    let a = &s.address;
+    let rules = |turn: &str| {
+        format!(
+            "title \"endless\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+             turn {{ {turn} }}\nend when none(empty)\nscore p = count(p)\n"
+        )
+    };
+    let view = post(
+        a,
+        "/api/sessions",
+        json!({ "game": "othello", "rules": rules("while true { choose c in all { } }") }),
+    );
+    let id = view["id"].as_str().unwrap().to_string();
+    // Steps by a person and by the computer in turn, until the turn is too long.
+    let mut last = view.clone();
+    for i in 0..1100 {
+        let (status, reply) = if i % 2 == 0 {
+            let step = last["steps"][0]["text"].as_str().unwrap().to_string();
+            api(
+                a,
+                "POST",
+                &format!("/api/sessions/{id}/step"),
+                json!({ "step": step }),
+            )
+        } else {
+            api(
+                a,
+                "POST",
+                &format!("/api/sessions/{id}/agent"),
+                json!({ "agent": "random" }),
+            )
+        };
+        if status != 200 {
+            assert_eq!(status, 422, "{reply}");
+            last = reply;
+            break;
+        }
+        last = reply;
+    }
+    assert!(
+        last["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("more than 1024 steps"),
+        "{last}"
+    );
+    let started = post(
+        a,
+        "/api/analyses",
+        json!({ "game": "othello", "rules": rules("choose c in all { }"), "agents": ["random", "random"], "games": 4 }),
+    );
+    let done = finished(a, started["id"].as_str().unwrap());
+    assert!(
+        done["error"].as_str().unwrap().contains("did not end"),
+        "{done}"
+    );
+    assert_eq!(get(a, "/api/status")["analyses_running"], 0);
+}

@@ -3,41 +3,21 @@
 //! and an edit saved to the rules file given on the command line, when the user asks.
 
 use super::games::Catalogue;
-use super::reply::{bad, body, internal, missing, Failure};
+use super::reply::{bad, body, bounded, internal, missing, Failure};
 use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The longest rules text the editor sends: far beyond any real rules file.
 pub(super) const MAX_RULES: usize = 1 << 20;
-/// How long checking or running an edit's examples may take before the page is told so.
-const CHECK_TIME: Duration = Duration::from_secs(20);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Edit {
     text: String,
-}
-
-/// Runs `work` on a worker thread, answering within [`CHECK_TIME`]. A check that takes longer
-/// goes on in the background (the checker's own limits end it) while the page hears why.
-async fn bounded<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, Failure> + Send + 'static,
-) -> Result<T, Failure> {
-    match tokio::time::timeout(CHECK_TIME, tokio::task::spawn_blocking(work)).await {
-        Ok(done) => done.map_err(internal)?,
-        Err(_) => Err(Failure(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "checking these rules took more than {} seconds; simplify them and try again",
-                CHECK_TIME.as_secs()
-            ),
-        )),
-    }
 }
 
 fn no_game(id: &str) -> Failure {

@@ -5,6 +5,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
+use std::time::Duration;
 
 /// A failed request: its status and one line saying why.
 pub(super) struct Failure(pub(super) StatusCode, pub(super) String);
@@ -32,6 +33,27 @@ pub(super) fn body<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Fail
 /// A task that failed without answering (it panicked): the server's fault.
 pub(super) fn internal(e: impl std::fmt::Display) -> Failure {
     Failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+}
+
+/// How long checking rules (an edit's, or with parameter settings) may take before the page
+/// is told so.
+const CHECK_TIME: Duration = Duration::from_secs(20);
+
+/// Runs `work` on a worker thread, answering within [`CHECK_TIME`]. A check that takes longer
+/// goes on in the background (the checker's own limits end it) while the page hears why.
+pub(super) async fn bounded<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    match tokio::time::timeout(CHECK_TIME, tokio::task::spawn_blocking(work)).await {
+        Ok(done) => done.map_err(internal)?,
+        Err(_) => Err(Failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "checking these rules took more than {} seconds; simplify them and try again",
+                CHECK_TIME.as_secs()
+            ),
+        )),
+    }
 }
 
 pub(super) async fn not_found() -> Failure {

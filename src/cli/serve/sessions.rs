@@ -4,7 +4,7 @@
 //! from, and the game downloaded as a record that `outflank replay` accepts.
 
 use super::games::Catalogue;
-use super::reply::{bad, body, internal, missing, Failure};
+use super::reply::{bad, body, bounded, internal, missing, Failure};
 use axum::extract::{Path, Query, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
@@ -306,9 +306,7 @@ pub(super) async fn new_session(
     let request: NewSession = body(&text)?;
     let checking = server.clone();
     // Checking the rules and replaying a record compute: off the async threads.
-    let session = tokio::task::spawn_blocking(move || build(&checking, request))
-        .await
-        .map_err(internal)??;
+    let session = bounded(move || build(&checking, request)).await?;
     let mut sessions = server.sessions();
     if sessions.by_id.len() >= MAX_SESSIONS {
         let oldest = sessions
