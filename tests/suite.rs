@@ -8,6 +8,7 @@
 mod common;
 
 mod allocation;
+mod analysis;
 mod ataxx;
 mod board;
 mod browser;

@@ -1,7 +1,8 @@
 //! The applications the commands share, built on the engine and the agents: self-play series
-//! with their statistics, solving, game records, board diagrams, and running the `example`
+//! with their statistics and a designer's metrics, solving, game records, board diagrams, and running the `example`
 //! blocks of a rules file. None reads or writes files; the command line does.
 
+pub mod analysis;
 pub mod examples;
 pub mod record;
 pub mod render;

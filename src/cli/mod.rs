@@ -16,6 +16,7 @@ macro_rules! outp {
     }};
 }
 
+mod analyse;
 mod author;
 mod bench;
 mod inspect;
@@ -108,6 +109,10 @@ enum Command {
     Perft(PerftArgs),
     /// Self-play between computer players, in parallel, with a statistical summary.
     Run(RunArgs),
+    /// Self-play measured as a designer asks: fairness per seat and for the first player,
+    /// draws, decisiveness, lead changes, comebacks, length, branching, word steps and
+    /// openings, each estimate with its 95% interval (docs/ANALYSIS.md).
+    Analyse(analyse::AnalyseArgs),
     /// Play a game in the terminal: `--NAME PLAYER` for each player named in the rules
     /// (human, random, greedy, mcts[:N|:Nms], alphabeta[:D]); default: human against mcts.
     Play(PlayArgs),
@@ -313,6 +318,7 @@ fn run(cli: Cli) -> i32 {
         Command::Render(a) => render::cmd_render(a),
         Command::Solve(a) => solve::cmd_solve(a),
         Command::Run(a) => run::cmd_run(a),
+        Command::Analyse(a) => analyse::cmd_analyse(a),
         Command::Replay(a) => run::cmd_replay(a),
         Command::Play(a) => play::cmd_play(a),
         Command::Bench(a) => bench::cmd_bench(a),

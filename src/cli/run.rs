@@ -108,7 +108,7 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let begin = start(&engine, args)?;
     let players = engine.game.player_count();
-    let specs = seat_agents(&engine, o)?;
+    let specs = seat_agents(&engine, o.agents.as_deref())?;
     if o.games == 0 {
         return Err(Failure::Message("--games 0: nothing to play".into()));
     }
@@ -118,7 +118,7 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
         // Only a record keeps the moves; the per-game lines give the number of turns.
         notation: o.record.is_some(),
     };
-    let jobs = job_count(o)?;
+    let jobs = job_count(o.jobs, o.games)?;
     // A progress bar only for a person watching.
     let show = std::io::stderr().is_terminal() && !o.json;
     let progress = progress_bar(show, o.games);
@@ -241,7 +241,7 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
 }
 
 /// Draws how many of `total` games have ended, on standard error, when `show`.
-fn progress_bar(show: bool, total: u64) -> impl Fn(u64) {
+pub(super) fn progress_bar(show: bool, total: u64) -> impl Fn(u64) {
     // Redrawn when the bar grows by a thousandth, not at every game (some run 500,000 a second).
     let drawn = std::cell::Cell::new(u64::MAX);
     move |done: u64| {
@@ -276,9 +276,9 @@ fn open_record(o: &RunArgs) -> Result<Option<std::fs::File>, String> {
 
 /// The agent of each seat, in turn order, from `--agents` (random in every seat without it),
 /// each checked.
-fn seat_agents(engine: &Engine, o: &RunArgs) -> Result<Vec<String>, Failure> {
+pub(super) fn seat_agents(engine: &Engine, agents: Option<&str>) -> Result<Vec<String>, Failure> {
     let players = engine.game.player_count();
-    let specs: Vec<String> = match &o.agents {
+    let specs: Vec<String> = match agents {
         Some(list) => list.split(',').map(|a| a.trim().to_string()).collect(),
         None => vec!["random".to_string(); players as usize],
     };
@@ -288,7 +288,7 @@ fn seat_agents(engine: &Engine, o: &RunArgs) -> Result<Vec<String>, Failure> {
         ];
         return Err(Failure::Message(format!(
             "--agents {}: name {players} players, one for each of {} in turn order, e.g. {}",
-            o.agents.as_deref().unwrap_or_default(),
+            agents.unwrap_or_default(),
             engine.game.player_list(),
             example[..players as usize].join(",")
         )));
@@ -300,9 +300,8 @@ fn seat_agents(engine: &Engine, o: &RunArgs) -> Result<Vec<String>, Failure> {
 }
 
 /// The threads to play on: `--jobs`, or one per core; never more than the games.
-fn job_count(o: &RunArgs) -> Result<usize, Failure> {
-    let jobs = o
-        .jobs
+pub(super) fn job_count(jobs: Option<usize>, games: u64) -> Result<usize, Failure> {
+    let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     if jobs == 0 {
         return Err(Failure::Message(
@@ -317,7 +316,7 @@ fn job_count(o: &RunArgs) -> Result<usize, Failure> {
     }
     // No more threads than games: the others would have nothing to do.
     let jobs = jobs
-        .min(usize::try_from(o.games).unwrap_or(usize::MAX))
+        .min(usize::try_from(games).unwrap_or(usize::MAX))
         .max(1);
     Ok(jobs)
 }
@@ -415,10 +414,10 @@ fn finish(summary: String, interrupted: bool) -> Result<String, Failure> {
 }
 
 /// Raised by Ctrl-C or SIGTERM during `run`: the games end where they are.
-static STOP: AtomicBool = AtomicBool::new(false);
+pub(super) static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Lets Ctrl-C and SIGTERM end a run cleanly; a second signal ends the process at once.
-fn stop_on_signals() {
+pub(super) fn stop_on_signals() {
     // Fails only when a handler is already set (a second run in one process): keep that one.
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::Relaxed) {
