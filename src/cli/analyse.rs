@@ -1,7 +1,7 @@
 //! `analyse`: self-play with the metrics a designer asks for (docs/ANALYSIS.md), each estimate
 //! with its 95% interval, as text or JSON.
 
-use super::run::{job_count, progress_bar, seat_agents, stop_on_signals, STOP};
+use super::run::{job_count, progress_bar, seat_agents, stop_on_signals, SeriesArgs, STOP};
 use super::{load_game, start, Failure, GameArgs};
 use clap::Args;
 use outflank::apps::analysis::{GameSummary, Mean, Proportion, Report};
@@ -18,19 +18,8 @@ pub(super) struct AnalyseArgs {
     /// Games to play: the intervals narrow with the square root of it.
     #[arg(long, default_value_t = 200)]
     pub(super) games: u64,
-    /// The series' seed: the same seed gives the same games whatever --jobs.
-    #[arg(long, default_value_t = 1)]
-    pub(super) seed: u64,
-    /// One player per seat, in turn order, separated by commas: random, greedy,
-    /// mcts[:N|:Nms], alphabeta[:D] (default: random in every seat).
-    #[arg(long)]
-    pub(super) agents: Option<String>,
-    /// Move every agent one seat on at each game, so that each plays every seat.
-    #[arg(long)]
-    pub(super) swap: bool,
-    /// Threads (default: all cores). The games do not depend on it.
-    #[arg(long)]
-    pub(super) jobs: Option<usize>,
+    #[command(flatten)]
+    pub(super) series: SeriesArgs,
     /// The report as JSON (docs/ANALYSIS.md describes its fields).
     #[arg(long)]
     pub(super) json: bool,
@@ -39,14 +28,14 @@ pub(super) struct AnalyseArgs {
 pub(super) fn cmd_analyse(a: &AnalyseArgs) -> Result<String, Failure> {
     let engine = load_game(&a.game)?;
     let begin = start(&engine, &a.game)?;
-    let specs = seat_agents(&engine, a.agents.as_deref())?;
+    let specs = seat_agents(&engine, a.series.agents.as_deref())?;
     if a.games == 0 {
         return Err(Failure::Message("--games 0: nothing to play".into()));
     }
-    let jobs = job_count(a.jobs, a.games)?;
+    let jobs = job_count(a.series.jobs, a.games)?;
     let m = Match {
         agents: specs,
-        swap: a.swap,
+        swap: a.series.swap,
         // The moves are replayed to follow the scores turn by turn.
         notation: true,
     };
@@ -57,7 +46,7 @@ pub(super) fn cmd_analyse(a: &AnalyseArgs) -> Result<String, Failure> {
         &engine,
         &begin,
         &m,
-        a.seed,
+        a.series.seed,
         a.games,
         jobs,
         &STOP,
@@ -114,8 +103,8 @@ fn text(r: &Report, a: &AnalyseArgs) -> String {
     let mut out = format!(
         "{}, seed {}{}\n\nfairness\n",
         count_of(r.games, "game"),
-        a.seed,
-        if a.swap {
+        a.series.seed,
+        if a.series.swap {
             ", agents moved one seat on at each game"
         } else {
             ""

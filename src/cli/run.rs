@@ -20,6 +20,19 @@ pub(super) struct RunArgs {
     pub(super) game: GameArgs,
     #[arg(long, default_value_t = 1)]
     pub(super) games: u64,
+    #[command(flatten)]
+    pub(super) series: SeriesArgs,
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Append a record of every game to this JSON-lines file.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub(super) record: Option<String>,
+}
+
+/// Who plays a series of self-play games and how it is seeded, as `run` and `analyse` take it.
+#[derive(Args)]
+pub(super) struct SeriesArgs {
+    /// The series' seed: the same seed gives the same games whatever --jobs.
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
     /// One player per seat, in turn order, separated by commas: random, greedy,
@@ -33,11 +46,6 @@ pub(super) struct RunArgs {
     /// Threads (default: all cores). The games do not depend on it.
     #[arg(long)]
     pub(super) jobs: Option<usize>,
-    #[arg(long)]
-    pub(super) json: bool,
-    /// Append a record of every game to this JSON-lines file.
-    #[arg(long, value_name = "FILE.jsonl")]
-    pub(super) record: Option<String>,
 }
 
 // The options of `replay` (its help is the doc comment of `Command::Replay`).
@@ -108,17 +116,17 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let begin = start(&engine, args)?;
     let players = engine.game.player_count();
-    let specs = seat_agents(&engine, o.agents.as_deref())?;
+    let specs = seat_agents(&engine, o.series.agents.as_deref())?;
     if o.games == 0 {
         return Err(Failure::Message("--games 0: nothing to play".into()));
     }
     let m = Match {
         agents: specs.clone(),
-        swap: o.swap,
+        swap: o.series.swap,
         // Only a record keeps the moves; the per-game lines give the number of turns.
         notation: o.record.is_some(),
     };
-    let jobs = job_count(o.jobs, o.games)?;
+    let jobs = job_count(o.series.jobs, o.games)?;
     // A progress bar only for a person watching.
     let show = std::io::stderr().is_terminal() && !o.json;
     let progress = progress_bar(show, o.games);
@@ -165,7 +173,16 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
             progress(tally.games);
             Ok(())
         };
-        play_series(&engine, &begin, &m, o.seed, o.games, jobs, &STOP, &mut each)
+        play_series(
+            &engine,
+            &begin,
+            &m,
+            o.series.seed,
+            o.games,
+            jobs,
+            &STOP,
+            &mut each,
+        )
     };
     let seconds = started.elapsed().as_secs_f64();
     if show {
@@ -192,12 +209,12 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
     let summary = Summary {
         rules: args.file.clone(),
         games: n,
-        seed: o.seed,
+        seed: o.series.seed,
         jobs,
         seats: (0..players)
             .map(|p| (engine.player_name(p).to_string(), specs[p as usize].clone()))
             .collect(),
-        swap: o.swap,
+        swap: o.series.swap,
         wins: (0..players)
             .map(|p| {
                 (
@@ -206,7 +223,7 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
                 )
             })
             .collect(),
-        agents: (o.swap && specs.iter().any(|a| *a != specs[0])).then(|| {
+        agents: (o.series.swap && specs.iter().any(|a| *a != specs[0])).then(|| {
             specs
                 .iter()
                 .map(|a| (a.clone(), share(by_agent.get(a).copied().unwrap_or(0), n)))
@@ -364,9 +381,9 @@ fn summary_text(
     out.push_str(&format!(
         "{}, seed {}, {}{}\n",
         count_of(n, "game"),
-        o.seed,
+        o.series.seed,
         count_of(jobs as u64, "job"),
-        match (o.swap, players) {
+        match (o.series.swap, players) {
             (false, _) => "",
             (true, 2) => ", seats swapped every other game",
             (true, _) => ", agents moved one seat on at each game",
@@ -375,7 +392,7 @@ fn summary_text(
     for p in 0..players {
         let name = engine.player_name(p);
         let s = &summary.wins[name];
-        let seat = if o.swap {
+        let seat = if o.series.swap {
             String::new()
         } else {
             format!(" ({})", specs[p as usize])
