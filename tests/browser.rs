@@ -719,6 +719,8 @@ async fn an_analysis_in_the_page() {
         .sum::<u64>()
         + draws.as_u64().unwrap();
     assert_eq!(total, 30);
+    let lead = run(&client, "return [...document.querySelectorAll('#analysis-table tr')].find(r => r.cells[0].textContent === 'lead changes').cells[1].textContent").await;
+    assert!(lead.as_str().unwrap().ends_with("per game"), "{lead}");
     assert_eq!(
         run(
             &client,

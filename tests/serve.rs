@@ -764,6 +764,23 @@ fn an_analysis_matches_run() {
     assert_eq!(done["draws"], run["draws"]);
     assert_eq!(done["length"], run["length"]);
     assert_eq!(done["branching"], run["branching"]);
+    // The designer's metrics are `analyse`'s, to the last digit.
+    let o = outflank(&[
+        "analyse",
+        "games/othello.rules",
+        "--set",
+        "size=6",
+        "--games",
+        "60",
+        "--seed",
+        "9",
+        "--agents",
+        "random,greedy",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let analysed: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(done["report"], analysed);
     let course = done["first_game"]["scores"].as_array().unwrap();
     assert_eq!(course[0], json!([2.0, 2.0]));
     let last: Vec<f64> = course

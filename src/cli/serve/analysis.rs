@@ -8,6 +8,7 @@ use crate::cli::run::{share, Tally};
 use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
+use outflank::apps::analysis::{GameSummary, Report};
 use outflank::apps::selfplay::{play_series, Match};
 use outflank::engine::Engine;
 use serde::Deserialize;
@@ -61,6 +62,10 @@ pub(super) struct Analysis {
 #[derive(Default)]
 struct Progress {
     tally: Tally,
+    /// The games so far, for the designer's metrics (docs/ANALYSIS.md); once the analysis
+    /// ends, only their report is kept.
+    summaries: Vec<GameSummary>,
+    report: Option<Report>,
     /// Each player's score after each turn of the first game, for the chart.
     first_game: Option<Vec<Vec<f64>>>,
     finished: bool,
@@ -198,6 +203,7 @@ pub(super) async fn start(
             jobs,
             &analysis.stop,
             &mut |r| {
+                let summary = GameSummary::of(&engine, &begin, &r)?;
                 let course = (r.index == 0)
                     .then(|| score_course(&engine, &r.moves))
                     .flatten();
@@ -206,11 +212,14 @@ pub(super) async fn start(
                     p.first_game = course;
                 }
                 p.tally.add(&engine, r);
+                p.summaries.push(summary);
                 p.seconds = started.elapsed().as_secs_f64();
                 Ok(())
             },
         );
         let mut p = lock(&analysis.progress);
+        p.report = Some(Report::of(&analysis.names, &p.summaries));
+        p.summaries = Vec::new();
         p.finished = true;
         p.seconds = started.elapsed().as_secs_f64();
         if let Err(e) = ended {
@@ -292,6 +301,7 @@ pub(super) async fn progress(
         },
         "branching": if t.decisions > 0 { t.options as f64 / t.decisions as f64 } else { 1.0 },
         "seconds": p.seconds,
+        "report": p.report.clone().unwrap_or_else(|| Report::of(names, &p.summaries)),
         "first_game": p.first_game.as_ref().map(|course| json!({
             "players": (0..course.first().map_or(0, Vec::len)).map(name).collect::<Vec<_>>(),
             "scores": course,

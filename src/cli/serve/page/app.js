@@ -601,8 +601,17 @@ function showAnalysis(a) {
     [w.player, w.agent, w.share.wins, percent(w.share.rate),
      `${percent(w.share.ci95[0])} – ${percent(w.share.ci95[1])}`].forEach((v) => (row.insertCell().textContent = v));
   });
+  const r = a.report;
+  const share = (p) => `${percent(p.rate)} (95% CI ${percent(p.ci95[0])} – ${percent(p.ci95[1])})`;
+  const mean = (m, digits) => m.ci95
+    ? `${m.mean.toFixed(digits)} (95% CI ${m.ci95[0].toFixed(digits)} – ${m.ci95[1].toFixed(digits)})`
+    : m.mean.toFixed(digits);
   const more = [
     ["draws", a.draws],
+    ["first player", r.first_player.of > 0 ? `${share(r.first_player)} of won games` : "no game won"],
+    ["decisiveness", `the winner leads for good after ${mean(r.decisiveness, 2)} of the game`],
+    ["lead changes", `${mean(r.lead_changes, 2)} per game`],
+    ["comebacks", `${share(r.comebacks)} of won games`],
     ["length", `${a.length.mean.toFixed(1)} turns (min ${a.length.min}, max ${a.length.max})`],
     ["branching", `${a.branching.toFixed(2)} choices per decision`],
   ];
