@@ -742,21 +742,25 @@ fn an_analysis_matches_run() {
     let done = finished(a, started["id"].as_str().unwrap());
     assert_eq!(done["done"], 60);
     assert_eq!(done["error"], Value::Null);
-    let o = outflank(&[
-        "run",
-        "games/othello.rules",
-        "--set",
-        "size=6",
-        "--games",
-        "60",
-        "--seed",
-        "9",
-        "--agents",
-        "random,greedy",
-        "--json",
-    ]);
-    assert!(o.status.success());
-    let run: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // The same games on the command line: `run`'s statistics, `analyse`'s metrics.
+    let cli = |command: &str| -> Value {
+        let o = outflank(&[
+            command,
+            "games/othello.rules",
+            "--set",
+            "size=6",
+            "--games",
+            "60",
+            "--seed",
+            "9",
+            "--agents",
+            "random,greedy",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{command}");
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let run = cli("run");
     for (i, player) in ["black", "white"].iter().enumerate() {
         assert_eq!(done["wins"][i]["player"], *player);
         assert_eq!(done["wins"][i]["share"], run["wins"][player], "{player}");
@@ -765,22 +769,7 @@ fn an_analysis_matches_run() {
     assert_eq!(done["length"], run["length"]);
     assert_eq!(done["branching"], run["branching"]);
     // The designer's metrics are `analyse`'s, to the last digit.
-    let o = outflank(&[
-        "analyse",
-        "games/othello.rules",
-        "--set",
-        "size=6",
-        "--games",
-        "60",
-        "--seed",
-        "9",
-        "--agents",
-        "random,greedy",
-        "--json",
-    ]);
-    assert!(o.status.success());
-    let analysed: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(done["report"], analysed);
+    assert_eq!(done["report"], cli("analyse"));
     let course = done["first_game"]["scores"].as_array().unwrap();
     assert_eq!(course[0], json!([2.0, 2.0]));
     let last: Vec<f64> = course
