@@ -168,6 +168,24 @@ pub fn result_of(engine: &Engine, s: &State) -> Option<RecordResult> {
     })
 }
 
+/// The result of a game of two players that `p` resigned in position `s`: the other player
+/// wins, with the scores of the position as it stood.
+pub fn resignation(engine: &Engine, s: &State, p: u8) -> RecordResult {
+    let outcome = engine.outcome(s, None);
+    RecordResult {
+        winner: Some(engine.player_name(1 - p).to_string()),
+        scores: (0..engine.game.player_count())
+            .map(|q| {
+                (
+                    engine.player_name(q).to_string(),
+                    outcome.scores()[q as usize],
+                )
+            })
+            .collect(),
+        resigned: Some(engine.player_name(p).to_string()),
+    }
+}
+
 pub fn params_of(engine: &Engine) -> BTreeMap<String, String> {
     engine
         .game
@@ -306,20 +324,8 @@ fn check_resignation(
             r.winner.as_deref().unwrap_or("no winner")
         )));
     }
-    let outcome = engine.outcome(s, None);
-    let scores: BTreeMap<String, f64> = (0..engine.game.player_count())
-        .map(|q| {
-            (
-                engine.player_name(q).to_string(),
-                outcome.scores()[q as usize],
-            )
-        })
-        .collect();
-    if scores != r.scores {
-        let replayed = RecordResult {
-            scores,
-            ..r.clone()
-        };
+    let replayed = resignation(engine, s, p);
+    if replayed.scores != r.scores {
         return Err(Mismatch::Result {
             record: describe(Some(r)),
             replay: describe(Some(&replayed)),

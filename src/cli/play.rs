@@ -6,7 +6,7 @@ use super::{load_game, start, Failure, GameArgs, StepLimit};
 use clap::Args;
 use outflank::agents::{agent, game_seed, Agent};
 use outflank::apps::record::{
-    params_of, result_of, rules_hash, Record, RecordResult, StartPosition,
+    params_of, resignation, result_of, rules_hash, Record, RecordResult, StartPosition,
 };
 use outflank::check::closest_names;
 use outflank::engine::state::State;
@@ -152,18 +152,7 @@ impl Game<'_> {
     fn result(&self) -> Option<RecordResult> {
         let e = self.engine;
         match self.resigned {
-            Some(p) => Some(RecordResult {
-                winner: Some(e.player_name(1 - p).to_string()),
-                scores: (0..e.game.player_count())
-                    .map(|q| {
-                        (
-                            e.player_name(q).to_string(),
-                            e.outcome(&self.now, None).scores()[q as usize],
-                        )
-                    })
-                    .collect(),
-                resigned: Some(e.player_name(p).to_string()),
-            }),
+            Some(p) => Some(resignation(e, &self.now, p)),
             None => result_of(e, &self.now),
         }
     }

@@ -8,7 +8,7 @@ use super::reply::{bad, body, bounded, internal, missing, Failure};
 use axum::extract::{Path, Query, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
-use outflank::apps::record::{params_of, replay, result_of, rules_hash, Record, RecordResult};
+use outflank::apps::record::{params_of, replay, resignation, result_of, rules_hash, Record};
 use outflank::apps::record::{same_rules, StartPosition};
 use outflank::engine::state::State;
 use outflank::engine::{Engine, Step};
@@ -171,22 +171,8 @@ impl Session {
         }
         let last = &self.positions[end];
         let result = match self.resigned {
-            Some(p) if end == self.steps.len() => {
-                let outcome = engine.outcome(last, None);
-                Some(RecordResult {
-                    winner: (engine.game.player_count() == 2)
-                        .then(|| engine.player_name(1 - p).to_string()),
-                    scores: (0..engine.game.player_count())
-                        .map(|q| {
-                            (
-                                engine.player_name(q).to_string(),
-                                outcome.scores()[q as usize],
-                            )
-                        })
-                        .collect(),
-                    resigned: Some(engine.player_name(p).to_string()),
-                })
-            }
+            // Only a game of two players can be resigned (`resign` refuses others).
+            Some(p) if end == self.steps.len() => Some(resignation(engine, last, p)),
             _ => result_of(engine, last),
         };
         Record {
