@@ -64,7 +64,7 @@ pub(super) struct ReplayArgs {
 const MAX_JOBS: usize = 1024;
 
 #[derive(Serialize)]
-pub(crate) struct Share {
+struct Share {
     wins: u64,
     rate: f64,
     ci95: [f64; 2],
@@ -102,7 +102,7 @@ struct Summary {
     games_per_second: f64,
 }
 
-pub(crate) fn share(wins: u64, n: u64) -> Share {
+fn share(wins: u64, n: u64) -> Share {
     let (lo, hi) = wilson(wins, n);
     Share {
         wins,
@@ -448,31 +448,31 @@ const SHOWN_GAMES: usize = 20;
 
 /// What a run keeps of its games: counts and sums, not the games.
 #[derive(Default)]
-pub(crate) struct Tally {
-    pub(crate) games: u64,
+struct Tally {
+    games: u64,
     /// Per player.
-    pub(crate) wins: Vec<u64>,
+    wins: Vec<u64>,
     by_agent: BTreeMap<String, u64>,
-    pub(crate) draws: u64,
-    pub(crate) turns: u64,
-    pub(crate) shortest: usize,
-    pub(crate) longest: usize,
-    pub(crate) decisions: u64,
-    pub(crate) options: u64,
+    draws: u64,
+    turns: u64,
+    shortest: usize,
+    longest: usize,
+    decisions: u64,
+    options: u64,
     /// The first games' result lines, and the last game.
     lines: Vec<String>,
     last: Option<GameResult>,
 }
 
 impl Tally {
-    pub(crate) fn new(players: usize) -> Tally {
+    fn new(players: usize) -> Tally {
         Tally {
             wins: vec![0; players],
             ..Tally::default()
         }
     }
 
-    pub(crate) fn add(&mut self, engine: &Engine, r: GameResult) {
+    fn add(&mut self, engine: &Engine, r: GameResult) {
         match r.outcome.winner {
             w if (w as usize) < self.wins.len() => {
                 self.wins[w as usize] += 1;

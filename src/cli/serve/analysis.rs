@@ -4,7 +4,6 @@
 
 use super::games::Catalogue;
 use super::reply::{bad, body, internal, missing, Failure};
-use crate::cli::run::{share, Tally};
 use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
@@ -61,7 +60,6 @@ pub(super) struct Analysis {
 
 #[derive(Default)]
 struct Progress {
-    tally: Tally,
     /// The games so far, for the designer's metrics (docs/ANALYSIS.md); once the analysis
     /// ends, only their report is kept.
     summaries: Vec<GameSummary>,
@@ -155,10 +153,7 @@ pub(super) async fn start(
         agents: request.agents.clone(),
         games: request.games,
         stop: AtomicBool::new(false),
-        progress: Mutex::new(Progress {
-            tally: Tally::new(players),
-            ..Progress::default()
-        }),
+        progress: Mutex::new(Progress::default()),
     });
     let id = {
         let running = server.running();
@@ -211,7 +206,6 @@ pub(super) async fn start(
                 if course.is_some() {
                     p.first_game = course;
                 }
-                p.tally.add(&engine, r);
                 p.summaries.push(summary);
                 p.seconds = started.elapsed().as_secs_f64();
                 Ok(())
@@ -267,45 +261,44 @@ pub(super) async fn progress(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Failure> {
     let analysis = server.analysis(&id)?;
-    let names = &analysis.names;
     let p = lock(&analysis.progress);
-    let t = &p.tally;
-    let n = t.games;
-    let name = |i: usize| {
-        names
-            .get(i)
-            .cloned()
-            .unwrap_or_else(|| format!("player {}", i + 1))
-    };
-    let wins: Vec<Value> = t
-        .wins
+    let r = p
+        .report
+        .clone()
+        .unwrap_or_else(|| Report::of(&analysis.names, &p.summaries));
+    // `run`'s statistics, in `run --json`'s shapes, read off the report.
+    let wins: Vec<Value> = r
+        .seats
         .iter()
-        .enumerate()
-        .map(|(i, &w)| json!({ "player": name(i), "agent": analysis.agents[i], "share": share(w, n) }))
+        .zip(&analysis.agents)
+        .map(|(seat, agent)| {
+            let w = &seat.wins;
+            json!({
+                "player": seat.player,
+                "agent": agent,
+                "share": { "wins": w.count, "rate": w.rate, "ci95": w.ci95 },
+            })
+        })
         .collect();
     Ok(Json(json!({
         "id": id,
         "game": analysis.game,
         "agents": analysis.agents,
         "games": analysis.games,
-        "done": n,
+        "done": r.games,
         "finished": p.finished,
         "stopped": analysis.stop.load(Ordering::Relaxed),
         "error": p.error,
         "wins": wins,
-        "draws": t.draws,
-        "length": {
-            "mean": if n > 0 { t.turns as f64 / n as f64 } else { 0.0 },
-            "min": t.shortest,
-            "max": t.longest,
-        },
-        "branching": if t.decisions > 0 { t.options as f64 / t.decisions as f64 } else { 1.0 },
+        "draws": r.draws.count,
+        "length": { "mean": r.length.mean, "min": r.shortest, "max": r.longest },
+        "branching": r.branching,
         "seconds": p.seconds,
-        "report": p.report.clone().unwrap_or_else(|| Report::of(names, &p.summaries)),
         "first_game": p.first_game.as_ref().map(|course| json!({
-            "players": (0..course.first().map_or(0, Vec::len)).map(name).collect::<Vec<_>>(),
+            "players": analysis.names,
             "scores": course,
         })),
+        "report": r,
     })))
 }
 
