@@ -376,22 +376,9 @@ pub(super) fn cmd_test(a: &TestArgs) -> Result<String, Failure> {
                     failed += 1;
                     outln!(out, "  FAIL  {}: {}", example.name.node, f.message);
                     if let Some((want, have)) = &f.boards {
-                        let width = want
-                            .iter()
-                            .chain(have)
-                            .map(std::string::String::len)
-                            .max()
-                            .unwrap_or(0)
-                            .max(8);
-                        outln!(out, "          {:<width$}   {}", "expected", "actual");
-                        for i in 0..want.len().max(have.len()) {
-                            let (w, h) = (
-                                want.get(i).map_or("", String::as_str),
-                                have.get(i).map_or("", String::as_str),
-                            );
-                            let mark = if w == h { ' ' } else { '*' };
-                            outln!(out, "     {mark}{:>3} {w:<width$}   {h}", i + 1);
-                        }
+                        // The diff's lines each start with a line break; outln ends the last.
+                        let diff = super::output::board_diff(want, have, "     ");
+                        outln!(out, "{}", &diff[1..]);
                     }
                     let mut d = outflank::diagnostic::Diagnostics::default();
                     d.push(

@@ -209,8 +209,9 @@ pub(super) fn describe_position(engine: &Engine, s: &State) -> String {
     out
 }
 
-/// Expected and actual rows side by side, the differing rows marked, as `test` prints them.
-pub(crate) fn board_diff(want: &[String], have: &[String]) -> String {
+/// Expected and actual rows side by side, the differing rows marked, as `test` prints them:
+/// each line starts with a line break and `indent`.
+pub(crate) fn board_diff(want: &[String], have: &[String], indent: &str) -> String {
     let width = want
         .iter()
         .chain(have)
@@ -218,14 +219,14 @@ pub(crate) fn board_diff(want: &[String], have: &[String]) -> String {
         .max()
         .unwrap_or(0)
         .max(8);
-    let mut out = format!("\n     {:<width$}   actual", "expected");
+    let mut out = format!("\n{indent}     {:<width$}   actual", "expected");
     for i in 0..want.len().max(have.len()) {
         let (w, h) = (
             want.get(i).map_or("", String::as_str),
             have.get(i).map_or("", String::as_str),
         );
         let mark = if w == h { ' ' } else { '*' };
-        out.push_str(&format!("\n{mark}{:>3} {w:<width$}   {h}", i + 1));
+        out.push_str(&format!("\n{indent}{mark}{:>3} {w:<width$}   {h}", i + 1));
     }
     out
 }

@@ -586,7 +586,7 @@ impl Server {
                 let (line, _) = outflank::check::line_col(&source.text, f.span.start);
                 let mut m = format!("example \"{name}\" fails at line {line}: {}", f.message);
                 if let Some((want, have)) = &f.boards {
-                    m.push_str(&crate::cli::output::board_diff(want, have));
+                    m.push_str(&crate::cli::output::board_diff(want, have, ""));
                 }
                 (false, m)
             }

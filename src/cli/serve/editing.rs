@@ -107,7 +107,7 @@ pub(super) async fn examples(
                         let (at, _) = outflank::check::line_col(&edit.text, f.span.start);
                         let mut m = format!("fails at line {at}: {}", f.message);
                         if let Some((want, have)) = &f.boards {
-                            m.push_str(&crate::cli::output::board_diff(want, have));
+                            m.push_str(&crate::cli::output::board_diff(want, have, ""));
                         }
                         m
                     })

@@ -37,6 +37,11 @@ impl Entry {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
     }
+
+    /// An edit of these rules, named as the served file so that `extends` resolves the same.
+    fn edit(&self, text: &str) -> Arc<SourceFile> {
+        SourceFile::new(self.source().name.clone(), text.to_string())
+    }
 }
 
 impl Catalogue {
@@ -138,7 +143,7 @@ impl Catalogue {
             return Ok(None);
         };
         let source = match text {
-            Some(t) => SourceFile::new(entry.source().name.clone(), t.to_string()),
+            Some(t) => entry.edit(t),
             None => entry.source(),
         };
         let checked = self.check(&source, set)?;
@@ -149,7 +154,7 @@ impl Catalogue {
     /// nothing when there is no such game.
     pub(super) fn diagnose(&self, id: &str, text: &str) -> Option<Vec<Diagnostic>> {
         let entry = self.entry(id)?;
-        let source = SourceFile::new(entry.source().name.clone(), text.to_string());
+        let source = entry.edit(text);
         Some(match check(source, self.loader.as_ref(), &[]) {
             Ok(checked) => checked.warnings.0,
             Err(CheckError::Rules(d)) => d.0,
@@ -165,7 +170,7 @@ impl Catalogue {
         set: &[(String, String)],
     ) -> Option<Result<Checked, String>> {
         let entry = self.entry(id)?;
-        let source = SourceFile::new(entry.source().name.clone(), text.to_string());
+        let source = entry.edit(text);
         Some(self.check(&source, set))
     }
 
@@ -175,7 +180,7 @@ impl Catalogue {
         let Some(entry) = self.entry(id) else {
             return false;
         };
-        let source = SourceFile::new(entry.source().name.clone(), text.to_string());
+        let source = entry.edit(text);
         if self.check(&source, &[]).is_err() {
             return false;
         }
