@@ -386,6 +386,21 @@ impl Engine {
         each_width!(&self.kernel, k => k.cond_at(&self.game, s, cond, probe))
     }
 
+    /// Which `end` rule a finished game `s` reached, as it is written (the first in the rules
+    /// that holds in the final position); none for a position no end rule holds in (a game that
+    /// ended by resignation or agreement, or one not finished).
+    pub fn end_reached(&self, s: &State) -> Option<String> {
+        let i = each_width!(&self.kernel, k => k.end_reached(&self.game, s))?;
+        let loc = &self.game.ends[i].loc;
+        let text = self
+            .game
+            .files
+            .get(loc.file as usize)
+            .and_then(|f| f.text.get(loc.span.start..loc.span.end))
+            .unwrap_or("end");
+        Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+
     /// Scores the position; `winner` overrides the comparison of scores.
     pub fn outcome(&self, s: &State, winner: Option<u8>) -> Outcome {
         each_width!(&self.kernel, k => k.outcome_at(&self.game, s, winner))

@@ -243,6 +243,26 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         self.ctx(game, &self.load(s)).set(set).to_bits()
     }
 
+    /// The first end condition (by its index in the rules) that holds at `s`, whatever its
+    /// timing: for a finished game, the one that ended it.
+    pub fn end_reached(&self, game: &Game, s: &State) -> Option<usize> {
+        let k = self.load(s);
+        let players = Self::players(game);
+        game.ends.iter().position(|end| {
+            super::eval::ended(
+                std::slice::from_ref(end),
+                end.timing,
+                k.mover,
+                players,
+                |bound| super::context::Ctx {
+                    bound,
+                    ..self.ctx(game, &k)
+                },
+            )
+            .is_some()
+        })
+    }
+
     /// Whether `cond` holds at `s`, with `probe` standing for a variable's value.
     pub fn cond_at(&self, game: &Game, s: &State, cond: &Cond, probe: Option<(u8, usize)>) -> bool {
         let k = self.load(s);
