@@ -34,6 +34,7 @@ mod reliability;
 mod reversi_go;
 mod robustness;
 mod rolit;
+mod scaling;
 mod serve;
 mod tutorial;
 mod vect_reverse;

@@ -1,7 +1,8 @@
 //! What a designer asks of a variant, measured over self-play (docs/ANALYSIS.md): is it fair
 //! (wins per seat, first-player advantage, draws), decisive (how early the final winner leads
-//! for good), dramatic (lead changes, comebacks), how long and how branchy, which words the
-//! turns use, and how the openings fare. Each game is first reduced to a [`GameSummary`], which
+//! for good), dramatic (lead changes, comebacks), how long and how branchy (over the game's
+//! course too), which words the turns use, which `end` rules end the games, and how the
+//! openings fare. Each game is first reduced to a [`GameSummary`], which
 //! is small and self-contained; the [`Report`] is computed from the summaries alone, in game
 //! order, so summaries made anywhere (threads, processes, machines) give the same report.
 
@@ -38,7 +39,18 @@ pub struct GameSummary {
     pub first_move: Option<String>,
     /// How often each step that is a word (`pass`, a token taken) was played.
     pub words: BTreeMap<String, u32>,
+    /// Branching over the game's course: for each tenth of its turns, the decisions with more
+    /// than one option and the options they had in all.
+    pub course: Vec<[u64; 2]>,
+    /// The first player's lead by score (its score less the best other's) at the start and
+    /// after every whole turn.
+    pub lead: Vec<f64>,
+    /// The `end` rule that ended the game, as written in the rules.
+    pub ended_by: Option<String>,
 }
+
+/// The parts of a game's course that branching is followed over.
+pub const TENTHS: usize = 10;
 
 /// The unique leader by score, if one player's score is above all others.
 fn leader(scores: &[f64]) -> Option<usize> {
@@ -57,12 +69,23 @@ impl GameSummary {
         let mut s = *start;
         let mut course = vec![engine.outcome(&s, None).scores().to_vec()];
         let mut words = BTreeMap::new();
-        for m in &r.moves {
+        let mut branching = vec![[0u64; 2]; TENTHS];
+        let mut options = Vec::new();
+        let turns = r.moves.len().max(1);
+        for (turn, m) in r.moves.iter().enumerate() {
             let played = engine
                 .parse_turn(&s, m)
                 .map_err(|_| format!("game {}: its move `{m}` does not replay", r.index + 1))?;
             let mut before = s;
+            let tenth = &mut branching[turn * TENTHS / turns];
             for (step, after) in played {
+                engine
+                    .steps(&before, &mut options)
+                    .map_err(|e| format!("game {}: {e}", r.index + 1))?;
+                if options.len() > 1 {
+                    tenth[0] += 1;
+                    tenth[1] += options.len() as u64;
+                }
                 if engine.step_cell(&before, step).is_none() {
                     *words
                         .entry(engine.step_notation(&before, step))
@@ -120,6 +143,22 @@ impl GameSummary {
             comeback,
             first_move: r.moves.first().cloned(),
             words,
+            course: branching,
+            ended_by: engine.end_reached(&r.final_state),
+            lead: course
+                .iter()
+                .map(|scores| {
+                    let others = scores[1..]
+                        .iter()
+                        .copied()
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    if others.is_finite() {
+                        scores[0] - others
+                    } else {
+                        scores[0]
+                    }
+                })
+                .collect(),
         })
     }
 }
@@ -134,6 +173,18 @@ pub struct Proportion {
 }
 
 impl Proportion {
+    /// Whether two proportions differ clearly: a two-sided test of equal rates (pooled
+    /// two-proportion z-test) rejects at the 5% level.
+    pub fn differs(&self, other: &Proportion) -> bool {
+        if self.of == 0 || other.of == 0 {
+            return false;
+        }
+        let (n1, n2) = (self.of as f64, other.of as f64);
+        let pooled = (self.count + other.count) as f64 / (n1 + n2);
+        let se = (pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)).sqrt();
+        se > 0.0 && ((self.rate - other.rate) / se).abs() > 1.96
+    }
+
     pub fn new(count: u64, of: u64) -> Proportion {
         let (lo, hi) = wilson(count, of);
         Proportion {
@@ -158,6 +209,27 @@ pub struct Mean {
 }
 
 impl Mean {
+    /// The standard error, read back from the interval (none below two values).
+    fn standard_error(&self) -> Option<f64> {
+        self.ci95.map(|[lo, hi]| (hi - lo) / (2.0 * 1.96))
+    }
+
+    /// Whether two means differ clearly: the difference is more than 1.96 standard errors of
+    /// the difference (a z-test with each sample's own variance, as Welch's).
+    pub fn differs(&self, other: &Mean) -> bool {
+        match (self.standard_error(), other.standard_error()) {
+            (Some(a), Some(b)) => {
+                let se = (a * a + b * b).sqrt();
+                if se > 0.0 {
+                    (self.mean - other.mean).abs() / se > 1.96
+                } else {
+                    self.mean != other.mean
+                }
+            }
+            _ => false,
+        }
+    }
+
     pub fn of(values: &[f64]) -> Mean {
         let n = values.len() as f64;
         if values.is_empty() {
@@ -199,6 +271,15 @@ pub struct Opening {
     pub first_player_wins: Proportion,
 }
 
+/// How many games one `end` rule ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ending {
+    /// The rule as written (`end when passes >= 2`); `other` for games no rule holds at the
+    /// end of.
+    pub rule: String,
+    pub games: Proportion,
+}
+
 /// The metrics of a series of games (docs/ANALYSIS.md defines each).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -220,8 +301,12 @@ pub struct Report {
     pub steps_per_turn: f64,
     /// Options per decision with more than one.
     pub branching: f64,
+    /// The same for each tenth of a game's turns (none where no decision had a choice).
+    pub branching_course: Vec<Option<f64>>,
     /// Word steps per game, by word.
     pub words: BTreeMap<String, f64>,
+    /// The share of games each `end` rule ended, most first.
+    pub endings: Vec<Ending>,
     /// The most played first moves, most played first (at most 12).
     pub openings: Vec<Opening>,
 }
@@ -263,6 +348,13 @@ impl Report {
         let steps: u64 = games.iter().map(|g| g.steps).sum();
         let decisions: u64 = games.iter().map(|g| g.decisions).sum();
         let options: u64 = games.iter().map(|g| g.options).sum();
+        let mut course = [[0u64; 2]; TENTHS];
+        for g in &games {
+            for (sum, part) in course.iter_mut().zip(&g.course) {
+                sum[0] += part[0];
+                sum[1] += part[1];
+            }
+        }
         let mut words: BTreeMap<String, f64> = BTreeMap::new();
         for g in &games {
             for (w, k) in &g.words {
@@ -272,6 +364,20 @@ impl Report {
         for v in words.values_mut() {
             *v /= n.max(1) as f64;
         }
+        let mut by_end: BTreeMap<&str, u64> = BTreeMap::new();
+        for g in &games {
+            *by_end
+                .entry(g.ended_by.as_deref().unwrap_or("other"))
+                .or_default() += 1;
+        }
+        let mut endings: Vec<Ending> = by_end
+            .into_iter()
+            .map(|(rule, k)| Ending {
+                rule: rule.to_string(),
+                games: Proportion::new(k, n),
+            })
+            .collect();
+        endings.sort_by_key(|e| std::cmp::Reverse(e.games.count));
         let mut by_first: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
         for g in &games {
             if let Some(m) = &g.first_move {
@@ -317,8 +423,66 @@ impl Report {
             } else {
                 1.0
             },
+            branching_course: course
+                .iter()
+                .map(|&[d, o]| (d > 0).then(|| o as f64 / d as f64))
+                .collect(),
             words,
+            endings,
             openings,
         }
     }
+}
+
+/// Where a rate swept over a parameter crosses one half (a fair game), with the interval of
+/// values whose 95% bands contain one half.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Crossing {
+    /// The value where the rate, drawn as straight lines between the swept values, first
+    /// reaches one half.
+    pub value: f64,
+    /// The values where the lower and the upper band reach one half, in increasing order; none
+    /// where the band does not reach it inside the swept range.
+    pub ci95: [Option<f64>; 2],
+}
+
+/// The first value at which `ys`, drawn as straight lines between the points `xs`, reaches
+/// one half.
+fn half_at(xs: &[f64], ys: &[f64]) -> Option<f64> {
+    for i in 0..xs.len() {
+        let d = ys[i] - 0.5;
+        if d == 0.0 {
+            return Some(xs[i]);
+        }
+        if let Some(&next) = ys.get(i + 1) {
+            let e = next - 0.5;
+            if d * e < 0.0 {
+                return Some(xs[i] + (xs[i + 1] - xs[i]) * d / (d - e));
+            }
+        }
+    }
+    None
+}
+
+/// The fair value of a parameter from a rate measured at each of its values (in increasing
+/// order of value): where the rate crosses one half, and where its 95% band does. None when
+/// the rate does not reach one half inside the sweep.
+pub fn crossing(points: &[(f64, Proportion)]) -> Option<Crossing> {
+    let xs: Vec<f64> = points.iter().map(|(x, _)| *x).collect();
+    let rate: Vec<f64> = points.iter().map(|(_, p)| p.rate).collect();
+    let lo: Vec<f64> = points.iter().map(|(_, p)| p.ci95[0]).collect();
+    let hi: Vec<f64> = points.iter().map(|(_, p)| p.ci95[1]).collect();
+    let value = half_at(&xs, &rate)?;
+    // A falling rate leaves the fair band when its lower bound falls to one half (below that,
+    // the first value is still clearly above) and ends it when the upper bound does.
+    let falling = rate.last() < rate.first();
+    let (first, last) = if falling {
+        (half_at(&xs, &lo), half_at(&xs, &hi))
+    } else {
+        (half_at(&xs, &hi), half_at(&xs, &lo))
+    };
+    Some(Crossing {
+        value,
+        ci95: [first.filter(|&v| v <= value), last.filter(|&v| v >= value)],
+    })
 }

@@ -1,6 +1,7 @@
 //! Game records: what was played, under which rules and parameters, and how it ended. One JSON
 //! object per game (a `.jsonl` file holds many).
 
+use super::selfplay::GameResult;
 use crate::engine::state::State;
 use crate::engine::turns::PlayError;
 use crate::engine::Engine;
@@ -29,6 +30,28 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agreement: Option<Vec<String>>,
     pub result: Option<RecordResult>,
+}
+
+impl Record {
+    /// The record of a self-played game `r`, under the rules, parameters and start that
+    /// `series` (a record without moves or result) names: one record per game, whoever writes
+    /// it (`run --record`, `analyse --record`, a shard, `merge`), so that they are the same.
+    pub fn of_game(engine: &Engine, series: &Record, r: &GameResult) -> Record {
+        Record {
+            players: (0..engine.game.player_count())
+                .map(|p| {
+                    (
+                        engine.player_name(p).to_string(),
+                        r.agents[p as usize].clone(),
+                    )
+                })
+                .collect(),
+            seed: Some(r.seed),
+            moves: r.moves.clone(),
+            result: result_of(engine, &r.final_state),
+            ..series.clone()
+        }
+    }
 }
 
 /// A starting position: rows as `--position` takes them, and the player to move.

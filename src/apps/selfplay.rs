@@ -7,6 +7,7 @@ use crate::engine::rng::Rng;
 use crate::engine::state::{Outcome, State};
 use crate::engine::{Engine, RuleError};
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Mutex};
 
@@ -214,7 +215,9 @@ pub enum SeriesEnd {
 /// handed over in order, and this bounds how many wait (and so the memory they hold).
 const AHEAD: u64 = 4096;
 
-/// Plays `games` games on `jobs` threads and hands each finished game to `each`, in game order,
+/// Plays the games whose indices are in `games` (a whole series is `0..n`; a shard of one is a
+/// part of that range, and plays exactly the games the whole would) on `jobs` threads and hands
+/// each finished game to `each`, in game order,
 /// on the calling thread, as soon as the games before it are done: nothing accumulates, so a
 /// series of any length runs in bounded memory. Raising `stop` (a signal handler does) ends
 /// the series early: games in play are dropped, finished ones are still handed over. An error
@@ -225,13 +228,13 @@ pub fn play_series(
     start: &State,
     m: &Match,
     seed: u64,
-    games: u64,
+    games: Range<u64>,
     jobs: usize,
     stop: &AtomicBool,
     each: &mut dyn FnMut(GameResult) -> Result<(), String>,
 ) -> Result<SeriesEnd, SeriesError> {
-    let next = AtomicU64::new(0);
-    let handed = AtomicU64::new(0);
+    let next = AtomicU64::new(games.start);
+    let handed = AtomicU64::new(games.start);
     let quit = AtomicBool::new(false);
     // The failure of the earliest game is reported, whatever the threads' timing; games in
     // play when one fails still end (they are bounded), so an earlier one can still fail.
@@ -257,7 +260,7 @@ pub fn play_series(
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
+                if i >= games.end {
                     break;
                 }
                 while i >= handed.load(Ordering::Relaxed) + AHEAD {
@@ -316,7 +319,7 @@ pub fn play_series(
     if let Some((_, e)) = failure.into_inner().unwrap_or(None) {
         return Err(e);
     }
-    Ok(if handed.load(Ordering::Relaxed) == games {
+    Ok(if handed.load(Ordering::Relaxed) == games.end {
         SeriesEnd::Complete
     } else {
         SeriesEnd::Interrupted
@@ -336,7 +339,7 @@ pub fn play_games(
 ) -> Result<Vec<GameResult>, SeriesError> {
     let mut all = Vec::new();
     let never = AtomicBool::new(false);
-    play_series(engine, start, m, seed, games, jobs, &never, &mut |r| {
+    play_series(engine, start, m, seed, 0..games, jobs, &never, &mut |r| {
         all.push(r);
         progress(all.len() as u64);
         Ok(())

@@ -23,6 +23,7 @@ mod inspect;
 mod lsp;
 mod output;
 mod play;
+mod progress;
 mod render;
 mod run;
 mod serve;
@@ -113,6 +114,13 @@ enum Command {
     /// draws, decisiveness, lead changes, comebacks, length, branching, word steps and
     /// openings, each estimate with its 95% interval (docs/ANALYSIS.md).
     Analyse(analyse::AnalyseArgs),
+    /// Merge the shards of a series (`analyse --shard K/N`, in any order) into the report, and
+    /// the records, that one process playing the whole series gives; refuses shards of other
+    /// rules or settings, shards given twice or overlapping, and missing ones.
+    Merge(analyse::MergeArgs),
+    /// Variants side by side: the metrics of `analyse` for each rules file, with the
+    /// differences from the first that are statistically clear marked.
+    Compare(analyse::CompareArgs),
     /// Play a game in the terminal: `--NAME PLAYER` for each player named in the rules
     /// (human, random, greedy, mcts[:N|:Nms], alphabeta[:D]); default: human against mcts.
     Play(PlayArgs),
@@ -319,6 +327,8 @@ fn run(cli: Cli) -> i32 {
         Command::Solve(a) => solve::cmd_solve(a),
         Command::Run(a) => run::cmd_run(a),
         Command::Analyse(a) => analyse::cmd_analyse(a),
+        Command::Merge(a) => analyse::cmd_merge(a),
+        Command::Compare(a) => analyse::cmd_compare(a),
         Command::Replay(a) => run::cmd_replay(a),
         Command::Play(a) => play::cmd_play(a),
         Command::Bench(a) => bench::cmd_bench(a),

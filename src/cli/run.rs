@@ -1,9 +1,10 @@
 //! `run` (self-play with statistics and records) and `replay` (checking records).
 
 use super::output::{board_text, rate, result_line};
+use super::progress::Progress;
 use super::{load_game, start, write_stdout, Failure, GameArgs};
 use clap::Args;
-use outflank::apps::record::{params_of, replay, result_of, rules_hash, Record, StartPosition};
+use outflank::apps::record::{params_of, replay, rules_hash, Record, StartPosition};
 use outflank::apps::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
 use outflank::diagnostic::count_of;
 use outflank::engine::Engine;
@@ -129,48 +130,34 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
     let jobs = job_count(o.series.jobs, o.games)?;
     // A progress bar only for a person watching.
     let show = std::io::stderr().is_terminal() && !o.json;
-    let progress = progress_bar(show, o.games);
+    let progress = Progress::new(show, o.games, "games");
     // A record file is opened before the first game, so that a bad path fails at once, and
     // each game is written (and flushed) as it ends: an interrupted run keeps what it played.
-    let mut record_file = open_record(o)?;
-    let hash = rules_hash(&engine);
-    let params = params_of(&engine);
-    let start_position = args
-        .position
-        .is_some()
-        .then(|| StartPosition::of(&engine, &begin));
+    let mut record_file = open_record(o.record.as_deref())?;
+    let series = Record {
+        rules: args.file.clone(),
+        rules_hash: rules_hash(&engine),
+        params: params_of(&engine),
+        players: BTreeMap::new(),
+        seed: None,
+        start: args
+            .position
+            .is_some()
+            .then(|| StartPosition::of(&engine, &begin)),
+        moves: Vec::new(),
+        agreement: None,
+        result: None,
+    };
     let mut tally = Tally::new(players as usize);
     stop_on_signals();
     let started = Instant::now();
     let ended = {
         let mut each = |r: GameResult| -> Result<(), String> {
             if let (Some(file), Some(path)) = (record_file.as_mut(), &o.record) {
-                let record = Record {
-                    rules: args.file.clone(),
-                    rules_hash: hash.clone(),
-                    params: params.clone(),
-                    players: (0..players)
-                        .map(|p| {
-                            (
-                                engine.player_name(p).to_string(),
-                                r.agents[p as usize].clone(),
-                            )
-                        })
-                        .collect(),
-                    seed: Some(r.seed),
-                    start: start_position.clone(),
-                    moves: r.moves.clone(),
-                    agreement: None,
-                    result: result_of(&engine, &r.final_state),
-                };
-                let mut line = serde_json::to_string(&record).expect("records serialize");
-                line.push('\n');
-                file.write_all(line.as_bytes())
-                    .and_then(|()| file.flush())
-                    .map_err(|e| format!("--record {path}: {e}"))?;
+                append_record(file, path, &Record::of_game(&engine, &series, &r))?;
             }
             tally.add(&engine, r);
-            progress(tally.games);
+            progress.set(tally.games);
             Ok(())
         };
         play_series(
@@ -178,16 +165,14 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
             &begin,
             &m,
             o.series.seed,
-            o.games,
+            0..o.games,
             jobs,
             &STOP,
             &mut each,
         )
     };
     let seconds = started.elapsed().as_secs_f64();
-    if show {
-        eprintln!();
-    }
+    drop(progress);
     let ended = ended.map_err(|e| match e {
         SeriesError::Rule(e) => Failure::from(e),
         SeriesError::Other(m) => Failure::Message(m),
@@ -257,38 +242,29 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
     finish(out, interrupted)
 }
 
-/// Draws how many of `total` games have ended, on standard error, when `show`.
-pub(super) fn progress_bar(show: bool, total: u64) -> impl Fn(u64) {
-    // Redrawn when the bar grows by a thousandth, not at every game (some run 500,000 a second).
-    let drawn = std::cell::Cell::new(u64::MAX);
-    move |done: u64| {
-        let step = done * 1000 / total;
-        if show && step != drawn.replace(step) {
-            let width = 30;
-            let filled = (done * width / total) as usize;
-            eprint!(
-                "\r{:>8}/{total} games [{}{}]",
-                done,
-                "#".repeat(filled),
-                ".".repeat(width as usize - filled)
-            );
-            let _ = std::io::stderr().flush();
-        }
-    }
+/// The `--record` file, opened to append.
+pub(super) fn open_record(path: Option<&str>) -> Result<Option<std::fs::File>, String> {
+    path.map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("--record {path}: {e}"))
+    })
+    .transpose()
 }
 
-/// The `--record` file, opened to append.
-fn open_record(o: &RunArgs) -> Result<Option<std::fs::File>, String> {
-    Ok(match &o.record {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("--record {path}: {e}"))?,
-        ),
-        None => None,
-    })
+/// Writes one record as a line of the `--record` file `path`, flushed at once so that an
+/// interrupted series keeps every game it finished.
+pub(super) fn append_record(
+    file: &mut std::fs::File,
+    path: &str,
+    record: &Record,
+) -> Result<(), String> {
+    let line = serde_json::to_string(record).expect("records serialize") + "\n";
+    file.write_all(line.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| format!("--record {path}: {e}"))
 }
 
 /// The agent of each seat, in turn order, from `--agents` (random in every seat without it),

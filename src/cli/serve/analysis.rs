@@ -2,6 +2,7 @@
 //! played in the background by the same series runner as `outflank run`, with the same
 //! statistics; the page polls for progress, and may stop one early.
 
+use super::super::analyse::charts::{self, Chart};
 use super::games::Catalogue;
 use super::reply::{bad, body, internal, missing, Failure};
 use axum::extract::{Path, State as Shared};
@@ -66,6 +67,8 @@ struct Progress {
     report: Option<Report>,
     /// Each player's score after each turn of the first game, for the chart.
     first_game: Option<Vec<Vec<f64>>>,
+    /// `analyse --plots`'s charts, drawn once the analysis ends.
+    charts: Vec<Chart>,
     finished: bool,
     error: Option<String>,
     seconds: f64,
@@ -194,7 +197,7 @@ pub(super) async fn start(
             &begin,
             &m,
             seed,
-            analysis.games,
+            0..analysis.games,
             jobs,
             &analysis.stop,
             &mut |r| {
@@ -212,7 +215,9 @@ pub(super) async fn start(
             },
         );
         let mut p = lock(&analysis.progress);
-        p.report = Some(Report::of(&analysis.names, &p.summaries));
+        let report = Report::of(&analysis.names, &p.summaries);
+        p.charts = charts::of_series(&analysis.names, &report, &p.summaries);
+        p.report = Some(report);
         p.summaries = Vec::new();
         p.finished = true;
         p.seconds = started.elapsed().as_secs_f64();
@@ -299,6 +304,7 @@ pub(super) async fn progress(
             "scores": course,
         })),
         "report": r,
+        "charts": p.charts,
     })))
 }
 
