@@ -681,7 +681,8 @@ async fn an_error_typed_in_the_editor_then_fixed_and_played() {
 }
 
 /// The Analyse view: 30 games between two computer players, the progress bar filled, wins per
-/// seat that add up with the draws to the games played, and the chart of the first game.
+/// seat that add up with the draws to the games played, how the games ended, the chart of the
+/// first game and the charts of the series.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_analysis_in_the_page() {
     let served = serve(&[]);
@@ -729,6 +730,15 @@ async fn an_analysis_in_the_page() {
         .await,
         2
     );
+    // How the games ended: Othello has one end rule, so it ended all 30.
+    let ended = run(&client, "return [...document.querySelectorAll('#analysis-table tr')].find(r => r.cells[0].textContent === 'end when blocked').cells[1].textContent").await;
+    assert!(ended.as_str().unwrap().starts_with("100.0%"), "{ended}");
+    // The charts of `analyse --plots`, drawn by the server once the games are done: the
+    // lengths' bars count every game.
+    let charts = run(&client, "return [...document.querySelectorAll('#analysis-charts figure')].map(f => f.dataset.chart)").await;
+    assert_eq!(charts, serde_json::json!(["lead", "lengths", "branching"]));
+    let counted = run(&client, "return [...document.querySelectorAll('#analysis-charts figure[data-chart=lengths] rect.bar')].reduce((n, r) => n + Number(r.getAttribute('data-count')), 0)").await;
+    assert_eq!(counted, 30);
     screenshot(&client, "analyse").await;
     client.close().await.unwrap();
 }

@@ -770,6 +770,13 @@ fn an_analysis_matches_run() {
     assert_eq!(done["branching"], run["branching"]);
     // The designer's metrics are `analyse`'s, to the last digit.
     assert_eq!(done["report"], cli("analyse"));
+    // With `analyse --plots`'s charts, each an SVG drawing.
+    let charts = done["charts"].as_array().unwrap();
+    let names: Vec<&str> = charts.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["lead", "lengths", "branching"]);
+    for c in charts {
+        roxmltree::Document::parse(c["svg"].as_str().unwrap()).unwrap();
+    }
     let course = done["first_game"]["scores"].as_array().unwrap();
     assert_eq!(course[0], json!([2.0, 2.0]));
     let last: Vec<f64> = course

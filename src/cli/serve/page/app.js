@@ -614,6 +614,10 @@ function showAnalysis(a) {
     ["comebacks", `${share(r.comebacks)} of won games`],
     ["length", `${a.length.mean.toFixed(1)} turns (min ${a.length.min}, max ${a.length.max})`],
     ["branching", `${a.branching.toFixed(2)} choices per decision`],
+    ...Object.entries(r.words).map(([word, n]) => [`\`${word}\``, `${n.toFixed(2)} per game`]),
+    ...r.endings.map((e) => [e.rule, `${share(e.games)} of games`]),
+    ...r.openings.map((o) => [`opening ${o.first_move}`,
+      `${o.games} games, the first player wins ${share(o.first_player_wins)}`]),
   ];
   more.forEach(([k, v]) => {
     const row = table.insertRow();
@@ -623,6 +627,22 @@ function showAnalysis(a) {
     cell.textContent = v;
   });
   chart(a.first_game);
+  // The finished analysis' charts, drawn by the server (analyse --plots).
+  const charts = $("analysis-charts");
+  if (charts.dataset.analysis !== String(a.id) || charts.childElementCount !== a.charts.length) {
+    charts.dataset.analysis = String(a.id);
+    charts.textContent = "";
+    a.charts.forEach((c) => {
+      const figure = document.createElement("figure");
+      figure.dataset.chart = c.name;
+      const caption = document.createElement("figcaption");
+      caption.textContent = c.title;
+      figure.appendChild(caption);
+      const drawing = new DOMParser().parseFromString(c.svg, "image/svg+xml").documentElement;
+      figure.appendChild(document.importNode(drawing, true));
+      charts.appendChild(figure);
+    });
+  }
 }
 
 // Each player's score after each turn of the first game, one line per player.
