@@ -274,24 +274,30 @@ fn regex_free_replace(text: &str, flag: &str, value: &str) -> String {
     format!("{}{value}{}", &text[..at], &text[end..])
 }
 
+/// A recipe's script, set to play [`SERIES`] with this build and write its shards to `out`.
+fn recipe(script: &str, out: &str) -> Command {
+    let mut c = Command::new("bash");
+    c.arg(script)
+        .current_dir(ROOT)
+        .env("RULES", "games/othello.rules")
+        .env("ANALYSE", "--set size=6")
+        .env("GAMES", "40")
+        .env("SEED", "5")
+        .env("AGENTS", "random,greedy")
+        .env("OUT", out)
+        .env("OUTFLANK", BIN);
+    c
+}
+
 /// The Slurm recipe as two tasks of an array, with the variables Slurm sets.
 #[test]
 fn the_slurm_recipe_runs_as_an_array() {
     let dir = folder("slurm");
     for task in 0..2 {
-        let o = Command::new("bash")
-            .arg("deploy/slurm/analyse.sbatch")
-            .current_dir(ROOT)
+        let o = recipe("deploy/slurm/analyse.sbatch", &dir)
             .env("SLURM_ARRAY_TASK_ID", task.to_string())
             .env("SLURM_ARRAY_TASK_MIN", "0")
             .env("SLURM_ARRAY_TASK_COUNT", "2")
-            .env("RULES", "games/othello.rules")
-            .env("ANALYSE", "--set size=6")
-            .env("GAMES", "40")
-            .env("SEED", "5")
-            .env("AGENTS", "random,greedy")
-            .env("OUT", &dir)
-            .env("OUTFLANK", BIN)
             .output()
             .unwrap();
         assert!(o.status.success(), "task {task}: {}", stderr(&o));
@@ -306,18 +312,9 @@ fn the_slurm_recipe_runs_as_an_array() {
 #[test]
 fn the_gnu_parallel_recipe_runs_its_shards() {
     let dir = folder("parallel");
-    let o = Command::new("bash")
-        .arg("deploy/parallel/analyse.sh")
-        .current_dir(ROOT)
+    let o = recipe("deploy/parallel/analyse.sh", &dir)
         .env("HOSTS", ":")
         .env("SHARDS", "3")
-        .env("RULES", "games/othello.rules")
-        .env("ANALYSE", "--set size=6")
-        .env("GAMES", "40")
-        .env("SEED", "5")
-        .env("AGENTS", "random,greedy")
-        .env("OUT", &dir)
-        .env("OUTFLANK", BIN)
         .output()
         .expect("GNU parallel runs this recipe: install it (Debian: apt install parallel)");
     assert!(o.status.success(), "{}", stderr(&o));

@@ -186,6 +186,45 @@ fn play_study(
     })
 }
 
+/// Plays a whole series with `--jobs` threads, keeping its summaries (see [`play_study`]).
+fn play_whole(
+    engine: &Engine,
+    begin: &State,
+    series: &Series,
+    jobs: Option<usize>,
+    progress: &Progress,
+    done: u64,
+    each: &mut dyn FnMut(&GameSummary, &Record) -> Result<(), String>,
+) -> Result<Played, Failure> {
+    let jobs = job_count(jobs, series.games)?;
+    let games = 0..series.games;
+    play_study(
+        engine, begin, series, games, jobs, progress, done, true, each,
+    )
+}
+
+/// The `--record` file of a study, if one was asked for.
+struct Records {
+    file: Option<(std::fs::File, String)>,
+}
+
+impl Records {
+    /// Opens the file at once, so that a bad path fails before the first game.
+    fn open(out: &ReportArgs) -> Result<Records, Failure> {
+        let file = open_record(out.record.as_deref())?;
+        Ok(Records {
+            file: file.zip(out.record.clone()),
+        })
+    }
+
+    fn write(&mut self, record: &Record) -> Result<(), String> {
+        match &mut self.file {
+            Some((file, path)) => append_record(file, path, record),
+            None => Ok(()),
+        }
+    }
+}
+
 fn is_watched(quiet: bool) -> bool {
     std::io::stderr().is_terminal() && !quiet
 }
@@ -203,22 +242,16 @@ pub(super) fn cmd_analyse(a: &AnalyseArgs) -> Result<String, Failure> {
     if let Some(shard) = a.shard {
         return write_shard(&engine, &begin, &series, shard, a);
     }
-    let jobs = job_count(a.series.jobs, a.games)?;
     let progress = Progress::new(is_watched(a.report.json), a.games, "games");
-    let mut record_file = open_record(a.report.record.as_deref())?;
-    let played = play_study(
+    let mut records = Records::open(&a.report)?;
+    let played = play_whole(
         &engine,
         &begin,
         &series,
-        0..a.games,
-        jobs,
+        a.series.jobs,
         &progress,
         0,
-        true,
-        &mut |_, record| match (record_file.as_mut(), &a.report.record) {
-            (Some(file), Some(path)) => append_record(file, path, record),
-            _ => Ok(()),
-        },
+        &mut |_, record| records.write(record),
     )?;
     drop(progress);
     if played.interrupted {
@@ -288,11 +321,9 @@ pub(super) fn cmd_merge(a: &MergeArgs) -> Result<String, Failure> {
             count_of(merged.games.len() as u64, "game")
         );
     }
-    if let Some(path) = &a.report.record {
-        let mut file = open_record(Some(path))?.expect("a path was given");
-        for (_, record) in &merged.games {
-            append_record(&mut file, path, record)?;
-        }
+    let mut records = Records::open(&a.report)?;
+    for (_, record) in &merged.games {
+        records.write(record)?;
     }
     let summaries: Vec<GameSummary> = merged.games.into_iter().map(|(s, _)| s).collect();
     report_outputs(
@@ -416,7 +447,7 @@ fn cmd_sweep(a: &AnalyseArgs, spec: &str) -> Result<String, Failure> {
         "games",
     );
     let mut swept = Vec::new();
-    let mut record_file = open_record(a.report.record.as_deref())?;
+    let mut records = Records::open(&a.report)?;
     let mut series = None;
     let by_agent = name == AGENT_SWEEP;
     for (i, value) in values.iter().enumerate() {
@@ -435,20 +466,14 @@ fn cmd_sweep(a: &AnalyseArgs, spec: &str) -> Result<String, Failure> {
             agents[0].clone_from(value);
             this.agents = seat_agents(&engine, Some(&agents.join(",")))?;
         }
-        let jobs = job_count(a.series.jobs, a.games)?;
-        let played = play_study(
+        let played = play_whole(
             &engine,
             &begin,
             &this,
-            0..a.games,
-            jobs,
+            a.series.jobs,
             &progress,
             i as u64 * a.games,
-            true,
-            &mut |_, record| match (record_file.as_mut(), &a.report.record) {
-                (Some(file), Some(path)) => append_record(file, path, record),
-                _ => Ok(()),
-            },
+            &mut |_, record| records.write(record),
         )?;
         let agent_wins = by_agent.then(|| {
             let games = &played.summaries;
@@ -538,16 +563,13 @@ pub(super) fn cmd_compare(a: &CompareArgs) -> Result<String, Failure> {
         let engine = load_game(&game)?;
         let begin = start(&engine, &game)?;
         let series = series_of(&engine, &game, &begin, &a.series, a.games)?;
-        let jobs = job_count(a.series.jobs, a.games)?;
-        let played = play_study(
+        let played = play_whole(
             &engine,
             &begin,
             &series,
-            0..a.games,
-            jobs,
+            a.series.jobs,
             &progress,
             i as u64 * a.games,
-            true,
             &mut |_, _| Ok(()),
         )?;
         if played.interrupted {
