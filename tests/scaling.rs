@@ -143,6 +143,16 @@ fn merge_refuses_what_does_not_fit() {
         &[path(1, 4), path(2, 4), path(3, 4), other.clone()],
         &["other parameters (size=8", "shards of one series only"],
     );
+    // A shard of another rules file altogether.
+    let anti = format!("{dir}/anti.jsonl");
+    let mut args = vec!["analyse".to_string()];
+    args.extend(with(&["--shard", "4/4"]));
+    args[1] = "games/anti-othello.rules".into();
+    std::fs::write(&anti, run(&args).stdout).unwrap();
+    refused(
+        &[path(1, 4), path(2, 4), path(3, 4), anti],
+        &["anti.jsonl: other rules (rules hash"],
+    );
     refused(
         &[path(1, 4), path(2, 4), path(3, 4), path(4, 4), path(1, 2)],
         &["overlap: both hold games 1-10 (the same seeds)"],
