@@ -1,5 +1,6 @@
 //! The commands that look into a game at a position: `moves`, `perft`, `explain` and `trace`.
 
+use super::progress::Progress;
 use super::*;
 use outflank::diagnostic::{Diagnostic, Diagnostics};
 
@@ -151,6 +152,21 @@ pub(super) fn cmd_perft(a: &PerftArgs) -> Result<String, Failure> {
             Err(ListError::TooMany(_)) => unreachable!("no limit"),
         };
         (split.iter().map(|(_, n)| n).sum(), split)
+    } else if std::io::stderr().is_terminal() && !json && depth >= 2 && !s.is_over() {
+        // For a person waiting: the count split by first move (as --divide splits it), with a
+        // progress bar over the first moves.
+        let turns = match engine.whole_turns(&s, usize::MAX) {
+            Ok(t) => t,
+            Err(ListError::Rule(e)) => return Err(e.into()),
+            Err(ListError::TooMany(_)) => unreachable!("no limit"),
+        };
+        let progress = Progress::new(true, turns.len() as u64, "first moves");
+        let mut leaves = 0;
+        for (i, t) in turns.iter().enumerate() {
+            leaves += engine.perft(&t.after, depth - 1)?;
+            progress.set(i as u64 + 1);
+        }
+        (leaves, Vec::new())
     } else {
         (engine.perft(&s, depth)?, Vec::new())
     };

@@ -17,9 +17,21 @@ impl Progress {
             },
         );
         let style = ProgressStyle::with_template(&format!(
-            "{{bar:30}} {{human_pos}}/{{human_len}} {unit}, {{per_sec}}, {{eta}} left"
+            "{{bar:30}} {{human_pos}}/{{human_len}} {unit}, {{rate}}, {{eta}} left"
         ))
         .expect("the template is well formed")
+        // The rate to the figures that mean something: 5,380/s, 29/s, 0.4/s.
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let r = state.per_sec();
+                let _ = if r >= 10.0 {
+                    write!(w, "{r:.0}/s")
+                } else {
+                    write!(w, "{r:.1}/s")
+                };
+            },
+        )
         .progress_chars("##.");
         bar.set_style(style);
         Progress(bar)
