@@ -492,3 +492,24 @@ fn an_agent_sweep_measures_strength() {
     assert_eq!(points, 2);
     assert!(svg.contains(">mcts:30</text>"));
 }
+
+/// Drama, worked out by hand: three cells, the left one worth 3 points and every cell 1.
+/// Black places twice, White once. When Black's first move is not the left cell and White
+/// then takes it, White wins 4-2 after being behind 0-1 (a deficit of 1); otherwise Black
+/// wins and was never behind (0). So the mean deficit is White's share of the wins, and every
+/// White win is a comeback.
+#[test]
+fn drama_is_the_winners_worst_deficit() {
+    let rules = row_game(
+        "drama",
+        3,
+        "region left = at(1, 1)\n",
+        "3 * count(p & left) + count(p)",
+    );
+    let r = analyse(&[&rules, "--games", "300", "--seed", "2"]);
+    assert_eq!(r["draws"]["count"], 0);
+    let white = r["seats"][1]["wins"]["count"].as_u64().unwrap();
+    assert!(white > 50 && white < 150, "{white}: about a third of 300");
+    assert!((f(&r["drama"]["mean"]) - white as f64 / 300.0).abs() < 1e-12);
+    assert_eq!(r["comebacks"]["count"].as_u64().unwrap(), white);
+}

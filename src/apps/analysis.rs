@@ -35,6 +35,9 @@ pub struct GameSummary {
     pub settled_at: Option<f64>,
     /// For a won game: whether the winner was behind at some point.
     pub comeback: Option<bool>,
+    /// For a won game: the most the winner was ever behind the best other score (0 when it
+    /// never was).
+    pub deficit: Option<f64>,
     /// The first turn, in notation.
     pub first_move: Option<String>,
     /// How often each step that is a word (`pass`, a token taken) was played.
@@ -129,6 +132,13 @@ impl GameSummary {
             }
             None => (None, None),
         };
+        let deficit = winner.map(|w| {
+            let w = w as usize;
+            course
+                .iter()
+                .flat_map(|scores| scores.iter().map(move |&other| other - scores[w]))
+                .fold(0.0, f64::max)
+        });
         Ok(GameSummary {
             index: r.index,
             seed: r.seed,
@@ -141,6 +151,7 @@ impl GameSummary {
             lead_changes,
             settled_at,
             comeback,
+            deficit,
             first_move: r.moves.first().cloned(),
             words,
             course: branching,
@@ -293,6 +304,8 @@ pub struct Report {
     pub lead_changes: Mean,
     /// Won games whose winner was behind at some point.
     pub comebacks: Proportion,
+    /// How far behind the winner of a won game was at its worst, in the rules' score.
+    pub drama: Mean,
     /// Whole turns per game.
     pub length: Mean,
     pub shortest: u64,
@@ -410,6 +423,7 @@ impl Report {
                     .collect::<Vec<_>>(),
             ),
             comebacks: Proportion::new(comebacks, won.len() as u64),
+            drama: Mean::of(&won.iter().filter_map(|g| g.deficit).collect::<Vec<_>>()),
             length: Mean::of(&lengths),
             shortest: games.iter().map(|g| g.turns).min().unwrap_or(0),
             longest: games.iter().map(|g| g.turns).max().unwrap_or(0),

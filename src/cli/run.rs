@@ -6,7 +6,9 @@ use super::{load_game, start, write_stdout, Failure, GameArgs};
 use clap::Args;
 use outflank::apps::record::{params_of, replay, rules_hash, Record, StartPosition};
 use outflank::apps::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
+use outflank::apps::shards::Series;
 use outflank::diagnostic::count_of;
+use outflank::engine::state::State;
 use outflank::engine::Engine;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -117,7 +119,8 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let begin = start(&engine, args)?;
     let players = engine.game.player_count();
-    let specs = seat_agents(&engine, o.series.agents.as_deref())?;
+    let series = series_of(&engine, args, &begin, &o.series, o.games)?;
+    let specs = series.agents.clone();
     if o.games == 0 {
         return Err(Failure::Message("--games 0: nothing to play".into()));
     }
@@ -134,20 +137,7 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
     // A record file is opened before the first game, so that a bad path fails at once, and
     // each game is written (and flushed) as it ends: an interrupted run keeps what it played.
     let mut record_file = open_record(o.record.as_deref())?;
-    let series = Record {
-        rules: args.file.clone(),
-        rules_hash: rules_hash(&engine),
-        params: params_of(&engine),
-        players: BTreeMap::new(),
-        seed: None,
-        start: args
-            .position
-            .is_some()
-            .then(|| StartPosition::of(&engine, &begin)),
-        moves: Vec::new(),
-        agreement: None,
-        result: None,
-    };
+    let series = series.record();
     let mut tally = Tally::new(players as usize);
     stop_on_signals();
     let started = Instant::now();
@@ -240,6 +230,32 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
 
     let out = summary_text(&engine, &tally, &summary, o, &specs);
     finish(out, interrupted)
+}
+
+/// The series that `args` describe for a loaded game.
+pub(super) fn series_of(
+    engine: &Engine,
+    game: &GameArgs,
+    begin: &State,
+    series: &SeriesArgs,
+    games: u64,
+) -> Result<Series, Failure> {
+    Ok(Series {
+        rules: game.file.clone(),
+        rules_hash: rules_hash(engine),
+        params: params_of(engine),
+        start: game
+            .position
+            .is_some()
+            .then(|| StartPosition::of(engine, begin)),
+        players: (0..engine.game.player_count())
+            .map(|p| engine.player_name(p).to_string())
+            .collect(),
+        agents: seat_agents(engine, series.agents.as_deref())?,
+        swap: series.swap,
+        seed: series.seed,
+        games,
+    })
 }
 
 /// The `--record` file, opened to append.

@@ -8,12 +8,13 @@ mod text;
 
 use super::progress::Progress;
 use super::run::{
-    append_record, job_count, open_record, seat_agents, stop_on_signals, SeriesArgs, STOP,
+    append_record, job_count, open_record, seat_agents, series_of, stop_on_signals, SeriesArgs,
+    STOP,
 };
 use super::{load_game, load_game_showing, start, Failure, GameArgs};
 use clap::Args;
 use outflank::apps::analysis::{crossing, Crossing, GameSummary, Proportion, Report};
-use outflank::apps::record::{params_of, rules_hash, Record, StartPosition};
+use outflank::apps::record::Record;
 use outflank::apps::selfplay::{play_series, Match, SeriesEnd, SeriesError};
 use outflank::apps::shards::{complete_line, game_line, head_line, merge, Series, Shard};
 use outflank::diagnostic::count_of;
@@ -94,32 +95,6 @@ pub(super) struct CompareArgs {
     /// The reports and the clear differences as JSON.
     #[arg(long)]
     pub(super) json: bool,
-}
-
-/// The series that `args` describe for a loaded game.
-fn series_of(
-    engine: &Engine,
-    game: &GameArgs,
-    begin: &State,
-    series: &SeriesArgs,
-    games: u64,
-) -> Result<Series, Failure> {
-    Ok(Series {
-        rules: game.file.clone(),
-        rules_hash: rules_hash(engine),
-        params: params_of(engine),
-        start: game
-            .position
-            .is_some()
-            .then(|| StartPosition::of(engine, begin)),
-        players: (0..engine.game.player_count())
-            .map(|p| engine.player_name(p).to_string())
-            .collect(),
-        agents: seat_agents(engine, series.agents.as_deref())?,
-        swap: series.swap,
-        seed: series.seed,
-        games,
-    })
 }
 
 /// The games of a study that ended, in game order, and whether a signal cut it short.

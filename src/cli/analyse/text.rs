@@ -99,6 +99,10 @@ pub(super) fn report(series: &Series, r: &Report, partial: bool) -> String {
         percent(&r.comebacks)
     ));
     out.push_str(&format!(
+        "  drama: the winner was at worst {} points behind\n",
+        mean(&r.drama, 2)
+    ));
+    out.push_str(&format!(
         "  length: {} turns (min {}, max {})\n",
         mean(&r.length, 1),
         r.shortest,
@@ -278,6 +282,11 @@ const METRICS: &[Metric] = &[
         "comebacks (of won games)",
         |r| percent(&r.comebacks),
         Some(|a, b| a.comebacks.differs(&b.comebacks)),
+    ),
+    (
+        "drama (winner's worst deficit)",
+        |r| mean(&r.drama, 2),
+        Some(|a, b| a.drama.differs(&b.drama)),
     ),
     (
         "length in turns",

@@ -612,6 +612,7 @@ function showAnalysis(a) {
     ["decisiveness", `the winner leads for good after ${mean(r.decisiveness, 2)} of the game`],
     ["lead changes", `${mean(r.lead_changes, 2)} per game`],
     ["comebacks", `${share(r.comebacks)} of won games`],
+    ["drama", `the winner was at worst ${mean(r.drama, 2)} points behind`],
     ["length", `${a.length.mean.toFixed(1)} turns (min ${a.length.min}, max ${a.length.max})`],
     ["branching", `${a.branching.toFixed(2)} choices per decision`],
     ...Object.entries(r.words).map(([word, n]) => [`\`${word}\``, `${n.toFixed(2)} per game`]),
