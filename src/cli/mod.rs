@@ -111,8 +111,9 @@ enum Command {
     /// Self-play between computer players, in parallel, with a statistical summary.
     Run(RunArgs),
     /// Self-play measured as a designer asks: fairness per seat and for the first player,
-    /// draws, decisiveness, lead changes, comebacks, length, branching, word steps and
-    /// openings, each estimate with its 95% interval (docs/ANALYSIS.md).
+    /// draws, decisiveness, lead changes, comebacks, drama, length, branching (also over the
+    /// game), word steps, endings and openings, each estimate with its 95% interval
+    /// (docs/ANALYSIS.md); with charts, a sweep to a parameter's fair value, or one shard.
     Analyse(analyse::AnalyseArgs),
     /// Merge the shards of a series (`analyse --shard K/N`, in any order) into the report, and
     /// the records, that one process playing the whole series gives; refuses shards of other
