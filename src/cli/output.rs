@@ -7,6 +7,24 @@ use outflank::ir::NOBODY;
 use serde::Serialize;
 use serde_json::Value;
 
+/// Text for HTML and SVG: the characters markup gives meaning to, escaped.
+pub(super) fn escape_markup(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A rate and its 95% interval, in percent: `48.0% (95% CI 44.7-51.2%)`.
+pub(super) fn percent_ci(rate: f64, ci95: [f64; 2]) -> String {
+    format!(
+        "{:.1}% (95% CI {:.1}-{:.1}%)",
+        rate * 100.0,
+        ci95[0] * 100.0,
+        ci95[1] * 100.0
+    )
+}
+
 /// A score as a JSON number: whole scores print without a fraction.
 pub(super) fn score_value(v: f64) -> Value {
     if v.fract() == 0.0 && v.abs() < 1e15 {

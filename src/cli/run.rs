@@ -1,6 +1,6 @@
 //! `run` (self-play with statistics and records) and `replay` (checking records).
 
-use super::output::{board_text, rate, result_line};
+use super::output::{board_text, percent_ci, rate, result_line};
 use super::progress::Progress;
 use super::{load_game, start, write_stdout, Failure, GameArgs};
 use clap::Args;
@@ -356,14 +356,7 @@ fn summary_text(
             ));
         }
     }
-    let pct = |s: &Share| {
-        format!(
-            "{:.1}% (95% CI {:.1}-{:.1}%)",
-            s.rate * 100.0,
-            s.ci95[0] * 100.0,
-            s.ci95[1] * 100.0
-        )
-    };
+    let pct = |s: &Share| percent_ci(s.rate, s.ci95);
     if interrupted {
         out.push_str(&format!(
             "interrupted: {n} of {} played\n",

@@ -2,6 +2,7 @@
 //! need a plotting library. Each element carries a class (`game`, `mean`, `bar`, `rate`,
 //! `band`, `fair`) so that pages can style them and tests can read them.
 
+use super::super::output::escape_markup;
 use super::Sweep;
 use outflank::apps::analysis::{GameSummary, Report};
 use std::fmt::Write;
@@ -42,13 +43,6 @@ fn tick_step(range: f64) -> f64 {
         } else {
             10.0
         }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// A number as a tick label: no trailing zeros.
@@ -103,7 +97,7 @@ impl Plot {
 <text x="{}" y="24" text-anchor="middle" font-size="15">{}</text>
 "##,
             WIDTH / 2.0,
-            escape(title)
+            escape_markup(title)
         );
         let (x0, x1, y0, y1) = (LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP);
         let step = tick_step(p.y.1 - p.y.0);
@@ -123,7 +117,7 @@ impl Plot {
             Some(names) => names
                 .iter()
                 .enumerate()
-                .map(|(i, n)| (i as f64, escape(n)))
+                .map(|(i, n)| (i as f64, escape_markup(n)))
                 .collect(),
             None => {
                 let step = tick_step(p.x.1 - p.x.0);
@@ -154,10 +148,10 @@ impl Plot {
 "##,
             f64::midpoint(x0, x1),
             HEIGHT - 12.0,
-            escape(x_label),
+            escape_markup(x_label),
             f64::midpoint(y0, y1),
             f64::midpoint(y0, y1),
-            escape(y_label)
+            escape_markup(y_label)
         );
         p
     }

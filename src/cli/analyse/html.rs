@@ -1,13 +1,8 @@
 //! A study as one self-contained HTML page: the report as text and its charts drawn inline,
 //! nothing fetched, so the file can be mailed or archived as it is.
 
+use super::super::output::escape_markup;
 use super::charts::Chart;
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
 
 /// The page of a study of `rules`: its report text and charts.
 pub(super) fn page(rules: &str, report: &str, charts: &[Chart]) -> String {
@@ -29,14 +24,14 @@ svg {{ max-width: 100%; height: auto; }}
 <h1>Analysis of {rules}</h1>
 <pre class="report">{report}</pre>
 "#,
-        rules = escape(rules),
-        report = escape(report)
+        rules = escape_markup(rules),
+        report = escape_markup(report)
     );
     for c in charts {
         out.push_str(&format!(
             "<figure id=\"{}\">\n<figcaption>{}</figcaption>\n{}</figure>\n",
             c.name,
-            escape(&c.title),
+            escape_markup(&c.title),
             c.svg
         ));
     }

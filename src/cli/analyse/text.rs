@@ -1,5 +1,6 @@
 //! Reports as text: every estimate with its interval, as a person reads them.
 
+use super::super::output::percent_ci;
 use super::{Sweep, Variant};
 use outflank::apps::analysis::{Mean, Proportion, Report};
 use outflank::apps::shards::Series;
@@ -7,12 +8,7 @@ use outflank::diagnostic::count_of;
 use std::collections::BTreeMap;
 
 fn percent(p: &Proportion) -> String {
-    format!(
-        "{:.1}% (95% CI {:.1}-{:.1}%)",
-        p.rate * 100.0,
-        p.ci95[0] * 100.0,
-        p.ci95[1] * 100.0
-    )
+    percent_ci(p.rate, p.ci95)
 }
 
 fn mean(m: &Mean, digits: usize) -> String {
