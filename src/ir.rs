@@ -352,6 +352,36 @@ pub struct Game {
     pub files: Vec<Arc<SourceFile>>,
     /// Named regions, for diagrams.
     pub regions: Vec<(String, Bits)>,
+    /// The turns and reflections of the board that the rules keep (the identity left out):
+    /// positions one of them maps onto each other play the same.
+    pub symmetries: Vec<Symmetry>,
+}
+
+/// A turn or reflection of the board that the rules keep (see `check::symmetry`).
+#[derive(Clone, Debug)]
+pub struct Symmetry {
+    /// What it is, in words ("a quarter turn").
+    pub name: &'static str,
+    /// Where it sends each cell of the board's rectangle.
+    pub cells: Vec<u16>,
+    /// Where it sends each direction of [`crate::board::geometry::DIRS`].
+    pub dirs: [u8; 8],
+}
+
+impl Symmetry {
+    /// The cells `b` is sent to.
+    pub fn bits_image(&self, b: &Bits) -> Bits {
+        let mut out = Bits::EMPTY;
+        for c in b.iter() {
+            out.insert(usize::from(self.cells[c]));
+        }
+        out
+    }
+
+    /// The directions `d` is sent to.
+    pub fn dirs_image(&self, d: DirSet) -> DirSet {
+        DirSet(d.iter().fold(0, |m, x| m | 1 << self.dirs[x]))
+    }
 }
 
 impl Game {

@@ -36,6 +36,7 @@ mod robustness;
 mod rolit;
 mod scaling;
 mod serve;
+mod symmetry;
 mod tutorial;
 mod vect_reverse;
 mod verto;

@@ -14,6 +14,7 @@ mod params;
 mod players;
 mod program;
 mod ranges;
+mod symmetry;
 
 use crate::board::bits::Bits;
 use crate::board::geometry::{DirSet, Geometry, Wrap};
@@ -419,7 +420,7 @@ impl<'a> Checker<'a> {
         self.unused(items);
         let examples = self.examples(items);
         let (title, credits, sources) = title_and_credits(items);
-        let game = Game {
+        let mut game = Game {
             title,
             credits,
             sources,
@@ -451,7 +452,9 @@ impl<'a> Checker<'a> {
             tiebreaks,
             files: self.files.clone(),
             regions: self.regions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            symmetries: Vec::new(),
         };
+        game.symmetries = symmetry::symmetries(&game);
         Ok(Some((game, examples)))
     }
 

@@ -65,6 +65,9 @@ struct BoardInfo {
     height: usize,
     /// Cells in play.
     cells: u32,
+    /// The turns and reflections of the board the rules keep (the solver merges the
+    /// positions they map onto each other).
+    symmetries: Vec<&'static str>,
 }
 
 #[derive(serde::Serialize)]
@@ -110,6 +113,7 @@ pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
             width: g.geometry.width,
             height: g.geometry.height,
             cells: g.geometry.playable.count(),
+            symmetries: g.symmetries.iter().map(|s| s.name).collect(),
         },
         players: g
             .players
@@ -193,6 +197,11 @@ fn info_text(i: &Info) -> String {
         b.height,
         b.cells
     );
+    if b.symmetries.is_empty() {
+        outln!(out, "symmetries: none but the identity");
+    } else {
+        outln!(out, "symmetries: {}", b.symmetries.join(", "));
+    }
     let seats = |list: &[SeatInfo]| -> String {
         list.iter()
             .map(|s| {
