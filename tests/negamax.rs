@@ -131,8 +131,8 @@ impl<const P: bool> Tree for Searched<'_, P> {
             .then(|| g.for_mover(*p, g.result(*p)))
     }
 
-    fn key(&self, p: &Pos) -> Pos {
-        *p
+    fn key(&self, p: &Pos) -> (Pos, u8) {
+        (*p, 0)
     }
 
     fn work(&self, p: &Pos, _: Option<u32>) -> u8 {

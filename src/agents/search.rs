@@ -88,8 +88,8 @@ impl Tree for Steps<'_> {
         terminal(self.root, s, s.mover)
     }
 
-    fn key(&self, s: &State) -> StateKey {
-        s.key()
+    fn key(&self, s: &State) -> (StateKey, u8) {
+        (s.key(), 0)
     }
 
     fn work(&self, _: &State, depth: Option<u32>) -> u8 {
@@ -173,6 +173,11 @@ impl Search {
     /// Positions searched.
     pub fn nodes(&self) -> u64 {
         self.table.nodes
+    }
+
+    /// Reports the search's progress to `watch` from now on.
+    pub fn watch(&mut self, watch: Box<dyn negamax::Watch>) {
+        self.table.watch(watch);
     }
 
     /// Searches for `player` from now on. With two players a value is its mover's whoever

@@ -4,7 +4,7 @@
 
 use crate::agents::search::{on_one_side, terminal, Search};
 use crate::engine::kernel::search::Table;
-use crate::engine::negamax::{next_down, next_up};
+use crate::engine::negamax::{next_down, next_up, Watch};
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 
@@ -61,10 +61,28 @@ impl Solver {
 /// Solves `s`: best play for both sides to the end of the game.
 /// The table takes at most `memory` bytes.
 pub fn solve(engine: &Engine, s: &State, memory: usize) -> Result<Solution, RuleError> {
-    if let Some(solution) = best_line(engine, s, Solver::Turns(Table::within(memory)))? {
+    solve_watched(engine, s, memory, || None)
+}
+
+/// [`solve`], telling a watch made by `watch` how it goes: the positions searched, and the
+/// bounds on the value of `s` as they close in.
+pub fn solve_watched(
+    engine: &Engine,
+    s: &State,
+    memory: usize,
+    watch: impl Fn() -> Option<Box<dyn Watch>>,
+) -> Result<Solution, RuleError> {
+    let mut table = Table::within(memory);
+    if let Some(w) = watch() {
+        table.watch(w);
+    }
+    if let Some(solution) = best_line(engine, s, Solver::Turns(table))? {
         return Ok(solution);
     }
     let mut search = Search::new(no_horizon, memory);
+    if let Some(w) = watch() {
+        search.watch(w);
+    }
     search.search_for(engine, s.mover);
     let solution = best_line(engine, s, Solver::Steps(search))?;
     Ok(solution.expect("the engine's search takes every position"))

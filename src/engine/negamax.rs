@@ -37,7 +37,16 @@ pub trait Tree {
     /// The value of a finished position for its mover, None while the game goes on.
     fn over(&self, n: &Self::Node) -> Option<f64>;
 
-    fn key(&self, n: &Self::Node) -> Self::Key;
+    /// The position's identity in the table, and the frame its moves are stored in there: a
+    /// tree that merges positions a symmetry of the board maps onto each other keys each by
+    /// one of them, and stores its moves as they are in that one (0: `n` itself).
+    fn key(&self, n: &Self::Node) -> (Self::Key, u8);
+
+    /// Move `m` of a position whose key has frame `frame`, as it is stored in the table
+    /// (`to_table`), or back as it is played at the position.
+    fn framed(&self, m: Self::Move, _frame: u8, _to_table: bool) -> Self::Move {
+        m
+    }
 
     /// How much searching the table's entry for `n`, searched `depth` steps deep (None: to the
     /// end), stands for: when two entries compete for a place, the one of more work stays.
@@ -74,6 +83,13 @@ pub trait Tree {
         _ply: usize,
     ) -> Result<Option<f64>, Self::Error> {
         Ok(None)
+    }
+
+    /// Whether, before searching `n`'s children, the search looks each up in the table for a
+    /// bound that already cuts `n` off (an enhanced transposition cut-off): it pays where a
+    /// child's search is long beside a look-up, far from the end of the game.
+    fn looks_ahead(&self, _n: &Self::Node) -> bool {
+        false
     }
 
     /// `m` cut the search off at distance `ply`, `depth` steps from the horizon.
@@ -115,6 +131,18 @@ pub struct Slot<K, M> {
     work: u8,
 }
 
+/// Someone watching a long search (the solver's progress): told how many positions have been
+/// searched every [`WATCH_EVERY`], and of the bounds on the value as [`exact_value`] narrows
+/// them.
+pub trait Watch: Send {
+    fn searched(&mut self, _nodes: u64) {}
+    /// The value of the position [`exact_value`] was asked for lies in `low..=high`.
+    fn bounded(&mut self, _low: f64, _high: f64) {}
+}
+
+/// Positions between two reports to a [`Watch`].
+const WATCH_EVERY: u64 = 1 << 20;
+
 /// The transposition table: slots in pairs, one kept for the entry that stands for the most
 /// work and one for the latest. The table doubles while it is three quarters full, up to a set
 /// size; after that a full table forgets the cheapest positions first (a map cleared when full
@@ -126,6 +154,9 @@ pub struct Table<K, M> {
     max_slots: usize,
     /// Positions searched.
     pub nodes: u64,
+    watch: Option<Box<dyn Watch>>,
+    /// The count of positions at which the watch hears next.
+    next_report: u64,
 }
 
 impl<K: TableKey, M: Copy + Default> Table<K, M> {
@@ -148,7 +179,14 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
             used: 0,
             max_slots,
             nodes: 0,
+            watch: None,
+            next_report: WATCH_EVERY,
         }
+    }
+
+    /// Reports the search's progress to `watch` from now on.
+    pub fn watch(&mut self, watch: Box<dyn Watch>) {
+        self.watch = Some(watch);
     }
 
     /// A table of at most `bytes` of slots.
@@ -222,6 +260,12 @@ pub fn value<T: Tree>(
     ply: usize,
 ) -> Result<f64, T::Error> {
     table.nodes += 1;
+    if table.nodes >= table.next_report {
+        table.next_report = table.nodes + WATCH_EVERY;
+        if let Some(w) = &mut table.watch {
+            w.searched(table.nodes);
+        }
+    }
     if let Some(v) = tree.over(n) {
         return Ok(v);
     }
@@ -233,7 +277,7 @@ pub fn value<T: Tree>(
     if let Some(v) = tree.shortcut(table, n, alpha, beta, ply)? {
         return Ok(v);
     }
-    let key = tree.key(n);
+    let (key, frame) = tree.key(n);
     let stored = stored_depth(depth);
     let mut first = None;
     if let Some(e) = table.get(&key) {
@@ -247,7 +291,7 @@ pub fn value<T: Tree>(
             alpha = alpha.max(e.low);
             beta = beta.min(e.high);
         }
-        first = Some(e.best);
+        first = Some(tree.framed(e.best, frame, false));
     }
     // At the horizon only after the table: listing a position's moves may cost far more than
     // evaluating it (each placement's `require` tried, hundreds on a Go board).
@@ -260,10 +304,26 @@ pub fn value<T: Tree>(
     };
     tree.children(n, first, ply, &mut children)?;
     let Children { moves, nodes } = children;
+    let child_depth = depth.map(|d| d.saturating_sub(1));
+    if !nodes.is_empty() && tree.looks_ahead(n) {
+        let stored = stored_depth(child_depth);
+        for t in &nodes {
+            if tree.over(t).is_some() {
+                continue;
+            }
+            let Some(e) = table.get(&tree.key(t).0).filter(|e| e.depth >= stored) else {
+                continue;
+            };
+            // The least the child is known to be worth to `n`'s mover.
+            let least = if tree.same_side(n, t) { e.low } else { -e.high };
+            if least >= beta {
+                return Ok(least);
+            }
+        }
+    }
     // By rank, and among equals in the tree's order.
     let mut order: Vec<(u64, usize)> = moves.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
     order.sort_unstable();
-    let child_depth = depth.map(|d| d.saturating_sub(1));
     let (alpha0, beta0) = (alpha, beta);
     let mut best = (f64::NEG_INFINITY, T::Move::default());
     for (i, &(_, j)) in order.iter().enumerate() {
@@ -306,7 +366,7 @@ pub fn value<T: Tree>(
         key,
         low,
         high,
-        best: best.1,
+        best: tree.framed(best.1, frame, true),
         depth: stored,
         work: tree.work(n, depth).saturating_add(1),
     });
@@ -358,6 +418,9 @@ pub fn exact_value<T: Tree>(
             low = v;
         } else {
             high = v;
+        }
+        if let Some(w) = &mut table.watch {
+            w.bounded(low, high);
         }
         target = match (low.is_finite(), high.is_finite()) {
             (true, false) => low + step,

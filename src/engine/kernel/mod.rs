@@ -687,10 +687,12 @@ impl AnyKernel {
                 return None;
             }
             let root = k.import(game, s);
-            let mut tree = search::KernelTree { kernel: k, game };
+            let mut tree = search::KernelTree::new(k, game);
             Some(
                 match window {
-                    None => negamax::exact_value(&mut tree, table, &root),
+                    None => tree
+                        .order_from(table, &root)
+                        .and_then(|()| negamax::exact_value(&mut tree, table, &root)),
                     Some((alpha, beta)) => {
                         negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
                     }

@@ -53,8 +53,125 @@ pub type Node<B, const P: usize> = (KState<B, P>, At<B>);
 
 /// The runner's states, one turn a level.
 pub struct KernelTree<'a, B: Board, const P: usize> {
-    pub kernel: &'a Kernel<B, P>,
-    pub game: &'a Game,
+    kernel: &'a Kernel<B, P>,
+    game: &'a Game,
+    mirrors: Mirrors,
+}
+
+impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
+    pub fn new(kernel: &'a Kernel<B, P>, game: &'a Game) -> Self {
+        KernelTree {
+            kernel,
+            game,
+            mirrors: Mirrors::new(game),
+        }
+    }
+
+    /// Fills the table with the best moves of searches `1..=ORDERING_DEPTH` turns deep from
+    /// `root`, which the solver then tries first (positions near the top of the tree are the
+    /// ones whose order matters most).
+    pub fn order_from(&mut self, table: &mut Table, root: &Node<B, P>) -> Result<(), Fault> {
+        for depth in 1..=ORDERING_DEPTH {
+            negamax::value(
+                self,
+                table,
+                root,
+                Some(depth),
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+                0,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A guess at what `t`, where its mover may place on `replies`, is worth to that mover,
+    /// `depth` turns ahead: negamax over the turns of a [`Direct`] game with
+    /// [`Kernel::prospects`] at the leaves (depth 0 is the fastest-first order itself). A
+    /// mover with no placement is as badly off as can be.
+    fn guess(&self, d: &Direct<B>, t: &KState<B, P>, replies: B, depth: u32) -> i32 {
+        let k = self.kernel;
+        if replies.is_empty() {
+            return -64;
+        }
+        if depth == 0 {
+            return k.prospects(self.game, t, replies) as i32;
+        }
+        let m = t.mover as usize;
+        let mut best = i32::MIN;
+        for cell in replies.cells() {
+            let (next, other, r2) = k.direct_turn::<false>(d, t.pieces[m], t.pieces[1 - m], cell);
+            let u = Kernel::after_direct(t, next, other);
+            best = best.max(-self.guess(d, &u, r2, depth - 1));
+        }
+        best
+    }
+}
+
+/// The board's symmetries ([`Game::symmetries`]) as maps of the table's 128-bit sets: a
+/// position is keyed by the least of its images, so the table holds one entry for all of
+/// them, and a position that is its own image offers each of its moves' images once.
+struct Mirrors {
+    /// Per symmetry, per byte of a set, the images of the byte's 256 values.
+    bytes: Vec<Vec<[u128; 256]>>,
+    /// Per symmetry, where it sends each cell, and where its inverse does.
+    cells: Vec<[u8; 128]>,
+    back: Vec<[u8; 128]>,
+}
+
+impl Mirrors {
+    fn new(game: &Game) -> Mirrors {
+        let cells = game.geometry.width * game.geometry.height;
+        let mut m = Mirrors {
+            bytes: Vec::new(),
+            cells: Vec::new(),
+            back: Vec::new(),
+        };
+        // The table's keys hold boards of at most 128 cells; no larger board is solved.
+        if cells > 128 {
+            return m;
+        }
+        for sym in &game.symmetries {
+            let (mut to, mut back) = ([0u8; 128], [0u8; 128]);
+            for (c, &image) in sym.cells.iter().enumerate() {
+                to[c] = image as u8;
+                back[usize::from(image)] = c as u8;
+            }
+            let bytes = (0..cells.div_ceil(8))
+                .map(|k| {
+                    let mut images = [0u128; 256];
+                    for (v, image) in images.iter_mut().enumerate() {
+                        for bit in (0..8).filter(|b| v >> b & 1 != 0 && 8 * k + b < cells) {
+                            *image |= 1 << to[8 * k + bit];
+                        }
+                    }
+                    images
+                })
+                .collect();
+            m.bytes.push(bytes);
+            m.cells.push(to);
+            m.back.push(back);
+        }
+        m
+    }
+
+    /// The image of set `b` under symmetry `i`.
+    #[inline]
+    fn image(&self, i: usize, b: u128) -> u128 {
+        self.bytes[i]
+            .iter()
+            .enumerate()
+            .fold(0, |out, (k, images)| {
+                out | images[(b >> (8 * k)) as u8 as usize]
+            })
+    }
+
+    /// The symmetries that map the boards `(a, b)` onto themselves, as a mask.
+    fn fixing(&self, a: u128, b: u128) -> u32 {
+        (0..self.bytes.len())
+            .filter(|&i| self.image(i, a) == a && self.image(i, b) == b)
+            .fold(0, |mask, i| mask | 1 << i)
+    }
 }
 
 /// Positions of [`Direct`] games with at most this many empty cells are searched by
@@ -67,6 +184,20 @@ const DIRECT_PLAIN_EMPTIES: u32 = 5;
 /// (its lookups miss the cache: they were a quarter of the time when every position above
 /// the plain ones used it).
 const DIRECT_UNTABLED_EMPTIES: u32 = 9;
+
+/// From this many empty cells up, a position's children are looked up in the table before
+/// any is searched (see [`Tree::looks_ahead`]).
+const LOOK_AHEAD_EMPTIES: u32 = 12;
+
+/// From this many empty cells up, the moves of a [`Direct`] game are ordered by a guess
+/// [`GUESS_DEPTH`] turns ahead rather than by what each leaves the opponent alone.
+const GUESSED_EMPTIES: u32 = 16;
+const GUESS_DEPTH: u32 = 2;
+
+/// The depth of the searches that order the solver's first moves ([`KernelTree::order_from`]).
+/// Together with the guesses above and the look-ahead, 14% fewer positions on Othello 6x6
+/// from 26 empty cells (Feinstein's line), and a sixth from 24.
+const ORDERING_DEPTH: u32 = 6;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
     fn key(s: &KState<B, P>) -> Key {
@@ -151,18 +282,64 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         }
     }
 
-    fn key(&self, (s, _): &Self::Node) -> Key {
-        Kernel::key(s)
+    fn key(&self, (s, _): &Self::Node) -> (Key, u8) {
+        let key = Kernel::key(s);
+        if self.mirrors.bytes.is_empty() {
+            return (key, 0);
+        }
+        let (a, b) = (s.pieces[0].to_u128(), s.pieces[1].to_u128());
+        let mut least = (a, b, 0);
+        for i in 0..self.mirrors.bytes.len() {
+            let image = (self.mirrors.image(i, a), self.mirrors.image(i, b));
+            if image < (least.0, least.1) {
+                least = (image.0, image.1, i as u8 + 1);
+            }
+        }
+        let (a, b, frame) = least;
+        let pieces = [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64];
+        (Key { pieces, ..key }, frame)
     }
 
-    fn work(&self, (s, _): &Self::Node, _depth: Option<u32>) -> u8 {
-        // The solver searches to the end: the empty cells say how much is left below.
+    fn framed(&self, m: u8, frame: u8, to_table: bool) -> u8 {
+        if frame == 0 || m == PASS {
+            return m;
+        }
+        let i = usize::from(frame - 1);
+        let map = if to_table {
+            &self.mirrors.cells[i]
+        } else {
+            &self.mirrors.back[i]
+        };
+        map[usize::from(m)]
+    }
+
+    fn work(&self, (s, _): &Self::Node, depth: Option<u32>) -> u8 {
+        // To the end, the empty cells say how much is left below; a search that orders the
+        // solver's moves stops sooner.
         let empties = (self.kernel.playable & !(s.pieces[0] | s.pieces[1])).count();
-        empties.min(254) as u8
+        empties.min(depth.unwrap_or(u32::MAX)).min(254) as u8
     }
 
-    fn horizon(&mut self, (s, _): &Self::Node) -> Result<f64, Fault> {
-        Ok(self.kernel.outcome(self.game, s, None).margin(s.mover))
+    fn looks_ahead(&self, (s, _): &Self::Node) -> bool {
+        (self.kernel.playable & !(s.pieces[0] | s.pieces[1])).count() >= LOOK_AHEAD_EMPTIES
+    }
+
+    fn horizon(&mut self, (s, at): &Self::Node) -> Result<f64, Fault> {
+        let k = self.kernel;
+        let margin = k.outcome(self.game, s, None).margin(s.mover);
+        let At::Choice { pc, moves, .. } = *at else {
+            return Ok(margin);
+        };
+        let Some(d) = k.direct_at_choice(pc).filter(|d| !d.wraps) else {
+            return Ok(margin);
+        };
+        let m = s.mover as usize;
+        let theirs = k.direct_moves::<false>(d, s.pieces[1 - m], s.pieces[m]);
+        let mut swapped = *s;
+        swapped.mover = 1 - s.mover;
+        let mine = f64::from(k.prospects(self.game, s, moves));
+        let theirs = f64::from(k.prospects(self.game, &swapped, theirs));
+        Ok(mine - theirs + margin / 64.0)
     }
 
     fn same_side(&self, _: &Self::Node, _: &Self::Node) -> bool {
@@ -210,15 +387,43 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         }
         out.moves.reserve(moves.count() as usize);
         out.nodes.reserve(moves.count() as usize);
+        // A position that a symmetry maps onto itself: of moves that one maps onto the other,
+        // the positions they lead to are images of each other, so only the first is searched.
+        let mirrors = &self.mirrors;
+        let fixing = if mirrors.bytes.is_empty() {
+            0
+        } else {
+            mirrors.fixing(n.0.pieces[0].to_u128(), n.0.pieces[1].to_u128())
+        };
+        let mut moves = moves;
+        if fixing != 0 {
+            for cell in moves.cells() {
+                let repeats = (0..mirrors.cells.len())
+                    .any(|i| fixing >> i & 1 != 0 && usize::from(mirrors.cells[i][cell]) < cell);
+                if repeats {
+                    moves = moves & !B::single(cell);
+                }
+            }
+        }
         // The table's best first, then those that leave the opponent the fewest replies (a cut
         // comes soonest from a move that constrains).
+        let empties = (k.playable & !(n.0.pieces[0] | n.0.pieces[1])).count();
+        let shallow = match n.1 {
+            At::Choice { pc, .. } if empties >= GUESSED_EMPTIES => {
+                k.direct_at_choice(pc).filter(|d| !d.wraps)
+            }
+            _ => None,
+        };
         for cell in moves.cells() {
             let (t, next) = self.play(n, cell as u8)?;
             let rank = match next {
                 _ if first == Some(cell as u8) => 0,
                 At::Over(_) => 1,
                 At::Pass => 2,
-                At::Choice { moves, .. } => 3 + k.prospects(game, &t, moves),
+                At::Choice { moves, .. } => match shallow {
+                    Some(d) => (3 + 10_000 + self.guess(d, &t, moves, GUESS_DEPTH)).max(3) as u32,
+                    None => 3 + k.prospects(game, &t, moves),
+                },
             };
             out.moves.push((u64::from(rank), cell as u8));
             out.nodes.push((t, next));
