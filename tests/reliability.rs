@@ -605,9 +605,29 @@ fn solve_stays_within_its_memory() {
             stderr(&o)
         );
     }
-    let o = outflank(&["solve", "games/othello.rules", "--memory", "8"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("16..=1048576"), "{}", stderr(&o));
+    // Sizes in megabytes (the number alone) or with a unit; out of range or not a size, a
+    // usage error that says what to write.
+    for (bad, said) in [
+        ("8", "out of range: the table takes 16M to 1024G"),
+        ("2T", "write a number with K, M or G"),
+        ("99999999999G", "out of range"),
+        ("G", "write a number with K, M or G"),
+    ] {
+        let o = outflank(&["solve", "games/othello.rules", "--memory", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains(said), "{bad}: {}", stderr(&o));
+    }
+    for good in ["16", "16M", "64m", "1G", "16384K", "1GiB"] {
+        let o = outflank(&[
+            "solve",
+            "games/othello.rules",
+            "--set",
+            "size=4",
+            "--memory",
+            good,
+        ]);
+        assert!(o.status.success(), "{good}: {}", stderr(&o));
+    }
 }
 
 /// Cases the fuzz campaign (tests/fuzz.rs) found, kept as plain tests.
@@ -802,4 +822,38 @@ fn assert_loop_without_end(o: &Output, place: &str) -> String {
     );
     assert!(err.contains(place), "{err}");
     err
+}
+
+/// Ctrl-C or SIGTERM during `solve`: what is proved so far is printed, not lost.
+#[test]
+fn an_interrupted_solve_says_what_it_has_proved() {
+    for signal in ["-INT", "-TERM"] {
+        // Othello 6x6 from the start: longer than the wait below.
+        let child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+            .args(["solve", "games/othello.rules", "--set", "size=6"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        let o = interrupt(child, signal);
+        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+        let said = stderr(&o);
+        let rest = said
+            .trim()
+            .strip_prefix("interrupted after ")
+            .unwrap_or_else(|| panic!("{said}"));
+        let (positions, rest) = rest.split_once(" positions in ").unwrap();
+        assert!(positions.parse::<u64>().unwrap() > 0, "{said}");
+        let (_, proved) = rest.split_once(" s: ").unwrap();
+        // Before the first empty-window search ends nothing is proved; after it, the bounds
+        // on Black's value (Black loses by four: docs/SOLVED.md) hold the true value.
+        assert!(
+            proved == "nothing is proved yet"
+                || proved.starts_with("the value is at most black loses by ")
+                || proved.starts_with("the value is between black loses by "),
+            "{said}"
+        );
+    }
 }

@@ -1,21 +1,140 @@
 //! `solve`: the exact result with best play.
 
 use super::*;
+use outflank::engine::negamax::Watch;
+use std::sync::{Arc, Mutex};
 
 // The options of `solve` (its help is the doc comment of `Command::Solve`).
 #[derive(Args)]
 pub(super) struct SolveArgs {
     #[command(flatten)]
     pub(super) game: GameArgs,
+    /// Moves played before solving, in notation, separated by spaces.
     #[arg(long, default_value = "")]
     pub(super) moves: String,
+    /// The result, the value, the best line and the counts as JSON.
     #[arg(long)]
     pub(super) json: bool,
-    /// Megabytes the solver's tables may take (16 to 1048576); a smaller table costs only
-    /// repeated work.
-    #[arg(long, value_name = "MB", default_value_t = (outflank::apps::solve::DEFAULT_MEMORY >> 20) as u64,
-          value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    /// Memory the solver's table may take: a number with K, M or G (bytes: 512M, 2G), or
+    /// plain megabytes; 16M to 1024G. A smaller table costs only repeated work.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = memory_size)]
     pub(super) memory: u64,
+}
+
+/// The bytes a `--memory` value stands for.
+fn memory_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, "M"),
+    };
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size: write a number with K, M or G, as 512M or 2G"
+            ))
+        }
+    };
+    let n: u64 = digits.parse().map_err(|_| {
+        format!("`{text}` is not a size: write a number with K, M or G, as 512M or 2G")
+    })?;
+    let bytes = n
+        .checked_shl(shift)
+        .filter(|b| b >> shift == n)
+        .unwrap_or(u64::MAX);
+    if !(16 << 20..=1 << 40).contains(&bytes) {
+        return Err(format!(
+            "`{text}` is out of range: the table takes 16M to 1024G"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// What the solve has proved so far, shared by the progress line and the Ctrl-C handler.
+struct Proved {
+    started: Instant,
+    nodes: u64,
+    /// Bounds on the value for the player to move at the solved position.
+    low: f64,
+    high: f64,
+}
+
+/// A value of the search (see `Outcome::value_for`) in words, for `player`.
+fn value_words(player: &str, v: f64) -> String {
+    if v >= 5e5 {
+        format!("{player} wins by {}", v - 1e6)
+    } else if v <= -5e5 {
+        format!("{player} loses by {}", -1e6 - v)
+    } else if v == 0.0 {
+        "a draw".into()
+    } else {
+        format!("a draw, {player} {v:+}")
+    }
+}
+
+impl Proved {
+    /// The bounds in words, or None before any is known.
+    fn bounds(&self, player: &str) -> Option<String> {
+        match (self.low.is_finite(), self.high.is_finite()) {
+            (false, false) => None,
+            (true, false) => Some(format!("at least {}", value_words(player, self.low))),
+            (false, true) => Some(format!("at most {}", value_words(player, self.high))),
+            (true, true) => Some(format!(
+                "between {} and {}",
+                value_words(player, self.low),
+                value_words(player, self.high)
+            )),
+        }
+    }
+
+    fn line(&self, player: &str) -> String {
+        let seconds = self.started.elapsed().as_secs_f64();
+        let rate = self.nodes as f64 / seconds.max(1e-9);
+        let bounds = self
+            .bounds(player)
+            .unwrap_or_else(|| "not bounded yet".into());
+        format!(
+            "{} positions, {:.1} M/s, {seconds:.0} s; value: {bounds}",
+            self.nodes,
+            rate / 1e6
+        )
+    }
+}
+
+/// Tells the shared record and the progress line what the search reports.
+struct Watcher {
+    proved: Arc<Mutex<Proved>>,
+    bar: Option<indicatif::ProgressBar>,
+    player: String,
+}
+
+impl Watch for Watcher {
+    fn searched(&mut self, nodes: u64) {
+        let mut p = lock(&self.proved);
+        p.nodes = nodes;
+        if let Some(bar) = &self.bar {
+            bar.set_message(p.line(&self.player));
+        }
+    }
+
+    fn bounded(&mut self, low: f64, high: f64) {
+        let mut p = lock(&self.proved);
+        // Only the first search (the value of the solved position) bounds it; the searches
+        // that then find the best line ask about later positions.
+        if p.low < p.high {
+            (p.low, p.high) = (low, high);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_message(p.line(&self.player));
+        }
+    }
+}
+
+fn lock(m: &Mutex<Proved>) -> std::sync::MutexGuard<'_, Proved> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
@@ -28,8 +147,50 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
     let started = Instant::now();
-    let memory = usize::try_from(memory << 20).unwrap_or(usize::MAX);
-    let solution = outflank::apps::solve::solve(&engine, &s, memory)?;
+    let player = engine.player_name(s.mover).to_string();
+    let proved = Arc::new(Mutex::new(Proved {
+        started,
+        nodes: 0,
+        low: f64::NEG_INFINITY,
+        high: f64::INFINITY,
+    }));
+    // Ctrl-C, SIGTERM or a closed terminal: what is proved so far is not lost.
+    {
+        let (proved, player) = (Arc::clone(&proved), player.clone());
+        let _ = ctrlc::set_handler(move || {
+            let p = lock(&proved);
+            let bounds = p
+                .bounds(&player)
+                .map_or("nothing is proved yet".into(), |b| {
+                    format!("the value is {b}")
+                });
+            let text = format!(
+                "interrupted after {} positions in {:.1} s: {bounds}",
+                p.nodes,
+                p.started.elapsed().as_secs_f64()
+            );
+            eprintln!("\n{}", outflank::diagnostic::printable(&text));
+            std::process::exit(130);
+        });
+    }
+    let bar = (!json && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(250));
+        bar
+    });
+    let memory = usize::try_from(memory).unwrap_or(usize::MAX);
+    let solution = outflank::apps::solve::solve_watched(&engine, &s, memory, || {
+        let w: Box<dyn Watch> = Box::new(Watcher {
+            proved: Arc::clone(&proved),
+            bar: bar.clone(),
+            player: player.clone(),
+        });
+        Some(w)
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let solution = solution?;
     let seconds = started.elapsed().as_secs_f64();
     // The best line as whole turns.
     let mut turns: Vec<String> = Vec::new();
@@ -41,10 +202,15 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         }
     }
     let end = &solution.end;
+    let value = end.outcome.map(|o| o.value_for(s.mover));
     if json {
         #[derive(serde::Serialize)]
         struct Solved {
             result: Option<ResultReport>,
+            /// For the player to move at the solved position: a win is worth a million plus
+            /// the margin, a loss minus a million plus the margin, a draw the margin.
+            value: Option<f64>,
+            value_for: String,
             line: Vec<String>,
             nodes: u64,
             seconds: f64,
@@ -52,6 +218,8 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         let report = PositionReport::new(&engine, end, Vec::new());
         let solved = Solved {
             result: report.result,
+            value,
+            value_for: player,
             line: turns,
             nodes: solution.nodes,
             seconds,
