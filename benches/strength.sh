@@ -5,6 +5,8 @@
 # interval, draws, and the time taken.
 # Usage: benches/strength.sh [GAMES_PER_PAIRING] [RULES_FILE...]   (default 200, about twenty
 # minutes; every game but Reversi Go 13x13 and 19x19, whose alphabeta games take minutes each)
+# PAIRINGS="A,B C,D" sets other pairings, e.g. PAIRINGS="alphabeta:4,alphabeta:4:0" for the
+# exact endgame against the same search without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-200}
@@ -20,7 +22,7 @@ cargo build --release --quiet
 echo "| game | pairing | wins | share (95% CI) | draws | seconds |"
 echo "|---|---|---|---|---|---|"
 for f in "${files[@]}"; do
-  for pair in "alphabeta:4,greedy" "mcts:1000,random"; do
+  for pair in ${PAIRINGS:-alphabeta:4,greedy mcts:1000,random}; do
     first=${pair%%,*}
     out=$(./target/release/outflank run "$f" --games "$games" --agents "$pair" --swap --seed 1)
     row=$(echo "$out" | sed -n "s/^$first: \([0-9]*\) wins\?, \([0-9.]*\)% (95% CI \(.*\))/\1 | \2% (\3)/p")

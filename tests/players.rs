@@ -130,7 +130,7 @@ fn alphabeta_choice(
 ) -> (String, u64) {
     let mut legal = Vec::new();
     e.steps(s, &mut legal).unwrap();
-    let mut player = AlphaBeta::new(seed, depth);
+    let mut player = AlphaBeta::new(seed, depth, 0);
     let step = player.choose(e, s, &legal).unwrap();
     (e.step_notation(s, step), player.nodes())
 }

@@ -3,15 +3,28 @@
 
 use super::search::Search;
 use super::{score_margin, Agent};
+use crate::engine::kernel::search::Table;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 
 pub struct AlphaBeta {
     depth: u32,
+    /// Empty cells from which the player solves the position exactly (0: never).
+    exact: u32,
     rng: Rng,
     search: Search,
+    /// The solver's table, made at the first exact decision.
+    solved: Option<Table>,
 }
+
+/// By default the player solves exactly from this many empty cells on, in games whose every
+/// turn fills one (see [`Engine::kernel_is_direct`]): on an 8x8 board such a solve takes
+/// milliseconds, and the game's end is then played perfectly.
+pub const EXACT_EMPTIES: u32 = 12;
+
+/// The most memory the solver's table may take.
+const SOLVED_BYTES: usize = 64 << 20;
 
 /// How quickly the secondary terms of the evaluation approach their bound of one point.
 const SOFTNESS: f64 = 8.0;
@@ -21,12 +34,57 @@ const SOFTNESS: f64 = 8.0;
 const TABLE_BYTES: usize = 256 << 20;
 
 impl AlphaBeta {
-    pub fn new(seed: u64, depth: u32) -> AlphaBeta {
+    /// A player searching `depth` steps ahead, and to the end of the game from `exact` empty
+    /// cells on.
+    pub fn new(seed: u64, depth: u32, exact: u32) -> AlphaBeta {
         AlphaBeta {
             depth,
+            exact,
             rng: Rng::new(seed),
             search: Search::new(Self::evaluate, TABLE_BYTES),
+            solved: None,
         }
+    }
+
+    /// The step with the best exact value among `steps`, tried in `order`; None where the
+    /// runner's solver does not take the position.
+    fn exact_choice(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        steps: &[Step],
+        order: &[usize],
+    ) -> Result<Option<usize>, RuleError> {
+        let table = self
+            .solved
+            .get_or_insert_with(|| Table::within(SOLVED_BYTES));
+        let mut best = (f64::NEG_INFINITY, None);
+        for &i in order {
+            let t = engine.apply(s, steps[i])?;
+            let v = if let Some(o) = t.outcome {
+                o.value_for(s.mover)
+            } else {
+                // Only whether the step beats the best so far: an empty window above it.
+                let same = t.mover == s.mover;
+                let window = if same {
+                    (best.0, f64::INFINITY)
+                } else {
+                    (f64::NEG_INFINITY, -best.0)
+                };
+                let Some(v) = engine.kernel_value(&t, table, Some(window))? else {
+                    return Ok(None);
+                };
+                if same {
+                    v
+                } else {
+                    -v
+                }
+            };
+            if v > best.0 {
+                best = (v, Some(i));
+            }
+        }
+        Ok(best.1)
     }
 
     /// Positions searched so far, over every decision (for measuring the search).
@@ -55,7 +113,11 @@ impl AlphaBeta {
 
 impl Agent for AlphaBeta {
     fn describe(&self) -> String {
-        format!("alphabeta:{}", self.depth)
+        if self.exact == EXACT_EMPTIES {
+            format!("alphabeta:{}", self.depth)
+        } else {
+            format!("alphabeta:{}:{}", self.depth, self.exact)
+        }
     }
 
     fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError> {
@@ -71,6 +133,15 @@ impl Agent for AlphaBeta {
         let mut order: Vec<usize> = (0..steps.len()).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, self.rng.below(i + 1));
+        }
+        if engine.kernel_is_direct() && engine.kernel_searches() {
+            let playable = &engine.game.geometry.playable;
+            let empties = playable.iter().filter(|&c| s.owner(c).is_none()).count();
+            if empties <= self.exact as usize {
+                if let Some(i) = self.exact_choice(engine, s, steps, &order)? {
+                    return Ok(steps[i]);
+                }
+            }
         }
         // Iterative deepening: shallower searches fill the table that orders the deeper ones,
         // and each depth tries the steps in the order the last one ranked them.

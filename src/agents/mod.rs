@@ -37,7 +37,7 @@ mod greedy;
 mod mcts;
 pub mod search;
 
-pub use alphabeta::AlphaBeta;
+pub use alphabeta::{AlphaBeta, EXACT_EMPTIES};
 pub use greedy::Greedy;
 pub use mcts::{Budget, Mcts};
 
@@ -72,7 +72,7 @@ impl Agent for Random {
 }
 
 /// Builds an agent from its command-line name: `random`, `greedy`, `mcts[:N|:Nms]`,
-/// `alphabeta[:DEPTH]`.
+/// `alphabeta[:DEPTH[:EXACT]]` (EXACT: the empty cells from which it solves exactly).
 pub fn agent(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     let (kind, arg) = match spec.split_once(':') {
         Some((k, a)) => (k, Some(a)),
@@ -95,17 +95,27 @@ pub fn agent(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
             };
             Ok(Box::new(Mcts::new(seed, budget)))
         }
-        ("alphabeta", None) => Ok(Box::new(AlphaBeta::new(seed, 4))),
+        ("alphabeta", None) => Ok(Box::new(AlphaBeta::new(seed, 4, alphabeta::EXACT_EMPTIES))),
         ("alphabeta", Some(a)) => {
-            let depth = number(a, "the depth")?;
+            let (depth, exact) = match a.split_once(':') {
+                Some((d, e)) => (d, Some(e)),
+                None => (a, None),
+            };
+            let depth = number(depth, "the depth")?;
             if depth > 64 {
                 return Err(format!("`{spec}`: a depth above 64 is not useful"));
             }
-            Ok(Box::new(AlphaBeta::new(seed, depth as u32)))
+            let exact = match exact {
+                None => alphabeta::EXACT_EMPTIES,
+                Some(e) => e.parse::<u32>().ok().filter(|&e| e <= 64).ok_or_else(|| {
+                    format!("`{spec}`: the empty cells to solve from must be a whole number from 0 to 64")
+                })?,
+            };
+            Ok(Box::new(AlphaBeta::new(seed, depth as u32, exact)))
         }
         (_, Some(_)) if ["random", "greedy"].contains(&kind) => Err(format!("`{spec}`: {kind} takes no setting")),
         _ => Err(format!(
-            "unknown player `{spec}`; the players are random, greedy, mcts[:PLAYOUTS|:MSms], alphabeta[:DEPTH]"
+            "unknown player `{spec}`; the players are random, greedy, mcts[:PLAYOUTS|:MSms], alphabeta[:DEPTH[:EXACT]]"
         )),
     }
 }

@@ -123,7 +123,7 @@ enum Command {
     /// differences from the first that are statistically clear marked.
     Compare(analyse::CompareArgs),
     /// Play a game in the terminal: `--NAME PLAYER` for each player named in the rules
-    /// (human, random, greedy, mcts[:N|:Nms], alphabeta[:D]); default: human against mcts.
+    /// (human, random, greedy, mcts[:N|:Nms], alphabeta[:D[:E]]); default: human against mcts.
     Play(PlayArgs),
     /// The exact result with best play by both sides (small boards).
     Solve(SolveArgs),

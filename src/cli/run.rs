@@ -39,7 +39,7 @@ pub(super) struct SeriesArgs {
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
     /// One player per seat, in turn order, separated by commas: random, greedy,
-    /// mcts[:N|:Nms], alphabeta[:D] (default: random in every seat).
+    /// mcts[:N|:Nms], alphabeta[:D[:E]] (default: random in every seat).
     #[arg(long)]
     pub(super) agents: Option<String>,
     /// Move every agent one seat on at each game, so each plays every seat (with two

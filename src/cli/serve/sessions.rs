@@ -505,6 +505,7 @@ struct AgentRequest {
 const MAX_PLAYOUTS: u64 = 200_000;
 const MAX_MILLIS: u64 = 30_000;
 const MAX_DEPTH: u64 = 10;
+const MAX_EXACT: u64 = 16;
 
 /// Refuses players that would think longer than a page should wait.
 pub(super) fn within_limits(spec: &str) -> Result<(), Failure> {
@@ -516,7 +517,16 @@ pub(super) fn within_limits(spec: &str) -> Result<(), Failure> {
                 .ok()
                 .map(|v| (v, MAX_PLAYOUTS, " playouts")),
         },
-        Some(("alphabeta", d)) => d.parse::<u64>().ok().map(|v| (v, MAX_DEPTH, " plies")),
+        Some(("alphabeta", d)) => match d.split_once(':') {
+            // Solving exactly from more empty cells could take the server hours.
+            Some((_, e)) if e.parse::<u64>().is_ok_and(|e| e > MAX_EXACT) => Some((
+                e.parse().unwrap_or(u64::MAX),
+                MAX_EXACT,
+                " empty cells solved exactly",
+            )),
+            Some((d, _)) => d.parse::<u64>().ok().map(|v| (v, MAX_DEPTH, " plies")),
+            None => d.parse::<u64>().ok().map(|v| (v, MAX_DEPTH, " plies")),
+        },
         _ => None,
     };
     match limit {
