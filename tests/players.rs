@@ -240,3 +240,57 @@ fn swapped_seats_give_every_agent_every_seat() {
     assert_eq!(two.seating(1), ["y", "x"]);
     assert_eq!(two.seating(2), ["x", "y"]);
 }
+
+/// From `EXACT_EMPTIES` empty cells on, alphabeta plays a best step: one after which the
+/// solver finds the position worth what it was worth before (positions reached by random
+/// play on 6x6 Othello, where a depth of one alone often misses it).
+#[test]
+fn alphabeta_plays_the_endgame_exactly() {
+    use outflank::agents::EXACT_EMPTIES;
+    use outflank::apps::solve::solve;
+    let e = engine("games/othello.rules", &[("size", "6")]);
+    let worth = |s: &State, p: u8| -> f64 {
+        if let Some(o) = s.outcome {
+            return o.value_for(p);
+        }
+        solve(&e, s, 1 << 24)
+            .unwrap()
+            .end
+            .outcome
+            .unwrap()
+            .value_for(p)
+    };
+    let (mut exact, mut shallow_missed) = (0, 0);
+    for seed in 0..12 {
+        let mut rng = outflank::engine::rng::Rng::new(seed);
+        let mut s = e.start().unwrap();
+        let empties = |s: &State| (0..36).filter(|&c| s.owner(c).is_none()).count() as u32;
+        while !s.is_over() && empties(&s) > EXACT_EMPTIES - 2 {
+            let step = e.random_step(&s, &mut rng).unwrap().unwrap();
+            s = e.apply(&s, step).unwrap();
+        }
+        if s.is_over() {
+            continue;
+        }
+        let mut legal = Vec::new();
+        e.steps(&s, &mut legal).unwrap();
+        if legal.len() < 2 {
+            continue;
+        }
+        let best = worth(&s, s.mover);
+        for (exact_from, must_be_best) in [(EXACT_EMPTIES, true), (0, false)] {
+            let mut player = AlphaBeta::new(seed, 1, exact_from);
+            let step = player.choose(&e, &s, &legal).unwrap();
+            let after = worth(&e.apply(&s, step).unwrap(), s.mover);
+            if must_be_best {
+                assert_eq!(after, best, "seed {seed}");
+                exact += 1;
+            } else if after < best {
+                shallow_missed += 1;
+            }
+        }
+    }
+    assert!(exact >= 8, "{exact}");
+    // The comparison means something: without the exact endgame depth one does miss.
+    assert!(shallow_missed > 0);
+}
