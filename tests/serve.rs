@@ -536,7 +536,14 @@ fn players_too_strong_for_a_page_are_refused() {
     let a = &s.address;
     let view = post(a, "/api/sessions", json!({ "game": "othello" }));
     let id = view["id"].as_str().unwrap();
-    for agent in ["mcts:100000000", "mcts:3600000ms", "alphabeta:40"] {
+    // Solving exactly from 40 empty cells would take hours; 40 plies deep likewise.
+    for agent in [
+        "mcts:100000000",
+        "mcts:3600000ms",
+        "alphabeta:40",
+        "alphabeta:2:40",
+        "alphabeta:40:12",
+    ] {
         let (status, reply) = api(
             a,
             "POST",
