@@ -664,18 +664,22 @@ async fn an_error_typed_in_the_editor_then_fixed_and_played() {
         0
     );
     click(&client, "#play-edit").await;
+    // The board before the edit also offered four moves: wait for the edit's own status, or
+    // the check below can run before the page has switched.
     until(
         &client,
-        "return document.querySelectorAll('[data-legal]').length === 4",
+        "return document.getElementById('status').textContent === 'black to move (your edit)'",
         "the edit played",
     )
     .await;
-    let status = run(
-        &client,
-        "return document.getElementById('status').textContent",
-    )
-    .await;
-    assert_eq!(status, "black to move (your edit)");
+    assert_eq!(
+        run(
+            &client,
+            "return document.querySelectorAll('[data-legal]').length"
+        )
+        .await,
+        4
+    );
     click_cell(&client, "d3").await;
     client.close().await.unwrap();
 }
