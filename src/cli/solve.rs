@@ -23,6 +23,8 @@ pub(super) struct SolveArgs {
 
 /// The bytes a `--memory` value stands for.
 fn memory_size(text: &str) -> Result<u64, String> {
+    let not_a_size =
+        || format!("`{text}` is not a size: write a number with K, M or G, as 512M or 2G");
     let t = text.trim();
     let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         Some((i, _)) => t.split_at(i),
@@ -32,15 +34,9 @@ fn memory_size(text: &str) -> Result<u64, String> {
         "K" => 10,
         "M" => 20,
         "G" => 30,
-        _ => {
-            return Err(format!(
-                "`{text}` is not a size: write a number with K, M or G, as 512M or 2G"
-            ))
-        }
+        _ => return Err(not_a_size()),
     };
-    let n: u64 = digits.parse().map_err(|_| {
-        format!("`{text}` is not a size: write a number with K, M or G, as 512M or 2G")
-    })?;
+    let n: u64 = digits.parse().map_err(|_| not_a_size())?;
     let bytes = n
         .checked_shl(shift)
         .filter(|b| b >> shift == n)
