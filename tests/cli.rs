@@ -838,7 +838,7 @@ fn bench_reports_rates_per_game() {
     let wide = rows[1]["kernel_bytes_per_state"].as_u64().unwrap();
     assert!(wide > kernel && wide < rows[1]["bytes_per_state"].as_u64().unwrap());
     assert_eq!(rows[0]["runner"], "kernel, direct");
-    assert_eq!(rows[1]["runner"], "kernel, enclosure");
+    assert_eq!(rows[1]["runner"], "kernel, enclosure loop");
 }
 
 #[test]
@@ -1386,7 +1386,7 @@ fn info_names_the_runner_width_and_how_turns_run() {
     assert_eq!(v["board"]["cells"], 361);
     // 361 cells take six words of 64.
     assert_eq!(v["runner"]["set_cells"], 384);
-    assert_eq!(v["runner"]["turns"], "enclosure");
+    assert_eq!(v["runner"]["turns"], "enclosure loop");
     let names: Vec<&str> = v["parameters"]
         .as_array()
         .unwrap()

@@ -393,6 +393,83 @@ fn captures_by_enclosure_run_as_one_step_as_the_plain_build_runs_them() {
 }
 
 #[test]
+fn placements_among_words_run_as_a_loop_as_the_plain_build_runs_them() {
+    // The loop keeps which words a turn offers, and that no end holds, from placement to
+    // placement only where nothing a placement changes can change them; each way of being
+    // outside that is held to the plain build as well.
+    for file in game_files().iter().filter(|f| f.contains("reversi-go")) {
+        assert!(engine(file, &[]).kernel_loops_enclosures(), "{file}");
+    }
+    let one_require = GO_LIKE.replace("          require count(group(c)) < 10\n", "");
+    let settled = one_require
+        .replace(
+            " where some(neighbours(c, orthogonal) & empty) or turn > 12",
+            "",
+        )
+        .replace(
+            "holder(moon) != mover and turn > 5 and count(liberties(friend)) > 3",
+            "holder(moon) == nobody",
+        )
+        .replace("    end when turn > 150\n", "");
+    let variants = [
+        // A `where` on the placement, a word that asks the mover, the turn and the cells,
+        // an end on the turn.
+        ("as written", one_require.clone()),
+        ("words and ends that stay", settled.clone()),
+        // Once both tokens are taken, a turn whose placements are all refused has no step.
+        ("without a pass", settled.replace("        pass\n", "")),
+        (
+            "an end on the tokens",
+            settled.replace(
+                "end when passes >= 2",
+                "end when passes >= 2\n    end when holder(star) == white and holder(moon) == black",
+            ),
+        ),
+        (
+            "an end that placements bring",
+            settled.replace("end when passes >= 2", "end when passes >= 2\n    end when count(empty) < 20"),
+        ),
+        (
+            "a word that asks the mover",
+            settled.replace("holder(star) == nobody", "holder(star) != mover"),
+        ),
+    ];
+    for (what, rules) in &variants {
+        let e = engine_from(rules);
+        assert!(e.kernel_loops_enclosures(), "{what}");
+        compare_playouts(&e, what, 150);
+        // Stopped after any number of steps, the loop stands where the plain build stands.
+        let slow = oracle(&e);
+        let start = e.start().unwrap();
+        for limit in 0..40 {
+            let (a, n) = e
+                .random_playout(&start, &mut Rng::new(limit), limit)
+                .unwrap();
+            let (b, m) = slow
+                .random_playout(&start, &mut Rng::new(limit), limit)
+                .unwrap();
+            assert_eq!(summary(&a, n), summary(&b, m), "{what}, limit {limit}");
+            assert_eq!(a.pc, b.pc, "{what}, limit {limit}");
+        }
+    }
+    assert_ne!(variants[1].1, variants[2].1);
+    // Outside the shape: two requires (the instructions run), a counter, a cell option among
+    // the words.
+    assert!(!engine_from(GO_LIKE).kernel_loops_enclosures());
+    let counted = one_require.replace(
+        "    token star\n",
+        "    token star\n    counter stones = 0\n",
+    );
+    let counted = counted.replace("{ take star }", "{ take star  add stones 1 to mover }");
+    assert!(!engine_from(&counted).kernel_loops_enclosures());
+    let cell_word = one_require.replace(
+        "        pass\n",
+        "        d in empty where turn > 40 { place d }\n",
+    );
+    assert!(!engine_from(&cell_word).kernel_loops_enclosures());
+}
+
+#[test]
 fn enclosures_on_boards_that_wrap_onto_themselves_run_as_the_plain_build_runs_them() {
     // One cell across, a cylinder's sideways steps would lead a cell back to itself, which
     // is no liberty; two across, both reach the same cell. Placements found legal without a

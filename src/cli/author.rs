@@ -157,6 +157,8 @@ pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
             state_bytes: engine.kernel_state_bytes(),
             turns: if engine.kernel_is_direct() {
                 "direct"
+            } else if engine.kernel_loops_enclosures() {
+                "enclosure loop"
             } else if engine.kernel_encloses() {
                 "enclosure"
             } else {
@@ -244,6 +246,7 @@ fn info_text(i: &Info) -> String {
     let turns = match r.turns {
         "direct" => "each turn a loop over the two boards",
         "enclosure" => "a Go-like capture as one step",
+        "enclosure loop" => "a Go-like capture as one step, placements among words as a loop",
         _ => "the turn program, step by step",
     };
     outln!(

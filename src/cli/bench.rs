@@ -45,7 +45,8 @@ struct Row {
     /// The runner's own state, which its playouts and perft copy instead.
     kernel_bytes_per_state: usize,
     /// "kernel", the one runner ("kernel, direct" where the game's turns run as a loop over
-    /// the boards alone, "kernel, enclosure" where a Go-like capture runs as one step).
+    /// the boards alone, "kernel, enclosure" where a Go-like capture runs as one step, and
+    /// "kernel, enclosure loop" where playouts run such placements among words as a loop).
     runner: &'static str,
 }
 
@@ -110,6 +111,8 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
             kernel_bytes_per_state: engine.kernel_state_bytes(),
             runner: if engine.kernel_is_direct() {
                 "kernel, direct"
+            } else if engine.kernel_loops_enclosures() {
+                "kernel, enclosure loop"
             } else if engine.kernel_encloses() {
                 "kernel, enclosure"
             } else {

@@ -240,6 +240,12 @@ impl Engine {
         self.kernel.encloses()
     }
 
+    /// Whether playouts run the turn's placements by enclosure as a loop that opens each next
+    /// turn without running the program (a turn of a placement among words, as in Go).
+    pub fn kernel_loops_enclosures(&self) -> bool {
+        self.kernel.enclosing()
+    }
+
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
     /// position reached and the number of steps. Draws from `rng` as [`Engine::random_step`]
     /// does, one draw per step.

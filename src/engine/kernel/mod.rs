@@ -32,7 +32,9 @@ mod translations;
 use context::{Ctx, Reached};
 use lines::{compile_line, CompiledLine};
 pub use perft::{StepKey, StepMemo};
-use shapes::{direct, form, multi_step_reason, needs_blocked, reads_cond, Direct, Form};
+use shapes::{
+    direct, enclosing, form, multi_step_reason, needs_blocked, reads_cond, Direct, Enclosing, Form,
+};
 
 use super::draw::{draw_tried, Swaps};
 use super::eval::{self, Evaluate};
@@ -189,6 +191,8 @@ pub struct Kernel<B: Board, const P: usize = 2> {
     ends_need_blocked: bool,
     /// Set when the whole turn is one outflanking placement (see [`Direct`]).
     direct: Option<Direct<B>>,
+    /// Set when the turn opens with a capture by enclosure among words (see [`Enclosing`]).
+    enclosing: Option<Enclosing>,
     /// The slots of the kinds of piece that line patterns see as every player's friend, and
     /// of those they see as every player's opponent (games with kinds run on the builds of
     /// many slots, so these are empty where `P` is 2).
@@ -439,6 +443,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 ends_after_step,
                 ends_need_blocked,
             ),
+            enclosing: enclosing(game, &forms, single_step, ends_after_step),
             forms,
             any_tried: tried.contains(&true),
             untried: game
@@ -628,6 +633,11 @@ impl AnyKernel {
     /// Whether the game has the shape of `Direct` (every turn one outflanking placement).
     pub fn direct(&self) -> bool {
         each_width!(self, k => k.direct.is_some())
+    }
+
+    /// Whether playouts run the turn's placements as a loop (see [`Enclosing`]).
+    pub fn enclosing(&self) -> bool {
+        each_width!(self, k => k.enclosing.is_some())
     }
 
     /// Whether some choice's cell option runs as a capture by enclosure (see

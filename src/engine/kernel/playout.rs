@@ -19,13 +19,24 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let mut steps = 0;
         let mut swaps = Swaps::default();
         while steps < limit {
-            if let At::Choice { pc, moves, .. } = at {
+            if let At::Choice { pc, moves, more } = at {
                 if let Some(d) = self.direct_at_choice(pc) {
                     at = if d.wraps {
                         self.direct_playout::<true>(game, d, &mut s, moves, rng, &mut steps, limit)
                     } else {
                         self.direct_playout::<false>(game, d, &mut s, moves, rng, &mut steps, limit)
                     };
+                    continue;
+                }
+                if let (Some(e), 0) = (self.enclosing, pc) {
+                    let drawn = self.enclosing_playout(
+                        game, e, &mut s, moves, more, rng, &mut swaps, &mut steps, limit,
+                    )?;
+                    match drawn {
+                        Some(next) => at = next,
+                        // No candidate passed, so the playout stops here.
+                        None => break,
+                    }
                     continue;
                 }
             }
@@ -92,6 +103,114 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             }
             Ok(played)
         })
+    }
+
+    /// Random steps of an [`Enclosing`] turn from its choice among `moves` and `more`, drawn
+    /// and counted as [`Kernel::playout`] draws and counts them, while the draw falls on a
+    /// placement: the state changes in place and the next turn's choice is found without
+    /// running the program. Where the game goes after the last step (a word's step is played
+    /// as the general path plays it, and what follows is left to it), or `limit` reached;
+    /// None when every candidate of a choice is refused.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn enclosing_playout(
+        &self,
+        game: &Game,
+        e: Enclosing,
+        s: &mut KState<B, P>,
+        mut moves: B,
+        mut more: B,
+        rng: &mut Rng,
+        swaps: &mut Swaps,
+        steps: &mut u64,
+        limit: u64,
+    ) -> Result<Option<At<B>>, Fault> {
+        let Some(Instr::Choose(c)) = game.program.first() else {
+            unreachable!("an enclosing turn opens with its choice")
+        };
+        let untried = &self.untried[0];
+        // The turn-boundary ends were found false after a placement (see `settled_ends`).
+        let mut ends_clear = false;
+        let mut more_count = more.count() as usize;
+        while *steps < limit {
+            let first = moves.count() as usize;
+            let nth = |i: usize| {
+                let (alt, value) = if i < first {
+                    (0, moves.nth(i))
+                } else {
+                    later(c, more.nth(i - first))
+                };
+                Step {
+                    alt: alt as u16,
+                    value: value as u16,
+                }
+            };
+            let len = first + more_count;
+            // A word's step is played as the general path plays it, and handed back; a
+            // placement is written at once (the draw returns only whether it was one: the
+            // cells, handed out, were copied on every step).
+            let mut word = None;
+            let placed = draw_tried(len, nth, rng, swaps, |step| -> Result<_, Fault> {
+                let (alt, value) = (step.alt as usize, step.value as usize);
+                if alt == 0 {
+                    let taken = self.enclosure(game, s, 0, value, e.dirs, e.require)?;
+                    let Some((mine, theirs)) = taken else {
+                        return Ok(None);
+                    };
+                    // The step, as `try_play` makes it.
+                    let before = self.read_by_step_ends(s);
+                    let m = s.mover as usize;
+                    (s.pieces[m], s.pieces[1 - m]) = (mine, theirs);
+                    self.note_changes(s, before);
+                    return Ok(Some(true));
+                }
+                let mut t = *s;
+                word = self.try_play(game, &mut t, 0, alt, value)?;
+                if word.is_none() {
+                    return Ok(None);
+                }
+                *s = t;
+                Ok(Some(false))
+            })?;
+            match placed {
+                None => return Ok(None),
+                Some(false) => {
+                    *steps += 1;
+                    return Ok(word);
+                }
+                Some(true) => *steps += 1,
+            }
+            // The next turn's opening, as `next_turn` and `begin_turn` make it.
+            s.passes = 0;
+            s.mover = 1 - s.mover;
+            s.turn += 1;
+            s.steps = 0;
+            s.passing = false;
+            self.clear_turn_variables(s);
+            moves = if e.of_empty {
+                self.playable & !s.occupied()
+            } else {
+                self.option(&mut self.ctx(game, s), 0, c, 0)
+            };
+            if !e.settled_words {
+                more = self.later_options(&mut self.ctx(game, s), 0, c);
+                more_count = more.count() as usize;
+            }
+            // A candidate that needs no trial makes the turn's choice a decision; without
+            // one, the general opening finds out.
+            if (!untried.first || moves.is_empty()) && (more & untried.later).is_empty() {
+                return self.begin_turn(game, s).map(Some);
+            }
+            if !ends_clear {
+                let choice = At::Choice { pc: 0, moves, more };
+                let at = self.start_or_end(game, s, Some(choice));
+                if !matches!(at, At::Choice { .. }) {
+                    return Ok(Some(at));
+                }
+                ends_clear = e.settled_ends;
+            }
+        }
+        Ok(Some(At::Choice { pc: 0, moves, more }))
     }
 
     /// The [`Direct`] shape, when the choice at `pc` is its choice (reached only once its phase

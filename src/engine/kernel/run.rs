@@ -393,14 +393,15 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let steps = &self.orthogonal;
         let around = &self.orthogonal_around;
         let mut taken = B::EMPTY;
-        for c in (near & theirs).cells() {
-            if taken.contains(c) {
-                continue;
+        // A word at a time: the few neighbours of a cell on a board of several words are not
+        // worth a search for the lowest word per neighbour.
+        (near & theirs).each_cell(|c| {
+            if !taken.contains(c) {
+                if let Some(group) = flood_cell(steps, around, c, theirs, empty) {
+                    taken = taken | group;
+                }
             }
-            if let Some(group) = flood_cell(steps, around, c, theirs, empty) {
-                taken = taken | group;
-            }
-        }
+        });
         let (mine, theirs) = (mine | taken, theirs ^ taken);
         if require && flood_cell(steps, around, cell, mine, empty).is_some() {
             return None;

@@ -123,6 +123,111 @@ pub(super) fn direct<B: Board>(
     })
 }
 
+/// A turn that opens with a choice whose first option is a capture by enclosure (see
+/// [`Form::place_surround`]) and whose other options are words (a pass, a token to take), in
+/// a game without counters or after-step ends: playouts run its placements as a loop that
+/// changes the state in place and opens the next turn without running the program, as long
+/// as the draw falls on a placement (see `Kernel::enclosing_playout`).
+#[derive(Clone, Copy)]
+pub(super) struct Enclosing {
+    pub(super) dirs: DirSet,
+    /// The placed stone's group must breathe.
+    pub(super) require: bool,
+    /// The first option is `c in empty` as it stands: its values are the empty cells.
+    pub(super) of_empty: bool,
+    /// The words' conditions read nothing a placement changes (nor the mover or the turn),
+    /// so which words a turn offers stays the same from placement to placement.
+    pub(super) settled_words: bool,
+    /// The turn-boundary end conditions read nothing a placement changes but the passes,
+    /// which every placement sets to zero: false once after a placement, false after the
+    /// placements that follow it.
+    pub(super) settled_ends: bool,
+}
+
+/// The game's [`Enclosing`] turn, if it has one.
+pub(super) fn enclosing(
+    game: &Game,
+    forms: &[Form],
+    single_step: bool,
+    ends_after_step: bool,
+) -> Option<Enclosing> {
+    if single_step || ends_after_step || !game.counters.is_empty() || game.slot_count() != 2 {
+        return None;
+    }
+    let Some(Instr::Choose(c)) = game.program.first() else {
+        return None;
+    };
+    let (dirs, require) = forms.first()?.place_surround?;
+    let words = c.alts[1..]
+        .iter()
+        .all(|a| matches!(a.kind, AltKind::Word(_) | AltKind::Pass));
+    if c.auto || !words {
+        return None;
+    }
+    let first = &c.alts[0];
+    let of_empty = matches!(
+        first.kind,
+        AltKind::Cell {
+            set: Set::Empty,
+            ..
+        }
+    ) && first.condition.is_none();
+    let settled_words = c.alts[1..]
+        .iter()
+        .all(|a| a.condition.as_ref().is_none_or(|c| settled_cond(c, false)));
+    let settled_ends = game
+        .ends
+        .iter()
+        .filter(|e| e.timing == Timing::AfterTurn)
+        .all(|e| settled_cond(&e.condition, true));
+    Some(Enclosing {
+        dirs,
+        require,
+        of_empty,
+        settled_words,
+        settled_ends,
+    })
+}
+
+/// Whether a condition reads only constants, tokens' holders, fixed players' attributes and
+/// (where `passes`) the passes in a row: nothing a placement changes but the passes, and
+/// neither the mover nor the turn.
+fn settled_cond(c: &Cond, passes: bool) -> bool {
+    match c {
+        Cond::Const(_) => true,
+        Cond::Not(a) => settled_cond(a, passes),
+        Cond::And(a, b) | Cond::Or(a, b) => settled_cond(a, passes) && settled_cond(b, passes),
+        Cond::Num(_, a, b) => settled_num(a, passes) && settled_num(b, passes),
+        Cond::Player(_, a, b) => settled_player(a) && settled_player(b),
+        _ => false,
+    }
+}
+
+fn settled_num(n: &Num, passes: bool) -> bool {
+    match n {
+        Num::Const(_) => true,
+        Num::Passes => passes,
+        Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
+            settled_num(a, passes) && settled_num(b, passes)
+        }
+        Num::Neg(a) => settled_num(a, passes),
+        Num::If(c, a, b) => {
+            settled_cond(c, passes) && settled_num(a, passes) && settled_num(b, passes)
+        }
+        Num::Attr(p, _) => settled_player(p),
+        _ => false,
+    }
+}
+
+fn settled_player(p: &Player) -> bool {
+    match p {
+        Player::Const(_) | Player::Bound | Player::Holder(_) => true,
+        Player::Opponent(p) | Player::Next(p) => settled_player(p),
+        Player::If(c, a, b) => settled_cond(c, false) && settled_player(a) && settled_player(b),
+        Player::Mover | Player::Other => false,
+    }
+}
+
 /// A choice whose parts the kernel runs directly instead of walking their expressions.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Form {
