@@ -452,9 +452,11 @@ impl<const N: usize> Board for Wide<N> {
     }
     #[inline(always)]
     fn single(cell: usize) -> Self {
-        let mut w = [0; N];
-        w[cell >> 6] = 1 << (cell & 63);
-        Wide(w)
+        // Each word by a comparison, not one word stored at a varying index: the set is read
+        // back as a vector at once, which a single narrow store cannot forward to (a stall
+        // on every placement of Go on 19 x 19).
+        let (word, bit) = (cell >> 6, 1u64 << (cell & 63));
+        Wide(std::array::from_fn(|i| if i == word { bit } else { 0 }))
     }
     #[inline(always)]
     fn low(word: u64) -> Self {

@@ -154,14 +154,10 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 let (alt, value) = (step.alt as usize, step.value as usize);
                 if alt == 0 {
                     let taken = self.enclosure(game, s, 0, value, e.dirs, e.require)?;
-                    let Some((mine, theirs)) = taken else {
+                    let Some(cells) = taken else {
                         return Ok(None);
                     };
-                    // The step, as `try_play` makes it.
-                    let before = self.read_by_step_ends(s);
-                    let m = s.mover as usize;
-                    (s.pieces[m], s.pieces[1 - m]) = (mine, theirs);
-                    self.note_changes(s, before);
+                    self.write_enclosure(s, cells);
                     return Ok(Some(true));
                 }
                 let mut t = *s;
@@ -181,12 +177,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 Some(true) => *steps += 1,
             }
             // The next turn's opening, as `next_turn` and `begin_turn` make it.
-            s.passes = 0;
-            s.mover = 1 - s.mover;
-            s.turn += 1;
-            s.steps = 0;
-            s.passing = false;
-            self.clear_turn_variables(s);
+            self.hand_over(game, s, false);
             moves = if e.of_empty {
                 self.playable & !s.occupied()
             } else {

@@ -323,13 +323,10 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             return self.end_step(game, t, Flow::TurnEnded).map(Some);
         }
         if let (Some((dirs, require)), 0) = (self.forms[pc as usize].place_surround, alt) {
-            let before = self.read_by_step_ends(t);
-            let Some((mine, theirs)) = self.enclosure(game, t, pc, value, dirs, require)? else {
+            let Some(cells) = self.enclosure(game, t, pc, value, dirs, require)? else {
                 return Ok(None);
             };
-            let m = t.mover as usize;
-            (t.pieces[m], t.pieces[1 - m]) = (mine, theirs);
-            self.note_changes(t, before);
+            self.write_enclosure(t, cells);
             return self.end_step(game, t, Flow::TurnEnded).map(Some);
         }
         let Instr::Choose(c) = &game.program[pc as usize] else {
@@ -409,6 +406,16 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         Some((mine, theirs))
     }
 
+    /// Writes into `t` the mover's and the opponent's cells after an enclosure's step (see
+    /// [`Kernel::enclosed`]).
+    #[inline(always)]
+    pub(super) fn write_enclosure(&self, t: &mut KState<B, P>, (mine, theirs): (B, B)) {
+        let before = self.read_by_step_ends(t);
+        let m = t.mover as usize;
+        (t.pieces[m], t.pieces[1 - m]) = (mine, theirs);
+        self.note_changes(t, before);
+    }
+
     /// The error of a body that starts by placing on the chosen cell (see [`Form::place_flip`]
     /// and [`Form::place_surround`]) when that cell is taken.
     #[cold]
@@ -471,6 +478,13 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         t: &mut KState<B, P>,
         passing: bool,
     ) -> Result<At<B>, Fault> {
+        self.hand_over(game, t, passing);
+        self.begin_turn(game, t)
+    }
+
+    /// The turn ends (by a pass where `passing`): the next player's turn, not yet opened.
+    #[inline(always)]
+    pub(super) fn hand_over(&self, game: &Game, t: &mut KState<B, P>, passing: bool) {
         t.passes = if passing { t.passes + 1 } else { 0 };
         t.mover = if P == 2 {
             1 - t.mover
@@ -481,7 +495,6 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         t.steps = 0;
         t.passing = false;
         self.clear_turn_variables(t);
-        self.begin_turn(game, t)
     }
 
     /// Zeroes the turn's variables, keeping the counters.
