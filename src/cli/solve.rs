@@ -2,6 +2,8 @@
 
 use super::*;
 use outflank::engine::negamax::Watch;
+use outflank::engine::state::read_value;
+use std::cmp::Ordering;
 use std::sync::{Arc, Mutex};
 
 // The options of `solve` (its help is the doc comment of `Command::Solve`).
@@ -60,14 +62,11 @@ struct Proved {
 
 /// A value of the search (see `Outcome::value_for`) in words, for `player`.
 fn value_words(player: &str, v: f64) -> String {
-    if v >= 5e5 {
-        format!("{player} wins by {}", v - 1e6)
-    } else if v <= -5e5 {
-        format!("{player} loses by {}", -1e6 - v)
-    } else if v == 0.0 {
-        "a draw".into()
-    } else {
-        format!("a draw, {player} {v:+}")
+    match read_value(v) {
+        (Ordering::Greater, margin) => format!("{player} wins by {margin}"),
+        (Ordering::Less, margin) => format!("{player} loses by {}", -margin),
+        (_, 0.0) => "a draw".into(),
+        (_, margin) => format!("a draw, {player} {margin:+}"),
     }
 }
 

@@ -17,15 +17,31 @@ pub struct Outcome {
     pub by_player: [f64; MAX_PLAYERS],
 }
 
+/// What a win adds to the margin in [`Outcome::value_for`]: more than any score can differ by.
+pub const WIN_VALUE: f64 = 1e6;
+
+/// A value of [`Outcome::value_for`] read back: a win (`Greater`), a draw (`Equal`) or a
+/// loss (`Less`) for the player it was worked out for, and that player's margin.
+pub fn read_value(v: f64) -> (std::cmp::Ordering, f64) {
+    use std::cmp::Ordering;
+    if v >= WIN_VALUE / 2.0 {
+        (Ordering::Greater, v - WIN_VALUE)
+    } else if v <= -WIN_VALUE / 2.0 {
+        (Ordering::Less, v + WIN_VALUE)
+    } else {
+        (Ordering::Equal, v)
+    }
+}
+
 impl Outcome {
     /// What the result is worth to `p` in a search: a win or loss far beyond any score
     /// margin, so a win is always preferred, and the margin among equal results.
     pub fn value_for(&self, p: u8) -> f64 {
         let margin = self.margin(p);
         match self.winner {
-            w if w == p => 1e6 + margin,
+            w if w == p => WIN_VALUE + margin,
             NOBODY => margin,
-            _ => -1e6 + margin,
+            _ => -WIN_VALUE + margin,
         }
     }
 
