@@ -1410,3 +1410,36 @@ fn info_names_the_runner_width_and_how_turns_run() {
     assert_eq!(v["kinds"][0]["note"], "as opponent");
     assert_eq!(v["players"].as_array().unwrap().len(), 3);
 }
+
+#[test]
+fn every_argument_and_option_of_every_command_says_what_it_is_for() {
+    let top = stdout(&outflank(&["--help"]));
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(
+        commands.len() > 15,
+        "commands read from the help: {commands:?}"
+    );
+    let mut silent = Vec::new();
+    for command in &commands {
+        let help = stdout(&outflank(&[command, "--help"]));
+        for line in help.lines() {
+            let entry = line.trim_start();
+            if !line.starts_with("  ") || !(entry.starts_with('-') || entry.starts_with('<')) {
+                continue;
+            }
+            // The name, then two spaces or more, then what it is for.
+            let said = entry.split_once("  ").map_or("", |(_, rest)| rest.trim());
+            if said.is_empty() || said.starts_with("[default:") {
+                silent.push(format!("{command}: {entry}"));
+            }
+        }
+    }
+    assert!(silent.is_empty(), "without a help text: {silent:#?}");
+}

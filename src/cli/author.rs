@@ -5,6 +5,7 @@ use super::*;
 // The options of `check` (its help is the doc comment of `Command::Check`).
 #[derive(Args)]
 pub(super) struct CheckArgs {
+    /// Rules files to check: each one's every diagnostic, lints included.
     #[arg(required = true)]
     pub(super) files: Vec<String>,
 }
@@ -12,8 +13,10 @@ pub(super) struct CheckArgs {
 // The options of `fmt` (its help is the doc comment of `Command::Fmt`).
 #[derive(Args)]
 pub(super) struct FmtArgs {
+    /// Rules files to lay out, rewritten in place.
     #[arg(required = true)]
     pub(super) files: Vec<String>,
+    /// Rewrite nothing: name the files whose layout would change, and exit 1 if there are any.
     #[arg(long)]
     pub(super) check: bool,
 }
@@ -21,6 +24,7 @@ pub(super) struct FmtArgs {
 // The options of `test` (its help is the doc comment of `Command::Test`).
 #[derive(Args)]
 pub(super) struct TestArgs {
+    /// Rules files whose examples to run.
     #[arg(required = true)]
     pub(super) files: Vec<String>,
 }

@@ -16,6 +16,7 @@ pub(super) struct BenchArgs {
     /// Seconds to spend on each measurement (at most an hour).
     #[arg(long, default_value_t = 1.0, value_parser = bench_seconds)]
     pub(super) seconds: f64,
+    /// The measurements as JSON: an array of one object per game.
     #[arg(long)]
     pub(super) json: bool,
 }

@@ -18,6 +18,7 @@ pub(super) struct MovesArgs {
     /// List at most this many whole turns (the output says when more exist).
     #[arg(long, default_value_t = 100_000)]
     pub(super) limit: usize,
+    /// The moves as one JSON object.
     #[arg(long)]
     pub(super) json: bool,
 }
@@ -27,13 +28,17 @@ pub(super) struct MovesArgs {
 pub(super) struct PerftArgs {
     #[command(flatten)]
     pub(super) game: GameArgs,
+    /// How many whole turns deep to count (a forced pass is a turn).
     #[arg(long)]
     pub(super) depth: u32,
+    /// Moves to play first, separated by spaces.
     #[arg(long, default_value = "")]
     pub(super) moves: String,
     /// List the count under each first move.
     #[arg(long)]
     pub(super) divide: bool,
+    /// The count, the time and the leaves per second (and with --divide the counts per first
+    /// move) as one JSON object.
     #[arg(long)]
     pub(super) json: bool,
 }
@@ -43,6 +48,7 @@ pub(super) struct PerftArgs {
 pub(super) struct ExplainArgs {
     #[command(flatten)]
     pub(super) game: GameArgs,
+    /// Moves to play first, separated by spaces.
     #[arg(long, default_value = "")]
     pub(super) moves: String,
     /// The move to explain (a whole turn or its first steps).
@@ -57,9 +63,11 @@ pub(super) struct TraceArgs {
     pub(super) game: GameArgs,
     #[command(flatten)]
     pub(super) limit: StepLimit,
-    /// Seed of the random players (used when no --moves are given).
+    /// Seed of the random players, used when no --moves are given (default: 1, as in `run` and
+    /// `play`).
     #[arg(long, conflicts_with = "moves")]
     pub(super) seed: Option<u64>,
+    /// The moves to play, separated by spaces, instead of random players' moves.
     #[arg(long)]
     pub(super) moves: Option<String>,
 }

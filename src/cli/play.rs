@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 pub(super) struct PlayArgs {
     #[command(flatten)]
     pub(super) game: GameArgs,
+    /// Seed of the computer players' random choices.
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
     #[command(flatten)]

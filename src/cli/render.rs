@@ -7,6 +7,7 @@ use super::*;
 pub(super) struct RenderArgs {
     #[command(flatten)]
     pub(super) game: GameArgs,
+    /// Moves to play first, separated by spaces: the board drawn is the one after them.
     #[arg(long, default_value = "")]
     pub(super) moves: String,
     /// Mark the legal moves (dots) or the cells chosen in the last move (rings).

@@ -21,10 +21,12 @@ use std::time::Instant;
 pub(super) struct RunArgs {
     #[command(flatten)]
     pub(super) game: GameArgs,
+    /// How many games to play (up to 20, each one's result gets a line of its own).
     #[arg(long, default_value_t = 1)]
     pub(super) games: u64,
     #[command(flatten)]
     pub(super) series: SeriesArgs,
+    /// The summary as one JSON object.
     #[arg(long)]
     pub(super) json: bool,
     /// Append a record of every game to this JSON-lines file.
