@@ -1443,3 +1443,84 @@ fn every_argument_and_option_of_every_command_says_what_it_is_for() {
     }
     assert!(silent.is_empty(), "without a help text: {silent:#?}");
 }
+
+#[test]
+fn check_places_each_diagnostic_by_line_and_column_for_json_and_github() {
+    let path = temp("misspelt.rules");
+    let rules = "board 3 x 3\nplayer a 'A'\nplayer b 'B'\nturn {\n  choose c in emptyy { place c }\n}\nscore p = count(p)\n";
+    std::fs::write(&path, rules).unwrap();
+    // Line 5, columns 15 to 21: `emptyy`, counted by hand from the text above.
+    let o = outflank(&["check", &path, "--format", "github"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "::error file={path},line=5,col=15,endLine=5,endColumn=21,title=unknown name `emptyy`\
+             ::unknown name `emptyy`: not defined%0Ahelp: did you mean `empty`?\n"
+        )
+    );
+    let o = outflank(&["check", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let file = &v["files"][0];
+    assert_eq!(file["ok"], false);
+    let d = &file["diagnostics"][0];
+    assert_eq!(
+        (&d["line"], &d["column"], &d["end_line"], &d["end_column"]),
+        (
+            &Value::from(5),
+            &Value::from(15),
+            &Value::from(5),
+            &Value::from(21)
+        )
+    );
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["help"], "did you mean `empty`?");
+
+    // A warning in a base file points into the base; the check passes. The place is checked
+    // against the file's own text: the columns hold the condition that can never hold.
+    let o = outflank(&[
+        "check",
+        "games/vect-reverse-corner-lock.rules",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json(&o);
+    let d = &v["files"][0]["diagnostics"][0];
+    assert_eq!(d["severity"], "warning");
+    assert_eq!(d["file"], "games/vect-reverse.rules");
+    let base = std::fs::read_to_string("games/vect-reverse.rules").unwrap();
+    let line: Vec<char> = base
+        .lines()
+        .nth(d["line"].as_u64().unwrap() as usize - 1)
+        .unwrap()
+        .chars()
+        .collect();
+    let (from, to) = (
+        d["column"].as_u64().unwrap() as usize,
+        d["end_column"].as_u64().unwrap() as usize,
+    );
+    let pointed: String = line[from - 1..to - 1].iter().collect();
+    assert_eq!(pointed, "points(p) >= p.target");
+    let o = outflank(&[
+        "check",
+        "games/vect-reverse-corner-lock.rules",
+        "--format",
+        "github",
+    ]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("::warning file=games/vect-reverse.rules,line="));
+
+    // A file that cannot be read, and properties escaped as the runner reads them.
+    let o = outflank(&["check", "no, such: file.rules", "--format", "github"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).starts_with("::error file=no%2C such%3A file.rules::"),
+        "{}",
+        stdout(&o)
+    );
+    let o = outflank(&["check", "games/othello.rules", "--format", "json"]);
+    assert!(o.status.success());
+    assert_eq!(json(&o)["files"][0]["diagnostics"], Value::Array(vec![]));
+}

@@ -8,6 +8,148 @@ pub(super) struct CheckArgs {
     /// Rules files to check: each one's every diagnostic, lints included.
     #[arg(required = true)]
     pub(super) files: Vec<String>,
+    /// How to print the diagnostics: for people (with the lines they point at), as one JSON
+    /// object, or as GitHub Actions annotations (one line each, on standard output).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub(super) format: CheckFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum CheckFormat {
+    Human,
+    Json,
+    Github,
+}
+
+/// One diagnostic of `check --format json`: where it points (lines and columns from 1), and
+/// what it says.
+#[derive(serde::Serialize)]
+pub(super) struct PlacedDiagnostic {
+    severity: &'static str,
+    /// The file the span is in: the checked file, or a file it extends.
+    pub(super) file: String,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    message: String,
+    label: String,
+    help: Option<String>,
+}
+
+/// What `check --format json` says of one file.
+#[derive(serde::Serialize)]
+struct CheckedFile {
+    file: String,
+    ok: bool,
+    /// A problem with no place in a rules file (an unreadable file).
+    error: Option<String>,
+    diagnostics: Vec<PlacedDiagnostic>,
+}
+
+/// A diagnostic placed by line and column, as `check --format json` and the web page's
+/// editor give it.
+pub(super) fn placed(d: &outflank::diagnostic::Diagnostic) -> PlacedDiagnostic {
+    let text = &d.source.text;
+    let (line, column) = outflank::check::line_col(text, d.span.start);
+    let (end_line, end_column) = outflank::check::line_col(text, d.span.end);
+    PlacedDiagnostic {
+        severity: if d.is_error() { "error" } else { "warning" },
+        file: d.source.name.clone(),
+        line,
+        column,
+        end_line,
+        end_column,
+        message: d.message.clone(),
+        label: d.label.clone(),
+        help: d.help.clone(),
+    }
+}
+
+/// A GitHub Actions workflow command's message or property, escaped as the runner reads it.
+fn github_escaped(text: &str, property: bool) -> String {
+    let out = text
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
+    if property {
+        out.replace(':', "%3A").replace(',', "%2C")
+    } else {
+        out
+    }
+}
+
+/// One annotation line of `check --format github`.
+fn github_line(d: &PlacedDiagnostic) -> String {
+    let mut said = d.message.clone();
+    if !d.label.is_empty() {
+        said += &format!(": {}", d.label);
+    }
+    if let Some(help) = &d.help {
+        said += &format!("\nhelp: {help}");
+    }
+    format!(
+        "::{} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+        d.severity,
+        github_escaped(&d.file, true),
+        d.line,
+        d.column,
+        d.end_line,
+        d.end_column,
+        github_escaped(&d.message, true),
+        github_escaped(&said, false)
+    )
+}
+
+/// `check --format json` and `--format github`: every file's diagnostics, placed by line and
+/// column; exit 1 when some file has an error.
+fn check_for_machines(files: &[String], format: CheckFormat) -> Result<String, Failure> {
+    let mut checked = Vec::new();
+    for f in files {
+        let mut file = CheckedFile {
+            file: f.clone(),
+            ok: false,
+            error: None,
+            diagnostics: Vec::new(),
+        };
+        match read_source(f) {
+            Err(e) => file.error = Some(e),
+            Ok(source) => match check(source, &FsLoader, &[]) {
+                Ok(c) => {
+                    file.ok = true;
+                    file.diagnostics = c.warnings.0.iter().map(placed).collect();
+                }
+                Err(CheckError::Rules(d)) => file.diagnostics = d.0.iter().map(placed).collect(),
+                Err(CheckError::Setting(m)) => file.error = Some(m),
+            },
+        }
+        checked.push(file);
+    }
+    let mut out = String::new();
+    if format == CheckFormat::Json {
+        let all = serde_json::json!({ "files": checked });
+        out = serde_json::to_string_pretty(&all).expect("plain data serializes") + "\n";
+    } else {
+        for file in &checked {
+            if let Some(e) = &file.error {
+                let e = github_escaped(e, false);
+                outln!(
+                    out,
+                    "::error file={}::{e}",
+                    github_escaped(&file.file, true)
+                );
+            }
+            for d in &file.diagnostics {
+                outln!(out, "{}", github_line(d));
+            }
+        }
+    }
+    if checked.iter().all(|f| f.ok) {
+        Ok(out)
+    } else {
+        write_stdout(&out)?;
+        Err(Failure::Printed)
+    }
 }
 
 // The options of `fmt` (its help is the doc comment of `Command::Fmt`).
@@ -264,6 +406,9 @@ fn info_text(i: &Info) -> String {
 
 pub(super) fn cmd_check(a: &CheckArgs) -> Result<String, Failure> {
     let files = &a.files;
+    if a.format != CheckFormat::Human {
+        return check_for_machines(files, a.format);
+    }
     let mut out = String::new();
     let mut failed = false;
     for f in files {

@@ -58,19 +58,12 @@ pub(super) async fn check(
         let list: Vec<Value> = found
             .iter()
             .map(|d| {
-                let (line, column) = outflank::check::line_col(&d.source.text, d.span.start);
-                let (end_line, end_column) = outflank::check::line_col(&d.source.text, d.span.end);
-                json!({
-                    "severity": if d.is_error() { "error" } else { "warning" },
-                    "file": if d.source.name == name { Value::Null } else { json!(d.source.name) },
-                    "line": line,
-                    "column": column,
-                    "end_line": end_line,
-                    "end_column": end_column,
-                    "message": d.message,
-                    "label": d.label,
-                    "help": d.help,
-                })
+                let mut placed = json!(crate::cli::author::placed(d));
+                // The edited text is the game's own file; a base file is named.
+                if d.source.name == name {
+                    placed["file"] = Value::Null;
+                }
+                placed
             })
             .collect();
         let errors = found.iter().filter(|d| d.is_error()).count();
