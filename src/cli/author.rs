@@ -21,22 +21,6 @@ pub(super) enum CheckFormat {
     Github,
 }
 
-/// One diagnostic of `check --format json`: where it points (lines and columns from 1), and
-/// what it says.
-#[derive(serde::Serialize)]
-pub(super) struct PlacedDiagnostic {
-    severity: &'static str,
-    /// The file the span is in: the checked file, or a file it extends.
-    pub(super) file: String,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-    message: String,
-    label: String,
-    help: Option<String>,
-}
-
 /// What `check --format json` says of one file.
 #[derive(serde::Serialize)]
 struct CheckedFile {
@@ -45,25 +29,6 @@ struct CheckedFile {
     /// A problem with no place in a rules file (an unreadable file).
     error: Option<String>,
     diagnostics: Vec<PlacedDiagnostic>,
-}
-
-/// A diagnostic placed by line and column, as `check --format json` and the web page's
-/// editor give it.
-pub(super) fn placed(d: &outflank::diagnostic::Diagnostic) -> PlacedDiagnostic {
-    let text = &d.source.text;
-    let (line, column) = outflank::check::line_col(text, d.span.start);
-    let (end_line, end_column) = outflank::check::line_col(text, d.span.end);
-    PlacedDiagnostic {
-        severity: if d.is_error() { "error" } else { "warning" },
-        file: d.source.name.clone(),
-        line,
-        column,
-        end_line,
-        end_column,
-        message: d.message.clone(),
-        label: d.label.clone(),
-        help: d.help.clone(),
-    }
 }
 
 /// A GitHub Actions workflow command's message or property, escaped as the runner reads it.

@@ -248,3 +248,36 @@ pub(crate) fn board_diff(want: &[String], have: &[String], indent: &str) -> Stri
     }
     out
 }
+
+/// One diagnostic placed by line and column (both from 1, start and end), and what it says:
+/// what `check --format json` and the web page's editor give.
+#[derive(Serialize)]
+pub(super) struct PlacedDiagnostic {
+    pub(super) severity: &'static str,
+    /// The file the span is in: the checked file, or a file it extends.
+    pub(super) file: String,
+    pub(super) line: usize,
+    pub(super) column: usize,
+    pub(super) end_line: usize,
+    pub(super) end_column: usize,
+    pub(super) message: String,
+    pub(super) label: String,
+    pub(super) help: Option<String>,
+}
+
+pub(super) fn placed(d: &outflank::diagnostic::Diagnostic) -> PlacedDiagnostic {
+    let text = &d.source.text;
+    let (line, column) = outflank::check::line_col(text, d.span.start);
+    let (end_line, end_column) = outflank::check::line_col(text, d.span.end);
+    PlacedDiagnostic {
+        severity: if d.is_error() { "error" } else { "warning" },
+        file: d.source.name.clone(),
+        line,
+        column,
+        end_line,
+        end_column,
+        message: d.message.clone(),
+        label: d.label.clone(),
+        help: d.help.clone(),
+    }
+}

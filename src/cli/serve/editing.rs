@@ -58,7 +58,7 @@ pub(super) async fn check(
         let list: Vec<Value> = found
             .iter()
             .map(|d| {
-                let mut placed = json!(crate::cli::author::placed(d));
+                let mut placed = json!(crate::cli::output::placed(d));
                 // The edited text is the game's own file; a base file is named.
                 if d.source.name == name {
                     placed["file"] = Value::Null;
