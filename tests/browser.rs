@@ -298,7 +298,7 @@ fn start_record(engine: &Engine, rules: &str, rows: &str, to_move: &str) -> std:
         agreement: None,
         result: None,
     };
-    let file = std::env::temp_dir().join(format!(
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "outflank-browser-{}-{}.json",
         std::process::id(),
         rules.replace('/', "-")
@@ -501,7 +501,8 @@ async fn the_reversi_go_button() {
 /// in the test reaches.
 #[tokio::test(flavor = "multi_thread")]
 async fn replaying_a_record_forward_and_back() {
-    let file = std::env::temp_dir().join(format!("outflank-replay-{}.jsonl", std::process::id()));
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("outflank-replay-{}.jsonl", std::process::id()));
     let o = crate::common::run::outflank(&[
         "run",
         "games/othello.rules",

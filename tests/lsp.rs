@@ -6,9 +6,10 @@ use crate::common::lsp::{position, position_of, uri, Client, Edits};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
-/// A fresh folder for a test's files.
+/// A fresh folder for a test's files, under target/ like every test's files (in the system's
+/// temporary folder, one was left behind per test and run).
 fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("outflank-lsp-{}-{name}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("lsp-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

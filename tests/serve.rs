@@ -314,8 +314,8 @@ fn records_download_replay_and_play_on() {
         let steps = strings(&end["history"]);
         let record = get(a, &format!("/api/sessions/{id}/record?seats=random,random"));
         assert_eq!(record["players"].as_object().unwrap().len(), 2);
-        let file =
-            std::env::temp_dir().join(format!("outflank-serve-{game}-{}.json", std::process::id()));
+        let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("outflank-serve-{game}-{}.json", std::process::id()));
         std::fs::write(&file, record.to_string()).unwrap();
         let o = outflank(&["replay", rules, file.to_str().unwrap()]);
         std::fs::remove_file(&file).unwrap();
@@ -439,7 +439,8 @@ fn resigning() {
     assert_eq!(status, 422);
     let record = get(a, &format!("/api/sessions/{id}/record"));
     assert_eq!(record["result"]["resigned"], "white");
-    let file = std::env::temp_dir().join(format!("outflank-resigned-{}.json", std::process::id()));
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("outflank-resigned-{}.json", std::process::id()));
     std::fs::write(&file, record.to_string()).unwrap();
     let o = outflank(&["replay", "games/othello.rules", file.to_str().unwrap()]);
     std::fs::remove_file(&file).unwrap();
@@ -677,7 +678,8 @@ fn the_editor_checks_runs_examples_and_plays_edits() {
 /// then on, one that does not is kept on disk while the last good rules are still played.
 #[test]
 fn saving_an_edit_to_the_served_file() {
-    let dir = std::env::temp_dir().join(format!("outflank-save-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("outflank-save-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("mine.rules");
     let text = std::fs::read_to_string(format!(
