@@ -1411,24 +1411,31 @@ fn info_names_the_runner_width_and_how_turns_run() {
     assert_eq!(v["players"].as_array().unwrap().len(), 3);
 }
 
-#[test]
-fn every_argument_and_option_of_every_command_says_what_it_is_for() {
+/// The commands `outflank --help` lists (`help` left out).
+fn commands_in_help() -> Vec<String> {
     let top = stdout(&outflank(&["--help"]));
-    let commands: Vec<&str> = top
+    let commands: Vec<String> = top
         .lines()
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|c| *c != "help")
+        .map(str::to_string)
         .collect();
     assert!(
         commands.len() > 15,
         "commands read from the help: {commands:?}"
     );
+    commands
+}
+
+#[test]
+fn every_argument_and_option_of_every_command_says_what_it_is_for() {
+    let commands = commands_in_help();
     let mut silent = Vec::new();
     for command in &commands {
-        let help = stdout(&outflank(&[command, "--help"]));
+        let help = stdout(&outflank(&[command.as_str(), "--help"]));
         for line in help.lines() {
             let entry = line.trim_start();
             if !line.starts_with("  ") || !(entry.starts_with('-') || entry.starts_with('<')) {
@@ -1442,6 +1449,128 @@ fn every_argument_and_option_of_every_command_says_what_it_is_for() {
         }
     }
     assert!(silent.is_empty(), "without a help text: {silent:#?}");
+}
+
+/// What bash's completion offers for the words typed so far (the last one being completed),
+/// with the script `outflank completions bash` prints loaded as a user would load it.
+fn bash_completes(script: &str, words: &[&str]) -> Vec<String> {
+    let path = temp("outflank.bash");
+    std::fs::write(&path, script).unwrap();
+    let typed = words.join(" ");
+    let program = format!(
+        "source {path}\nCOMP_WORDS=({typed})\nCOMP_CWORD={}\nCOMP_LINE='{typed}'\n\
+         COMP_POINT=${{#COMP_LINE}}\n_outflank outflank '{}' '{}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        words.len() - 1,
+        words[words.len() - 1],
+        words[words.len() - 2],
+    );
+    let o = std::process::Command::new("bash")
+        .args(["-c", &program])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn completions_offer_every_command_and_each_commands_options() {
+    let o = outflank(&["completions", "bash"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let script = stdout(&o);
+    // Every command after the program's name, and only the commands that begin as typed.
+    let offered = bash_completes(&script, &["outflank", "''"]);
+    for command in commands_in_help() {
+        assert!(offered.contains(&command), "{command} not in {offered:?}");
+    }
+    assert_eq!(bash_completes(&script, &["outflank", "so"]), ["solve"]);
+    // A command's own options, and the values an option takes.
+    let solve = bash_completes(&script, &["outflank", "solve", "--me"]);
+    assert_eq!(solve, ["--memory"]);
+    let check = bash_completes(&script, &["outflank", "check", "--format", "''"]);
+    assert_eq!(check, ["human", "json", "github"]);
+    // The other shells get a script each; an unknown shell is refused with the known ones.
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let o = outflank(&["completions", shell]);
+        assert!(o.status.success(), "{shell}: {}", stderr(&o));
+        assert!(stdout(&o).contains("solve"), "{shell}");
+    }
+    let o = outflank(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("possible values: bash"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_manual_pages_render_and_cover_every_command() {
+    let o = outflank(&["man"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = stdout(&o);
+    assert!(page.contains(".TH outflank 1"), "{page}");
+    // groff reads the page without a warning (-ww: all of them), and the text it sets names
+    // every command.
+    let render = |roff: &str| {
+        let mut groff = std::process::Command::new("groff")
+            .args(["-man", "-Tutf8", "-ww"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("groff is installed (.ci/run installs groff-base)");
+        use std::io::Write;
+        groff
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(roff.as_bytes())
+            .unwrap();
+        let o = groff.wait_with_output().unwrap();
+        assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
+        // Bold and underlined letters are overstruck: keep the letters.
+        let text = stdout(&o);
+        let mut plain = String::new();
+        for c in text.chars() {
+            if c == '\u{8}' {
+                plain.pop();
+            } else {
+                plain.push(c);
+            }
+        }
+        plain
+    };
+    let text = render(&page);
+    let commands = commands_in_help();
+    for command in &commands {
+        assert!(
+            text.contains(&format!("outflank-{command}(1)")),
+            "{command}: {text}"
+        );
+    }
+    // One page a command, each with its options.
+    let dir = temp("man");
+    let o = outflank(&["man", "--dir", &dir]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("wrote {} manual pages to {dir}\n", commands.len() + 1)
+    );
+    for command in &commands {
+        let path = format!("{dir}/outflank-{command}.1");
+        let roff = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        render(&roff);
+    }
+    let solve = render(&std::fs::read_to_string(format!("{dir}/outflank-solve.1")).unwrap());
+    assert!(solve.contains("--memory"), "{solve}");
+    // A directory that cannot be made is an error of one line.
+    let o = outflank(&["man", "--dir", "/proc/no/such/place"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: man --dir /proc/no/such/place: "),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -27,6 +27,7 @@ mod progress;
 mod render;
 mod run;
 mod serve;
+mod shell;
 mod solve;
 
 use outflank::agents::game_seed;
@@ -146,6 +147,10 @@ enum Command {
     /// Play in the browser: a local web server with the page (play, watch, replay, edit,
     /// analyse) and its JSON API (docs/API.md).
     Serve(serve::ServeArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page, or write one page per command into a directory (--dir).
+    Man(shell::ManArgs),
 }
 
 /// A failure that ends the command: already printed or to print as one line.
@@ -337,6 +342,8 @@ fn run(cli: Cli) -> i32 {
             .map(|()| String::new())
             .map_err(Failure::Message),
         Command::Serve(a) => serve::cmd_serve(a),
+        Command::Completions(a) => shell::cmd_completions(a),
+        Command::Man(a) => shell::cmd_man(a),
     };
     match result {
         Ok(text) => match write_stdout(&text) {
