@@ -78,15 +78,114 @@ fn the_symmetries_each_kind_of_rules_keeps() {
     let named =
         rules("board 6 x 6", "").replace("score p = count(p)", "score p = count(p) + row(a2)");
     assert_eq!(names(&engine_from(&named)), all);
-    // A hexagonal board keeps the maps that keep its six directions.
+    // A hexagon keeps its twelve: the rectangle's maps that keep its six directions, and the
+    // turns by sixths and the mirrors the rectangle does not have.
+    let hexagon = [
+        "a half turn",
+        "the mirror in the diagonal from a1",
+        "the mirror in the other diagonal",
+        "a sixth of a turn",
+        "a third of a turn",
+        "two thirds of a turn",
+        "five sixths of a turn",
+        "the mirror in the middle row",
+        "the mirror in the middle column",
+        "the mirror at right angles to the middle row",
+        "the mirror at right angles to the middle column",
+    ];
+    assert_eq!(names(&engine("games/hex-reversi.rules", &[])), hexagon);
     assert_eq!(
-        names(&engine("games/hex-reversi.rules", &[])),
+        names(&engine("games/hex-reversi.rules", &[("side", "3")])),
+        hexagon
+    );
+    // A rhombus, even one of odd side, has only the three of a rectangle.
+    assert_eq!(
+        names(&engine_from(&rules("board rhombus 5", ""))),
         [
             "a half turn",
             "the mirror in the diagonal from a1",
             "the mirror in the other diagonal"
         ]
     );
+    // Three corners of the hexagon of side 3, a third of a turn apart (e3, a5 and c1 on its
+    // grid of 5): a sixth of a turn sends them to the other three, so only the thirds and the
+    // three mirrors through them keep the set.
+    let corners = rules(
+        "board hexagon 3",
+        "def bonus(p) = count(p & cells(e3, a5, c1))",
+    )
+    .replace("score p = count(p)", "score p = count(p) + bonus(p)");
+    assert_eq!(
+        names(&engine_from(&corners)),
+        [
+            "the mirror in the other diagonal",
+            "a third of a turn",
+            "two thirds of a turn",
+            "the mirror in the middle row",
+            "the mirror in the middle column"
+        ]
+    );
+}
+
+/// The value for the player to move at `s` with best play, by plain negamax over the engine's
+/// steps: no table, no symmetry, no ordering.
+fn plain_value(e: &Engine, s: &outflank::engine::state::State) -> f64 {
+    if let Some(o) = s.outcome {
+        return o.value_for(s.mover);
+    }
+    let mut steps = Vec::new();
+    e.steps(s, &mut steps).unwrap();
+    let mut best = f64::NEG_INFINITY;
+    for step in steps {
+        let t = e.apply(s, step).unwrap();
+        let v = plain_value(e, &t);
+        best = best.max(if t.mover == s.mover { v } else { -v });
+    }
+    best
+}
+
+#[test]
+fn the_solver_merging_a_hexagons_turned_positions_finds_the_plain_value() {
+    // Hexagonal Reversi on the hexagon of side 3 (19 cells), from positions with nine empty
+    // cells reached by seeded random play: the solver, which keys each position by the least
+    // of its twelve images and searches one move of each set a symmetric position maps onto
+    // each other, must end its line where a plain search says the mover can get.
+    let e = engine("games/hex-reversi.rules", &[("side", "3")]);
+    assert_eq!(e.game.symmetries.len(), 11);
+    let g = &e.game.geometry;
+    let playable = g.playable.iter().count();
+    let solves_right = |s: &outflank::engine::state::State, what: &str| {
+        let solution = outflank::apps::solve::solve(&e, s, 1 << 24).unwrap();
+        let end = solution.end.outcome.unwrap();
+        assert_eq!(end.value_for(s.mover), plain_value(&e, s), "{what}");
+    };
+    let mut solved = 0;
+    for seed in 0..8 {
+        let mut rng = Rng::new(seed);
+        let mut s = e.start().unwrap();
+        while !s.is_over() && playable - e.position_rows(&s).matches(['B', 'W']).count() > 9 {
+            let step = e.random_step(&s, &mut rng).unwrap().unwrap();
+            s = e.apply(&s, step).unwrap();
+        }
+        if !s.is_over() {
+            solves_right(&s, &format!("seed {seed}"));
+            solved += 1;
+        }
+    }
+    assert!(solved >= 6, "{solved}");
+    // The start with black on three corners (c1, e3, a5) and white on three cells beside them
+    // (d1, d4, a4), each three a third of a turn apart: a position that is its own image, where
+    // the solver searches one of each set of moves that map onto each other.
+    let rows = "##BW./#.BW./.W.BB/WBWW#/B..##";
+    let third = e
+        .game
+        .symmetries
+        .iter()
+        .find(|s| s.name == "a third of a turn")
+        .unwrap();
+    assert_eq!(image_rows(g.width, third, rows), rows);
+    let s = e.position(rows, Some("black")).unwrap();
+    solves_right(&s, rows);
 }
 
 /// The rows of a position (as `Engine::position_rows` writes them) after `sym`.

@@ -7,7 +7,7 @@ use crate::board::bits::Bits;
 use crate::board::geometry::{DirSet, Geometry, DIRS, NONE};
 use crate::ir::{Cell, Cond, Game, Instr, Num, Player, RegValue, Set, Symmetry};
 
-/// The candidates: the eight turns and reflections of a rectangle, each as where it sends
+/// The candidates: the eight turns and reflections of a rectangle (a square), each as where it sends
 /// column and row (`w`, `h`: the board's size) and where it sends a step's vector. Those that
 /// need a square board are tried only on one.
 type Candidate = (
@@ -62,11 +62,78 @@ const CANDIDATES: [Candidate; 7] = [
     ),
 ];
 
+/// The turns and reflections of a hexagon that the rectangle's do not give, about the
+/// centre of a square grid of odd side (the hexagon's centre cell). The grid's cells are axial
+/// coordinates: a sixth of a turn sends the step (x, y) to (-y, x + y), and each mirror is the
+/// one in the diagonal from a1 after some sixths of a turn. Named by the line each mirror
+/// keeps: the middle row and column are lines of cells, the mirrors at right angles to them
+/// run between cells.
+const HEX_CANDIDATES: [Candidate; 8] = [
+    (
+        "a sixth of a turn",
+        |c, r, w, h| about_centre(c, r, w, h, |q, p| (-p, q + p)),
+        |x, y| (-y, x + y),
+        true,
+    ),
+    (
+        "a third of a turn",
+        |c, r, w, h| about_centre(c, r, w, h, |q, p| (-q - p, q)),
+        |x, y| (-x - y, x),
+        true,
+    ),
+    (
+        "two thirds of a turn",
+        |c, r, w, h| about_centre(c, r, w, h, |q, p| (p, -q - p)),
+        |x, y| (y, -x - y),
+        true,
+    ),
+    (
+        "five sixths of a turn",
+        |c, r, w, h| about_centre(c, r, w, h, |q, p| (q + p, -q)),
+        |x, y| (x + y, -x),
+        true,
+    ),
+    (
+        "the mirror in the middle row",
+        |c, r, w, h| about_centre(c, r, w, h, |q, p| (q + p, -p)),
+        |x, y| (x + y, -y),
+        true,
+    ),
+    (
+        "the mirror in the middle column",
+        |c, r, w, h| about_centre(c, r, w, h, |q, p| (-q, q + p)),
+        |x, y| (-x, x + y),
+        true,
+    ),
+    (
+        "the mirror at right angles to the middle row",
+        |c, r, w, h| about_centre(c, r, w, h, |q, p| (-q - p, p)),
+        |x, y| (-x - y, y),
+        true,
+    ),
+    (
+        "the mirror at right angles to the middle column",
+        |c, r, w, h| about_centre(c, r, w, h, |q, p| (q, -q - p)),
+        |x, y| (x, -x - y),
+        true,
+    ),
+];
+
+/// Cell (c, r) of a `w` x `h` grid moved by `map`, which takes and gives steps from the
+/// grid's centre (whole on a grid of odd side, the only one the hexagon's maps are tried on).
+fn about_centre(c: i64, r: i64, w: i64, h: i64, map: fn(i64, i64) -> (i64, i64)) -> (i64, i64) {
+    let (c0, r0) = ((w - 1) / 2, (h - 1) / 2);
+    let (q, p) = map(c - c0, r - r0);
+    (c0 + q, r0 + p)
+}
+
 /// Every symmetry of `game`'s board that its rules keep, the identity left out.
 pub(super) fn symmetries(game: &Game) -> Vec<Symmetry> {
     let g = &game.geometry;
+    let hexagonal = g.hex && g.width == g.height && g.width % 2 == 1;
     CANDIDATES
         .iter()
+        .chain(HEX_CANDIDATES.iter().filter(|_| hexagonal))
         .filter(|c| !c.3 || g.width == g.height)
         .filter_map(|&(name, cell_map, dir_map, _)| of_board(g, name, cell_map, dir_map))
         .filter(|s| keeps_rules(game, s))
@@ -82,21 +149,36 @@ fn of_board(
     dir_map: fn(i32, i32) -> (i32, i32),
 ) -> Option<Symmetry> {
     let (w, h) = (g.width as i64, g.height as i64);
-    let cells: Vec<u16> = (0..g.width * g.height)
-        .map(|cell| {
-            let (c, r) = ((cell % g.width) as i64, (cell / g.width) as i64);
-            let (c2, r2) = cell_map(c, r, w, h);
-            (r2 * w + c2) as u16
-        })
-        .collect();
+    // Cells out of play stay where they are (a turn of a hexagon sends some of the grid's
+    // corners off it), so the map stays one to one; a cell in play must land on one.
+    let mut cells = Vec::with_capacity(g.cells());
+    for cell in 0..g.cells() {
+        if !g.playable.contains(cell) {
+            cells.push(cell as u16);
+            continue;
+        }
+        let (c, r) = ((cell % g.width) as i64, (cell / g.width) as i64);
+        let (c2, r2) = cell_map(c, r, w, h);
+        if !(0..w).contains(&c2) || !(0..h).contains(&r2) {
+            return None;
+        }
+        cells.push((r2 * w + c2) as u16);
+    }
     let mut dirs = [0u8; 8];
     for (d, &(x, y)) in DIRS.iter().enumerate() {
         let image = dir_map(x, y);
-        dirs[d] = DIRS.iter().position(|&v| v == image)? as u8;
+        dirs[d] = match DIRS.iter().position(|&v| v == image) {
+            Some(i) => i as u8,
+            // The grid's two diagonals that join no hexagons: no rule steps along them.
+            None if g.hex && x == y => d as u8,
+            None => return None,
+        };
     }
     let s = Symmetry { name, cells, dirs };
-    let in_play = (0..g.cells())
-        .all(|c| g.playable.contains(c) == g.playable.contains(usize::from(s.cells[c])));
+    let in_play = g
+        .playable
+        .iter()
+        .all(|c| g.playable.contains(usize::from(s.cells[c])));
     let neighbours_kept = g.playable.iter().all(|c| {
         (0..8).all(|d| {
             let n = g.neighbours[c][d];
