@@ -219,6 +219,53 @@ fn exact_values_equal_plain_minimax() {
 }
 
 #[test]
+fn a_new_search_keeps_its_own_entries_over_the_deeper_ones_of_earlier_searches() {
+    // A table of one pair of slots. The whole game searched first leaves its start, the entry
+    // of most work, in the slot kept for work. Then two positions near the end are searched,
+    // and the first searched again: found in the table (one position counted) only when the
+    // table was told that a new search began, so that the start gave way.
+    let game = Made {
+        seed: 11,
+        width: 3,
+        levels: 8,
+        endless: false,
+    };
+    let live: Vec<Pos> = (0..3)
+        .map(|index| Pos { level: 6, index })
+        .filter(|&p| !game.moves(p).is_empty())
+        .collect();
+    let (y, z) = (live[0], live[1]);
+    let (low, high) = (f64::NEG_INFINITY, f64::INFINITY);
+    for new_search in [false, true] {
+        let mut tree: Searched = Searched {
+            game: &game,
+            cuts: 0,
+        };
+        let mut table = Table::new(2);
+        negamax::value(&mut tree, &mut table, &START, None, low, high, 0).unwrap();
+        if new_search {
+            table.new_search();
+        }
+        for p in [y, z] {
+            let v = negamax::value(&mut tree, &mut table, &p, None, low, high, 0).unwrap();
+            assert_eq!(v, game.minimax(p, None));
+        }
+        let before = table.nodes;
+        let v = negamax::value(&mut tree, &mut table, &y, None, low, high, 0).unwrap();
+        assert_eq!(v, game.minimax(y, None));
+        let searched = table.nodes - before;
+        if new_search {
+            assert_eq!(searched, 1, "the new search's entry was not kept");
+        } else {
+            assert!(
+                searched > 1,
+                "{y:?} is searched again without the table: {searched}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_window_gives_the_exact_value_inside_and_a_bound_outside() {
     let (mut inside, mut below, mut above) = (0, 0, 0);
     for seed in 0..200 {

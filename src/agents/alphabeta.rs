@@ -58,6 +58,7 @@ impl AlphaBeta {
         let table = self
             .solved
             .get_or_insert_with(|| Table::within(SOLVED_BYTES));
+        table.new_search();
         let mut best = (f64::NEG_INFINITY, None);
         for &i in order {
             let t = engine.apply(s, steps[i])?;

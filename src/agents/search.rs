@@ -181,11 +181,13 @@ impl Search {
     }
 
     /// Searches for `player` from now on. With two players a value is its mover's whoever
-    /// searches, so the table stays; with more, what it knows was for another root.
+    /// searches, so the table stays (its entries giving way to the new search's); with more,
+    /// what it knows was for another root.
     pub fn search_for(&mut self, engine: &Engine, player: u8) {
         if engine.game.player_count() > 2 && player != self.root {
             self.table.clear();
         }
+        self.table.new_search();
         self.root = player;
     }
 

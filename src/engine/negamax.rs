@@ -129,6 +129,8 @@ pub struct Slot<K, M> {
     depth: StoredDepth,
     /// [`Tree::work`] plus one (0: the slot is unused).
     work: u8,
+    /// The search that stored it (see [`Table::new_search`]).
+    age: u8,
 }
 
 /// Someone watching a long search (the solver's progress): told how many positions have been
@@ -143,8 +145,8 @@ pub trait Watch: Send {
 /// Positions between two reports to a [`Watch`].
 const WATCH_EVERY: u64 = 1 << 20;
 
-/// The transposition table: slots in pairs, one kept for the entry that stands for the most
-/// work and one for the latest. The table doubles while it is three quarters full, up to a set
+/// The transposition table: slots in pairs, one kept for the entry of this search that stands
+/// for the most work and one for the latest. The table doubles while it is three quarters full, up to a set
 /// size; after that a full table forgets the cheapest positions first (a map cleared when full
 /// forgot everything at once, and grew to gigabytes before it did).
 pub struct Table<K, M> {
@@ -157,6 +159,8 @@ pub struct Table<K, M> {
     watch: Option<Box<dyn Watch>>,
     /// The count of positions at which the watch hears next.
     next_report: u64,
+    /// The search under way, counted round (see [`Table::new_search`]).
+    age: u8,
 }
 
 impl<K: TableKey, M: Copy + Default> Table<K, M> {
@@ -181,7 +185,16 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
             nodes: 0,
             watch: None,
             next_report: WATCH_EVERY,
+            age: 0,
         }
+    }
+
+    /// Begins another search (a player's next move): what the earlier ones stored stays and
+    /// is used, but gives way to what this one stores however much work it stood for. Else a
+    /// table kept for a whole game fills with the deep entries of positions long passed, and
+    /// the current search keeps only one slot of each pair.
+    pub fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
     }
 
     /// Reports the search's progress to `watch` from now on.
@@ -228,7 +241,7 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
         }
         let i = self.pair(&slot.key);
         let (kept, latest) = (self.slots[i], self.slots[i + 1]);
-        if kept.key == slot.key || slot.work >= kept.work {
+        if kept.key == slot.key || slot.work >= kept.work || kept.age != self.age {
             // The displaced entry still stands for work: it moves to the latest's place.
             if kept.work != 0 && kept.key != slot.key {
                 self.used += usize::from(latest.work == 0);
@@ -369,6 +382,7 @@ pub fn value<T: Tree>(
         best: tree.framed(best.1, frame, true),
         depth: stored,
         work: tree.work(n, depth).saturating_add(1),
+        age: table.age,
     });
     Ok(value)
 }
