@@ -33,7 +33,10 @@ done
 python3 - "$out" "$rounds" <<'PY'
 import json, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
-runs = {side: [json.load(open(f"{out}/{side}-{r}.json")) for r in range(1, rounds + 1)]
+# Builds before schema_version 1 wrote a bare list of games.
+def rows(doc):
+    return doc["games"] if isinstance(doc, dict) else doc
+runs = {side: [rows(json.load(open(f"{out}/{side}-{r}.json"))) for r in range(1, rounds + 1)]
         for side in ("old", "new")}
 def span(side, i, key):
     vals = [run[i][key] for run in runs[side]]

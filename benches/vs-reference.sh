@@ -19,7 +19,7 @@ cargo build --release --quiet
 ours=() theirs=() ours_perft=() theirs_perft=()
 for i in $(seq "$rounds"); do
   o=$(./target/release/outflank bench games/othello.rules --seconds "$seconds" --json |
-      python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["playouts_per_second"])')
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["games"][0]["playouts_per_second"])')
   perft_json=$(./target/release/outflank perft games/othello.rules --depth "$depth" --json)
   op=$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["leaves"] / r["seconds"])' "$perft_json")
   ol=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["leaves"])' "$perft_json")

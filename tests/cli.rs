@@ -667,6 +667,82 @@ fn play_a_scripted_game_through_standard_input() {
     );
 }
 
+/// `--seat PLAYER=AGENT` seats players the same way in `run`, `analyse` and `play`; the older
+/// forms (`--agents A,B`, `--NAME PLAYER`) still work beside it.
+#[test]
+fn one_seat_syntax_for_run_analyse_and_play() {
+    let small = [
+        "games/othello.rules",
+        "--set",
+        "size=4",
+        "--games",
+        "4",
+        "--json",
+    ];
+    let seats = |extra: &[&str]| {
+        let mut args = vec!["run"];
+        args.extend(small);
+        args.extend(extra);
+        json(&outflank(&args))["seats"].clone()
+    };
+    assert_eq!(
+        seats(&["--seat", "white=greedy"]),
+        serde_json::json!({ "black": "random", "white": "greedy" })
+    );
+    assert_eq!(
+        seats(&["--agents", "greedy,greedy", "--seat", "black=mcts:10"]),
+        serde_json::json!({ "black": "mcts:10", "white": "greedy" })
+    );
+    let mut args = vec!["analyse"];
+    args.extend(small);
+    args.extend(["--seat", "black=greedy", "--seat", "white=greedy"]);
+    let report = json(&outflank(&args));
+    assert_eq!(
+        report["seats"][0]["agents"],
+        serde_json::json!({ "greedy": 4 })
+    );
+    // Mistakes, each said in one line with what to write.
+    for (seat, said) in [
+        ("red=greedy", "--seat red=greedy: no player `red` in these rules; the players are black and white"),
+        ("white", "--seat white: write PLAYER=AGENT, a player of black and white and who plays it, e.g. --seat black=mcts"),
+        ("white=grumpy", "unknown player `grumpy`"),
+    ] {
+        let mut args = vec!["run"];
+        args.extend(small);
+        args.extend(["--seat", seat]);
+        let o = outflank(&args);
+        assert_eq!(o.status.code(), Some(1), "{seat}");
+        assert!(stderr(&o).contains(said), "{seat}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    }
+    let mut args = vec!["run"];
+    args.extend(small);
+    args.extend(["--seat", "white=greedy", "--seat", "white=random"]);
+    assert!(stderr(&outflank(&args)).contains("white is seated twice"));
+    // play: two computers seated with --seat play the game out without a human's input.
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/othello.rules",
+            "--set",
+            "size=4",
+            "--seat",
+            "black=greedy",
+            "--seat",
+            "white=random",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("game over"), "{}", stdout(&o));
+    let o = outflank_with_input(
+        &["play", "games/othello.rules", "--seat", "green=human"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no player `green`"), "{}", stderr(&o));
+}
+
 /// A game saved half way goes on with `--resume`: its moves are there (undo reaches into
 /// them), its parameters come from the record, and the game saved again at its end replays
 /// with every move. A finished game or a record of other rules is refused.
@@ -825,7 +901,7 @@ fn bench_reports_rates_per_game() {
         "0.05",
         "--json",
     ]));
-    let rows = v.as_array().unwrap();
+    let rows = v["games"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["game"], "Othello");
     assert!(rows[0]["playouts_per_second"].as_f64().unwrap() > 0.0);

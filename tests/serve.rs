@@ -778,7 +778,9 @@ fn an_analysis_matches_run() {
     assert_eq!(done["length"], run["length"]);
     assert_eq!(done["branching"], run["branching"]);
     // The designer's metrics are `analyse`'s, to the last digit.
-    assert_eq!(done["report"], cli("analyse"));
+    let mut alone = cli("analyse");
+    alone.as_object_mut().unwrap().remove("schema_version");
+    assert_eq!(done["report"], alone);
     // With `analyse --plots`'s charts, each an SVG drawing.
     let charts = done["charts"].as_array().unwrap();
     let names: Vec<&str> = charts.iter().map(|c| c["name"].as_str().unwrap()).collect();
@@ -787,7 +789,7 @@ fn an_analysis_matches_run() {
         roxmltree::Document::parse(c["svg"].as_str().unwrap()).unwrap();
     }
     let course = done["first_game"]["scores"].as_array().unwrap();
-    assert_eq!(course[0], json!([2.0, 2.0]));
+    assert_eq!(course[0], json!([2, 2]));
     let last: Vec<f64> = course
         .last()
         .unwrap()

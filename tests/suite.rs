@@ -22,6 +22,7 @@ mod fuzz;
 mod games;
 mod hex;
 mod house;
+mod json;
 mod kernel;
 mod language;
 mod lsp;

@@ -92,8 +92,7 @@ fn check_for_machines(files: &[String], format: CheckFormat) -> Result<String, F
     }
     let mut out = String::new();
     if format == CheckFormat::Json {
-        let all = serde_json::json!({ "files": checked });
-        out = serde_json::to_string_pretty(&all).expect("plain data serializes") + "\n";
+        out = json_document(&serde_json::json!({ "files": checked }), true);
     } else {
         for file in &checked {
             if let Some(e) = &file.error {
@@ -278,7 +277,7 @@ pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
         },
     };
     if a.json {
-        return Ok(serde_json::to_string_pretty(&info).expect("plain data serializes") + "\n");
+        return Ok(json_document(&info, true));
     }
     Ok(info_text(&info))
 }

@@ -1,5 +1,6 @@
 //! `bench`: how fast each game runs, on one thread. Numbers, never assertions: tests do not time.
 
+use super::output::json_document;
 use super::{load_game, Failure, GameArgs};
 use clap::Args;
 use outflank::agents::{game_seed, random_game};
@@ -122,7 +123,7 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
         });
     }
     if json {
-        return Ok(serde_json::to_string_pretty(&rows).expect("plain data serializes") + "\n");
+        return Ok(json_document(&serde_json::json!({ "games": rows }), true));
     }
     let mut out = format!(
         "{:<32} {:>12} {:>8} {:>6} {:>14} {:>7} {:>7}  {}\n",

@@ -116,11 +116,7 @@ pub(super) fn cmd_moves(a: &MovesArgs) -> Result<String, Failure> {
     if json {
         let mut report = PositionReport::new(&engine, &s, entries);
         report.more = more;
-        outln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&report).expect("plain data serializes")
-        );
+        out.push_str(&json_document(&report, true));
     } else {
         outp!(out, "{}", describe_position(&engine, &s));
         let names: Vec<String> = entries.iter().map(|e| e.notation.clone()).collect();
@@ -194,11 +190,7 @@ pub(super) fn cmd_perft(a: &PerftArgs) -> Result<String, Failure> {
                     .collect()
             }),
         };
-        outln!(
-            out,
-            "{}",
-            serde_json::to_string(&report).expect("plain data serializes")
-        );
+        out.push_str(&json_document(&report, false));
     } else {
         for (m, n) in &split {
             outln!(out, "{m}: {n}");

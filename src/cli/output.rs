@@ -7,6 +7,53 @@ use outflank::ir::NOBODY;
 use serde::Serialize;
 use serde_json::Value;
 
+/// The version of the JSON documents the commands write (docs/JSON.md). It goes up when a
+/// field changes its meaning or goes away; a new field comes without a new version.
+pub(crate) const SCHEMA_VERSION: u64 = 1;
+
+/// `body` as one of the command line's JSON documents: an object whose first field is
+/// `schema_version` (a list becomes the field `items`), numbers written as the values they stand
+/// for, and a final newline. `pretty`: indented, else on one line.
+pub(crate) fn json_document(body: &impl Serialize, pretty: bool) -> String {
+    let mut doc = serde_json::Map::new();
+    doc.insert("schema_version".into(), SCHEMA_VERSION.into());
+    match serde_json::to_value(body).expect("plain data serializes") {
+        Value::Object(fields) => doc.extend(fields),
+        other => {
+            doc.insert("items".into(), other);
+        }
+    }
+    let mut doc = Value::Object(doc);
+    round_floats(&mut doc);
+    let text = if pretty {
+        serde_json::to_string_pretty(&doc)
+    } else {
+        serde_json::to_string(&doc)
+    };
+    text.expect("plain data serializes") + "\n"
+}
+
+/// Every floating-point number in `v` to twelve significant digits, and without a fraction
+/// when whole: the sums and quotients behind a rate leave noise in the last bits
+/// (0.9999999999999998 for 1), which says nothing and reads as a bug.
+pub(crate) fn round_floats(v: &mut Value) {
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let x = n.as_f64().expect("a float");
+            let rounded: f64 = format!("{x:.11e}").parse().expect("a number reads back");
+            // Whole values up to 2^53 are exact as integers.
+            if rounded.fract() == 0.0 && rounded.abs() < 9.0e15 {
+                *n = serde_json::Number::from(rounded as i64);
+            } else if let Some(r) = serde_json::Number::from_f64(rounded) {
+                *n = r;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(round_floats),
+        Value::Object(fields) => fields.values_mut().for_each(round_floats),
+        _ => {}
+    }
+}
+
 /// Text for HTML and SVG: the characters markup gives meaning to, escaped.
 pub(super) fn escape_markup(text: &str) -> String {
     text.replace('&', "&amp;")

@@ -34,7 +34,8 @@ pub(super) struct PlayArgs {
     /// from `outflank serve`) made with these rules; its parameters and start are taken.
     #[arg(long, value_name = "RECORD")]
     pub(super) resume: Option<String>,
-    /// --NAME PLAYER pairs, e.g. --black human --white alphabeta:4.
+    /// --NAME PLAYER pairs, e.g. --black human --white alphabeta:4, or --seat NAME=PLAYER
+    /// as `run` and `analyse` take it (--seat white=alphabeta:4).
     #[arg(
         trailing_var_arg = true,
         allow_hyphen_values = true,
@@ -297,12 +298,22 @@ fn seating(
             i += 2;
             continue;
         }
+        if let ("--seat", Some(seat)) = (flag, value) {
+            let (p, who) = super::run::seat_pair(engine, seat)?;
+            if who != "human" {
+                agent(who, 0)?;
+            }
+            out.seats[usize::from(p)] = who.to_string();
+            i += 2;
+            continue;
+        }
         let name = flag.trim_start_matches("--");
         let Some(p) = names.iter().position(|n| n == name) else {
             let usage: Vec<String> = names.iter().map(|n| format!("--{n} PLAYER")).collect();
             return Err(Failure::Message(format!(
-                "{flag}: unknown option; name the players as in the rules: {}",
-                usage.join(" ")
+                "{flag}: unknown option; name the players as in the rules: {} (or --seat {}=PLAYER)",
+                usage.join(" "),
+                names[0]
             )));
         };
         let Some(who) = value else {

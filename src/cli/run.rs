@@ -1,6 +1,6 @@
 //! `run` (self-play with statistics and records) and `replay` (checking records).
 
-use super::output::{board_text, percent_ci, rate, result_line};
+use super::output::{board_text, json_document, percent_ci, rate, result_line};
 use super::progress::Progress;
 use super::{load_game, start, write_stdout, Failure, GameArgs};
 use clap::Args;
@@ -44,6 +44,10 @@ pub(super) struct SeriesArgs {
     /// mcts[:N|:Nms], alphabeta[:D[:E]] (default: random in every seat).
     #[arg(long)]
     pub(super) agents: Option<String>,
+    /// One seat's agent, by the player's name in the rules, e.g. --seat white=mcts:2000
+    /// (repeatable; as `play` takes it). Seats it does not name keep --agents' or random.
+    #[arg(long = "seat", value_name = "PLAYER=AGENT")]
+    pub(super) seat: Vec<String>,
     /// Move every agent one seat on at each game, so each plays every seat (with two
     /// players: swap seats every other game); for fair strength comparisons
     #[arg(long)]
@@ -226,7 +230,7 @@ pub(super) fn cmd_run(o: &RunArgs) -> Result<String, Failure> {
         },
     };
     if o.json {
-        let text = serde_json::to_string_pretty(&summary).expect("plain data serializes") + "\n";
+        let text = json_document(&summary, true);
         return finish(text, interrupted);
     }
 
@@ -253,7 +257,7 @@ pub(super) fn series_of(
         players: (0..engine.game.player_count())
             .map(|p| engine.player_name(p).to_string())
             .collect(),
-        agents: seat_agents(engine, series.agents.as_deref())?,
+        agents: seat_agents(engine, series.agents.as_deref(), &series.seat)?,
         swap: series.swap,
         seed: series.seed,
         games,
@@ -285,9 +289,13 @@ pub(super) fn append_record(
         .map_err(|e| format!("--record {path}: {e}"))
 }
 
-/// The agent of each seat, in turn order, from `--agents` (random in every seat without it),
-/// each checked.
-pub(super) fn seat_agents(engine: &Engine, agents: Option<&str>) -> Result<Vec<String>, Failure> {
+/// The agent of each seat, in turn order, from `--agents` (random in every seat without it)
+/// and then `--seat PLAYER=AGENT`, each checked.
+pub(super) fn seat_agents(
+    engine: &Engine,
+    agents: Option<&str>,
+    seats: &[String],
+) -> Result<Vec<String>, Failure> {
     let players = engine.game.player_count();
     let specs: Vec<String> = match agents {
         Some(list) => list.split(',').map(|a| a.trim().to_string()).collect(),
@@ -304,10 +312,42 @@ pub(super) fn seat_agents(engine: &Engine, agents: Option<&str>) -> Result<Vec<S
             example[..players as usize].join(",")
         )));
     }
+    let mut specs = specs;
+    let mut named = Vec::new();
+    for seat in seats {
+        let (p, agent) = seat_pair(engine, seat)?;
+        if named.contains(&p) {
+            return Err(Failure::Message(format!(
+                "--seat {seat}: {} is seated twice; keep one",
+                engine.player_name(p)
+            )));
+        }
+        named.push(p);
+        specs[usize::from(p)] = agent.to_string();
+    }
     for spec in &specs {
         outflank::agents::agent(spec, 0)?;
     }
     Ok(specs)
+}
+
+/// `PLAYER=AGENT` of `--seat`: the player's number and the agent as written (not yet checked).
+pub(super) fn seat_pair<'a>(engine: &Engine, seat: &'a str) -> Result<(u8, &'a str), Failure> {
+    let names = engine.game.player_list();
+    let Some((name, agent)) = seat.split_once('=') else {
+        return Err(Failure::Message(format!(
+            "--seat {seat}: write PLAYER=AGENT, a player of {names} and who plays it, e.g. --seat {}=mcts",
+            engine.player_name(0)
+        )));
+    };
+    let Some(p) = (0..engine.game.player_count()).find(|&p| engine.player_name(p) == name.trim())
+    else {
+        return Err(Failure::Message(format!(
+            "--seat {seat}: no player `{}` in these rules; the players are {names}",
+            name.trim()
+        )));
+    };
+    Ok((p, agent.trim()))
 }
 
 /// The threads to play on: `--jobs`, or one per core; never more than the games.

@@ -219,7 +219,7 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
             nodes: solution.nodes,
             seconds,
         };
-        return Ok(serde_json::to_string_pretty(&solved).expect("plain data serializes") + "\n");
+        return Ok(json_document(&solved, true));
     }
     let mut out = String::new();
     outln!(out, "with best play: {}", result_line(&engine, end));

@@ -6,6 +6,7 @@ pub(super) mod charts;
 mod html;
 mod text;
 
+use super::output::json_document;
 use super::progress::Progress;
 use super::run::{
     append_record, job_count, open_record, seat_agents, series_of, stop_on_signals, SeriesArgs,
@@ -325,7 +326,7 @@ fn report_outputs(
         write_file(path, &html::page(&series.rules, &text, &charts))?;
     }
     if out.json {
-        return Ok(serde_json::to_string_pretty(&report).expect("plain data serializes") + "\n");
+        return Ok(json_document(&report, true));
     }
     Ok(text)
 }
@@ -439,7 +440,7 @@ fn cmd_sweep(a: &AnalyseArgs, spec: &str) -> Result<String, Failure> {
         if by_agent {
             let mut agents = this.agents.clone();
             agents[0].clone_from(value);
-            this.agents = seat_agents(&engine, Some(&agents.join(",")))?;
+            this.agents = seat_agents(&engine, Some(&agents.join(",")), &[])?;
         }
         let played = play_whole(
             &engine,
@@ -500,7 +501,7 @@ fn cmd_sweep(a: &AnalyseArgs, spec: &str) -> Result<String, Failure> {
         write_file(path, &html::page(&series.rules, &text, &charts))?;
     }
     if a.report.json {
-        return Ok(serde_json::to_string_pretty(&sweep).expect("plain data serializes") + "\n");
+        return Ok(json_document(&sweep, true));
     }
     Ok(text)
 }
@@ -568,7 +569,7 @@ pub(super) fn cmd_compare(a: &CompareArgs) -> Result<String, Failure> {
             variants: &variants,
             clearly_different: table.differences(),
         };
-        return Ok(serde_json::to_string_pretty(&json).expect("plain data serializes") + "\n");
+        return Ok(json_document(&json, true));
     }
     Ok(table.text(a.games, a.series.seed))
 }

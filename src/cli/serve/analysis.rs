@@ -285,7 +285,7 @@ pub(super) async fn progress(
             })
         })
         .collect();
-    Ok(Json(json!({
+    let mut status = json!({
         "id": id,
         "game": analysis.game,
         "agents": analysis.agents,
@@ -305,7 +305,10 @@ pub(super) async fn progress(
         })),
         "report": r,
         "charts": p.charts,
-    })))
+    });
+    // The same numbers as `run --json` and `analyse --json` write.
+    crate::cli::output::round_floats(&mut status);
+    Ok(Json(status))
 }
 
 /// `DELETE /api/analyses/ID`: stops it; the games finished so far stay counted.
