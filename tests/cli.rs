@@ -259,6 +259,24 @@ fn trace_of_a_seeded_game() {
     }
     assert!(text.lines().last().unwrap().starts_with("result: "));
     insta::assert_snapshot!(text);
+    // Without --seed, seed 1, as `run` and `play` default to, and the help says so.
+    let seed_1 = stdout(&outflank(&[
+        "trace",
+        "games/reversi-6x6.rules",
+        "--seed",
+        "1",
+    ]));
+    let unseeded = stdout(&outflank(&["trace", "games/reversi-6x6.rules"]));
+    assert!(unseeded.contains("\nseed: 1\n"), "{unseeded}");
+    assert_eq!(unseeded, seed_1);
+    for command in ["trace", "run", "play"] {
+        let help = stdout(&outflank(&[command, "--help"]));
+        let seed = help
+            .lines()
+            .find(|l| l.trim_start().starts_with("--seed"))
+            .unwrap();
+        assert!(seed.contains("[default: 1]"), "{command}: {seed}");
+    }
 }
 
 #[test]

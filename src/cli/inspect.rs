@@ -63,10 +63,9 @@ pub(super) struct TraceArgs {
     pub(super) game: GameArgs,
     #[command(flatten)]
     pub(super) limit: StepLimit,
-    /// Seed of the random players, used when no --moves are given (default: 1, as in `run` and
-    /// `play`).
-    #[arg(long, conflicts_with = "moves")]
-    pub(super) seed: Option<u64>,
+    /// Seed of the random players, used when no --moves are given (as in `run` and `play`).
+    #[arg(long, default_value_t = 1, conflicts_with = "moves")]
+    pub(super) seed: u64,
     /// The moves to play, separated by spaces, instead of random players' moves.
     #[arg(long)]
     pub(super) moves: Option<String>,
@@ -355,9 +354,9 @@ pub(super) fn cmd_trace(a: &TraceArgs) -> Result<String, Failure> {
         }
         outln!(out, "moves: {h}");
     } else {
-        outln!(out, "seed: {}", seed.unwrap_or(1));
+        outln!(out, "seed: {seed}");
     }
-    let mut rng = Rng::new(game_seed(seed.unwrap_or(1), 0));
+    let mut rng = Rng::new(game_seed(seed, 0));
     let mut buf = Vec::new();
     let mut next_scripted = scripted.into_iter();
     let mut steps = 0u64;
