@@ -651,8 +651,9 @@ fn solve_6x6_othello_along_the_published_line() {
 fn play_a_scripted_game_through_standard_input() {
     let saved = temp("played.json");
     // Two humans on 4x4: a typo, a look at the legal moves, an undo, then the game to its end.
-    let script =
-        format!("a1\n?\nb1\nundo\nb1\na1\na2\nc1\nd4\na3\nd1\nb4\na4\nc4\nsave {saved}\nquit\n");
+    let script = format!(
+        "a1\nD3\n?\nb1\nundo\nb1\na1\na2\nc1\nd4\na3\nd1\nb4\na4\nc4\nsave {saved}\nquit\n"
+    );
     let o = outflank_with_input(
         &[
             "play",
@@ -669,6 +670,16 @@ fn play_a_scripted_game_through_standard_input() {
     let text = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(text.contains("`a1` is not legal here"), "{text}");
+    // Suggestions by place on the board: the legal cells next to a1 (b1 and a2; d3 and c4 are
+    // as near by spelling), and d3 for D3 whatever its case.
+    assert!(
+        text.contains("legal here: b1 a2 d3 c4; did you mean b1 or a2?\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`D3` is not legal here") && text.contains("did you mean d3?\n"),
+        "{text}"
+    );
     assert!(text.contains("legal moves (4): b1 a2 d3 c4"), "{text}");
     assert!(text.contains("undone"), "{text}");
     assert!(

@@ -489,11 +489,44 @@ fn computer_turn(g: &mut Game, a: &mut dyn Agent, limit: StepLimit) -> Result<u8
 }
 
 /// The legal moves nearest to a move that is not legal, as "; did you mean ...?" (or nothing).
+/// A move that starts with a cell (in any case) is near the legal steps on the cells nearest
+/// it on the board, up to three, the closest as the crow flies first; other text (a word) is
+/// near the legal moves spelt most like it.
 fn nearest_legal(engine: &Engine, now: &State, line: &str) -> Result<String, Failure> {
     let mut buf = Vec::new();
     engine.steps(now, &mut buf)?;
     let legal: Vec<String> = buf.iter().map(|&s| engine.step_notation(now, s)).collect();
-    let near = closest_names(line, &legal, 3);
+    let g = &engine.game.geometry;
+    let typed = g
+        .parse_prefix(&line.trim().to_ascii_lowercase())
+        .map(|(cell, _)| cell);
+    let on_cells: Vec<(usize, String)> = buf
+        .iter()
+        .zip(&legal)
+        .filter_map(|(&step, text)| Some((engine.step_cell(now, step)?, text.clone())))
+        .collect();
+    let near = match typed {
+        Some(cell) if !on_cells.is_empty() => {
+            let (width, row, col) = (g.width, cell / g.width, cell % g.width);
+            let mut ranked: Vec<(usize, usize, usize, String)> = on_cells
+                .into_iter()
+                .map(|(c, text)| {
+                    let (dr, dc) = ((c / width).abs_diff(row), (c % width).abs_diff(col));
+                    (g.distance(cell, c), dr * dr + dc * dc, c, text)
+                })
+                .collect();
+            ranked.sort();
+            let least = ranked[0].0;
+            let mut near: Vec<String> = Vec::new();
+            for (_, _, _, text) in ranked.into_iter().take_while(|r| r.0 == least) {
+                if !near.contains(&text) && near.len() < 3 {
+                    near.push(text);
+                }
+            }
+            near
+        }
+        _ => closest_names(line, &legal, 3),
+    };
     Ok(if near.is_empty() {
         String::new()
     } else {
