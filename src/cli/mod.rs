@@ -261,6 +261,26 @@ fn load_checked(args: &GameArgs, in_full: bool) -> Result<Checked, Failure> {
     }
 }
 
+/// `PLAYER=AGENT` of `--seat` (`run`, `analyse` and `play`): the player's number and the
+/// agent as written (not yet checked).
+pub(crate) fn seat_pair<'a>(engine: &Engine, seat: &'a str) -> Result<(u8, &'a str), Failure> {
+    let names = engine.game.player_list();
+    let Some((name, agent)) = seat.split_once('=') else {
+        return Err(Failure::Message(format!(
+            "--seat {seat}: write PLAYER=AGENT, a player of {names} and who plays it, e.g. --seat {}=mcts",
+            engine.player_name(0)
+        )));
+    };
+    let Some(p) = (0..engine.game.player_count()).find(|&p| engine.player_name(p) == name.trim())
+    else {
+        return Err(Failure::Message(format!(
+            "--seat {seat}: no player `{}` in these rules; the players are {names}",
+            name.trim()
+        )));
+    };
+    Ok((p, agent.trim()))
+}
+
 /// The starting position (the rules' setup or --position), then the history played on it.
 fn position(engine: &Engine, args: &GameArgs, history: &str) -> Result<State, Failure> {
     let start = start(engine, args)?;

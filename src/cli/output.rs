@@ -11,18 +11,16 @@ use serde_json::Value;
 /// field changes its meaning or goes away; a new field comes without a new version.
 pub(crate) const SCHEMA_VERSION: u64 = 1;
 
-/// `body` as one of the command line's JSON documents: an object whose first field is
-/// `schema_version` (a list becomes the field `items`), numbers written as the values they stand
-/// for, and a final newline. `pretty`: indented, else on one line.
+/// `body`, which serializes to an object, as one of the command line's JSON documents: its
+/// fields after a first one, `schema_version`, numbers written as the values they stand for,
+/// and a final newline. `pretty`: indented, else on one line.
 pub(crate) fn json_document(body: &impl Serialize, pretty: bool) -> String {
     let mut doc = serde_json::Map::new();
     doc.insert("schema_version".into(), SCHEMA_VERSION.into());
-    match serde_json::to_value(body).expect("plain data serializes") {
-        Value::Object(fields) => doc.extend(fields),
-        other => {
-            doc.insert("items".into(), other);
-        }
-    }
+    let Value::Object(fields) = serde_json::to_value(body).expect("plain data serializes") else {
+        panic!("a JSON document is an object");
+    };
+    doc.extend(fields);
     let mut doc = Value::Object(doc);
     round_floats(&mut doc);
     let text = if pretty {

@@ -299,7 +299,7 @@ fn seating(
             continue;
         }
         if let ("--seat", Some(seat)) = (flag, value) {
-            let (p, who) = super::run::seat_pair(engine, seat)?;
+            let (p, who) = super::seat_pair(engine, seat)?;
             if who != "human" {
                 agent(who, 0)?;
             }

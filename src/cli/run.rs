@@ -315,7 +315,7 @@ pub(super) fn seat_agents(
     let mut specs = specs;
     let mut named = Vec::new();
     for seat in seats {
-        let (p, agent) = seat_pair(engine, seat)?;
+        let (p, agent) = super::seat_pair(engine, seat)?;
         if named.contains(&p) {
             return Err(Failure::Message(format!(
                 "--seat {seat}: {} is seated twice; keep one",
@@ -329,25 +329,6 @@ pub(super) fn seat_agents(
         outflank::agents::agent(spec, 0)?;
     }
     Ok(specs)
-}
-
-/// `PLAYER=AGENT` of `--seat`: the player's number and the agent as written (not yet checked).
-pub(super) fn seat_pair<'a>(engine: &Engine, seat: &'a str) -> Result<(u8, &'a str), Failure> {
-    let names = engine.game.player_list();
-    let Some((name, agent)) = seat.split_once('=') else {
-        return Err(Failure::Message(format!(
-            "--seat {seat}: write PLAYER=AGENT, a player of {names} and who plays it, e.g. --seat {}=mcts",
-            engine.player_name(0)
-        )));
-    };
-    let Some(p) = (0..engine.game.player_count()).find(|&p| engine.player_name(p) == name.trim())
-    else {
-        return Err(Failure::Message(format!(
-            "--seat {seat}: no player `{}` in these rules; the players are {names}",
-            name.trim()
-        )));
-    };
-    Ok((p, agent.trim()))
 }
 
 /// The threads to play on: `--jobs`, or one per core; never more than the games.
