@@ -696,6 +696,61 @@ fn play_a_scripted_game_through_standard_input() {
     );
 }
 
+/// An installed binary runs the bundled games from any folder: `games/NAME.rules` (or
+/// `NAME.rules`) that is not on disk is the bundled game, the base files it extends too; a file
+/// on disk comes first; `bench` without files measures every bundled game.
+#[test]
+fn the_bundled_games_run_from_any_folder() {
+    let dir = temp("elsewhere");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_outflank"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    // Othello's published perft: 244 sequences of four moves.
+    for name in ["games/othello.rules", "othello.rules"] {
+        let o = run(&["perft", name, "--depth", "4"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(stdout(&o).contains("244"), "{name}: {}", stdout(&o));
+    }
+    // Anti-Othello extends othello.rules, found bundled as well.
+    let o = run(&["moves", "games/anti-othello.rules"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("4 legal moves"), "{}", stdout(&o));
+    let o = run(&["solve", "games/othello.rules", "--set", "size=4"]);
+    assert!(stdout(&o).contains("black 3, white 11"), "{}", stdout(&o));
+    for command in ["check", "test"] {
+        let o = run(&[command, "games/verto-9x9.rules"]);
+        assert!(o.status.success(), "{command}: {}", stderr(&o));
+    }
+    let o = run(&["bench", "--seconds", "0.01", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let measured: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let bundled = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
+        .unwrap()
+        .count();
+    assert_eq!(measured["games"].as_array().unwrap().len(), bundled);
+    // A file of one's own, even one named as a bundled game, comes first.
+    std::fs::create_dir_all(format!("{dir}/games")).unwrap();
+    let mine =
+        include_str!("../games/othello.rules").replace("title \"Othello\"", "title \"Mine\"");
+    std::fs::write(format!("{dir}/games/othello.rules"), mine).unwrap();
+    let o = run(&["info", "games/othello.rules"]);
+    assert!(stdout(&o).starts_with("Mine"), "{}", stdout(&o));
+    // A name that is not bundled is still the error of a missing file.
+    let o = run(&["perft", "games/nosuch.rules", "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: cannot read games/nosuch.rules"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// `--seat PLAYER=AGENT` seats players the same way in `run`, `analyse` and `play`; the older
 /// forms (`--agents A,B`, `--NAME PLAYER`) still work beside it.
 #[test]

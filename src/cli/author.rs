@@ -77,9 +77,9 @@ fn check_for_machines(files: &[String], format: CheckFormat) -> Result<String, F
             error: None,
             diagnostics: Vec::new(),
         };
-        match read_source(f) {
+        match read_rules(f) {
             Err(e) => file.error = Some(e),
-            Ok(source) => match check(source, &FsLoader, &[]) {
+            Ok(source) => match check(source, &RulesLoader, &[]) {
                 Ok(c) => {
                     file.ok = true;
                     file.diagnostics = c.warnings.0.iter().map(placed).collect();
@@ -376,7 +376,7 @@ pub(super) fn cmd_check(a: &CheckArgs) -> Result<String, Failure> {
     let mut out = String::new();
     let mut failed = false;
     for f in files {
-        let source = match read_source(f) {
+        let source = match read_rules(f) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("error: {}", outflank::diagnostic::printable(&e));
@@ -384,7 +384,7 @@ pub(super) fn cmd_check(a: &CheckArgs) -> Result<String, Failure> {
                 continue;
             }
         };
-        match check(source, &FsLoader, &[]) {
+        match check(source, &RulesLoader, &[]) {
             Ok(checked) => {
                 if !checked.warnings.is_empty() {
                     eprint!("{}", checked.warnings.render(color(), render_width()));

@@ -12,7 +12,8 @@ use std::time::Instant;
 // The options of `bench` (its help is the doc comment of `Command::Bench`).
 #[derive(Args)]
 pub(super) struct BenchArgs {
-    /// Rules files (default: every file in games/).
+    /// Rules files (default: every file in games/, or every bundled game outside the
+    /// repository).
     pub(super) files: Vec<String>,
     /// Seconds to spend on each measurement (at most an hour).
     #[arg(long, default_value_t = 1.0, value_parser = bench_seconds)]
@@ -58,7 +59,15 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
         seconds,
         json,
     } = *a;
-    let files: Vec<String> = if files.is_empty() {
+    let files: Vec<String> = if files.is_empty() && !std::path::Path::new("games").is_dir() {
+        // Outside the repository: the bundled games, as `games/NAME` finds them.
+        let mut all: Vec<String> = super::BUNDLED
+            .iter()
+            .map(|(name, _)| format!("games/{name}"))
+            .collect();
+        all.sort();
+        all
+    } else if files.is_empty() {
         let mut all: Vec<String> = std::fs::read_dir("games")
             .map_err(|e| format!("cannot list games/: {e}; name the files to measure"))?
             .filter_map(std::result::Result::ok)

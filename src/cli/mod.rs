@@ -41,13 +41,14 @@ use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
 use outflank::engine::turns::{abbreviate, ListError, PlayError};
 use outflank::engine::{Engine, Extra, RuleError};
-use outflank::source::{read_source, FsLoader};
+use outflank::source::{read_source, FsLoader, Loader, SourceFile};
 use output::*;
 use play::PlayArgs;
 use render::RenderArgs;
 use run::{ReplayArgs, RunArgs};
 use solve::SolveArgs;
 use std::io::IsTerminal;
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -203,6 +204,55 @@ pub(crate) fn color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
+/// The bundled games (built into the binary), in the order `serve`'s page offers them. Their
+/// list is kept beside games/, so that no game is named here.
+pub(crate) const BUNDLED: &[(&str, &str)] = include!("../../bundled-games.rs");
+
+/// The text of the bundled game `path` names when no file is there: `games/NAME.rules` or
+/// `NAME.rules`, so that an installed binary runs the bundled games from any folder. A file on
+/// disk always comes first, and one that is there but unreadable keeps its own error.
+fn bundled(path: &str) -> Option<&'static str> {
+    let p = std::path::Path::new(path);
+    if p.exists() {
+        return None;
+    }
+    let folder = p.parent().map(|d| d.to_string_lossy()).unwrap_or_default();
+    if !(folder.is_empty() || folder == "games" || folder.ends_with("/games")) {
+        return None;
+    }
+    let name = p.file_name()?.to_str()?;
+    BUNDLED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
+/// A rules file from disk, or the bundled game of that name when no file is there.
+pub(crate) fn read_rules(path: &str) -> Result<Arc<SourceFile>, String> {
+    read_source(path).or_else(|e| {
+        bundled(path)
+            .map(|text| SourceFile::new(path, text))
+            .ok_or(e)
+    })
+}
+
+/// Base files (`extends`) from disk beside the file that names them, or bundled, as
+/// [`read_rules`] finds a file.
+pub(crate) struct RulesLoader;
+
+impl Loader for RulesLoader {
+    fn load(&self, base: &str, path: &str) -> Result<Arc<SourceFile>, String> {
+        FsLoader.load(base, path).or_else(|e| {
+            let dir = std::path::Path::new(base).parent();
+            let full = dir.map_or(path.into(), |d| d.join(path));
+            let full = full.to_string_lossy();
+            bundled(&full)
+                .map(|text| SourceFile::new(full.as_ref(), text))
+                .ok_or(e)
+        })
+    }
+}
+
 /// Loads and checks a rules file for a command that runs it. Warnings about the rules as
 /// written are summed up in one line, since `check` shows them in full and a bundled variant
 /// may warn on purpose; those that come with `--set` values are shown in full, as `check`
@@ -219,7 +269,7 @@ fn load_game_showing(args: &GameArgs, in_full: bool) -> Result<Engine, Failure> 
 /// The rules file checked with the settings of `args`, its examples with it; warnings shown
 /// in full or summed up, errors shown.
 fn load_checked(args: &GameArgs, in_full: bool) -> Result<Checked, Failure> {
-    let source = read_source(&args.file)?;
+    let source = read_rules(&args.file)?;
     let mut overrides = Vec::new();
     for s in &args.set {
         let Some((k, v)) = s.split_once('=') else {
@@ -235,7 +285,7 @@ fn load_checked(args: &GameArgs, in_full: bool) -> Result<Checked, Failure> {
         }
         overrides.push((k.to_string(), v.trim().to_string()));
     }
-    match check(source, &FsLoader, &overrides) {
+    match check(source, &RulesLoader, &overrides) {
         Ok(checked) => {
             let n = checked.warnings.0.len();
             if n > 0 && in_full {

@@ -6,9 +6,7 @@ use outflank::diagnostic::Diagnostic;
 use outflank::source::{FsLoader, Loader, MemoryFiles, SourceFile};
 use std::sync::{Arc, RwLock};
 
-/// The bundled games, in the order the page offers them. Their list is kept beside games/, so
-/// that no game is named here.
-pub(super) const BUNDLED: &[(&str, &str)] = include!("../../../bundled-games.rs");
+use crate::cli::BUNDLED;
 
 /// One game on offer.
 pub(super) struct Entry {
