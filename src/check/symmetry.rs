@@ -7,9 +7,9 @@ use crate::board::bits::Bits;
 use crate::board::geometry::{DirSet, Geometry, DIRS, NONE};
 use crate::ir::{Cell, Cond, Game, Instr, Num, Player, RegValue, Set, Symmetry};
 
-/// The candidates: the eight turns and reflections of a rectangle (a square), each as where it sends
-/// column and row (`w`, `h`: the board's size) and where it sends a step's vector. Those that
-/// need a square board are tried only on one.
+/// The candidates: the eight turns and reflections of a rectangle (of a square, for some),
+/// each as where it sends column and row (`w`, `h`: the board's size) and where it sends a
+/// step's vector. Those that need a square board are tried only on one.
 type Candidate = (
     &'static str,
     fn(i64, i64, i64, i64) -> (i64, i64),

@@ -59,15 +59,9 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
         seconds,
         json,
     } = *a;
-    let files: Vec<String> = if files.is_empty() && !std::path::Path::new("games").is_dir() {
-        // Outside the repository: the bundled games, as `games/NAME` finds them.
-        let mut all: Vec<String> = super::BUNDLED
-            .iter()
-            .map(|(name, _)| format!("games/{name}"))
-            .collect();
-        all.sort();
-        all
-    } else if files.is_empty() {
+    let files: Vec<String> = if !files.is_empty() {
+        files.clone()
+    } else if std::path::Path::new("games").is_dir() {
         let mut all: Vec<String> = std::fs::read_dir("games")
             .map_err(|e| format!("cannot list games/: {e}; name the files to measure"))?
             .filter_map(std::result::Result::ok)
@@ -81,7 +75,13 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
         all.sort();
         all
     } else {
-        files.clone()
+        // Outside the repository: the bundled games, as `games/NAME` finds them.
+        let mut all: Vec<String> = super::BUNDLED
+            .iter()
+            .map(|(name, _)| format!("games/{name}"))
+            .collect();
+        all.sort();
+        all
     };
     let mut rows = Vec::new();
     for file in &files {

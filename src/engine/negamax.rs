@@ -146,9 +146,9 @@ pub trait Watch: Send {
 const WATCH_EVERY: u64 = 1 << 20;
 
 /// The transposition table: slots in pairs, one kept for the entry of this search that stands
-/// for the most work and one for the latest. The table doubles while it is three quarters full, up to a set
-/// size; after that a full table forgets the cheapest positions first (a map cleared when full
-/// forgot everything at once, and grew to gigabytes before it did).
+/// for the most work and one for the latest. The table doubles while it is three quarters
+/// full, up to a set size; after that a full table forgets the cheapest positions first (a map
+/// cleared when full forgot everything at once, and grew to gigabytes before it did).
 pub struct Table<K, M> {
     slots: Vec<Slot<K, M>>,
     /// Slots in use, and the most there may be.
