@@ -139,3 +139,57 @@ fn the_layers_import_one_way() {
         );
     }
 }
+
+/// `cargo install outflank` builds from the published package, which holds only what
+/// Cargo.toml's `include` names: every source file, every bundled game, and every file the
+/// build reads from elsewhere (`include_str!`, `include!`, the grammar) must be in it.
+#[test]
+fn the_published_package_holds_every_file_the_build_reads() {
+    let o = std::process::Command::new(env!("CARGO"))
+        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let listed: std::collections::HashSet<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let mut needed: Vec<String> = Vec::new();
+    for f in files_under("src").into_iter().chain(files_under("games")) {
+        needed.push(relative(&f));
+        if f.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        // include_str! and include! read paths from the including file's folder; pest's
+        // `grammar` from src/.
+        let here = f.parent().unwrap().to_path_buf();
+        let src = Path::new(ROOT).join("src");
+        for (opener, base) in [
+            ("include_str!(\"", &here),
+            ("include!(\"", &here),
+            ("#[grammar = \"", &src),
+        ] {
+            for piece in text.split(opener).skip(1) {
+                let target = piece.split('"').next().unwrap();
+                let mut path = base.clone();
+                for part in target.split('/') {
+                    match part {
+                        ".." => {
+                            path.pop();
+                        }
+                        "." => {}
+                        _ => path.push(part),
+                    }
+                }
+                needed.push(relative(&path));
+            }
+        }
+    }
+    // The bundled games' list includes each game by a path relative to the repository.
+    needed.push("bundled-games.rs".into());
+    let missing: Vec<&String> = needed.iter().filter(|f| !listed.contains(*f)).collect();
+    assert!(needed.len() > 100, "{}", needed.len());
+    assert!(missing.is_empty(), "not in the package: {missing:?}");
+}
