@@ -130,7 +130,7 @@ fn alphabeta_choice(
 ) -> (String, u64) {
     let mut legal = Vec::new();
     e.steps(s, &mut legal).unwrap();
-    let mut player = AlphaBeta::new(seed, depth, 0);
+    let mut player = AlphaBeta::new(seed, depth, Some(0));
     let step = player.choose(e, s, &legal).unwrap();
     (e.step_notation(s, step), player.nodes())
 }
@@ -279,7 +279,7 @@ fn alphabeta_plays_the_endgame_exactly() {
         }
         let best = worth(&s, s.mover);
         for (exact_from, must_be_best) in [(EXACT_EMPTIES, true), (0, false)] {
-            let mut player = AlphaBeta::new(seed, 1, exact_from);
+            let mut player = AlphaBeta::new(seed, 1, Some(exact_from));
             let step = player.choose(&e, &s, &legal).unwrap();
             let after = worth(&e.apply(&s, step).unwrap(), s.mover);
             if must_be_best {
@@ -292,5 +292,64 @@ fn alphabeta_plays_the_endgame_exactly() {
     }
     assert!(exact >= 8, "{exact}");
     // The comparison means something: without the exact endgame depth one does miss.
+    assert!(shallow_missed > 0);
+}
+
+/// The same in a game of several steps a turn, solved a step at a time: from
+/// `EXACT_STEP_EMPTIES` empty cells on, alphabeta plays a best step of Verto, as a plain
+/// negamax written here (every step, no pruning, no table) values them.
+#[test]
+fn alphabeta_plays_the_endgame_of_a_game_of_steps_exactly() {
+    use outflank::agents::EXACT_STEP_EMPTIES;
+    let e = engine("games/verto-8x8.rules", &[("size", "6")]);
+    // The value of `s` for `p`: a win is worth more than any margin, as the outcome says.
+    fn worth(e: &outflank::engine::Engine, s: &State, p: u8) -> f64 {
+        if let Some(o) = s.outcome {
+            return o.value_for(p);
+        }
+        let mut steps = Vec::new();
+        e.steps(s, &mut steps).unwrap();
+        let values = steps
+            .iter()
+            .map(|&st| worth(e, &e.apply(s, st).unwrap(), s.mover));
+        let best = values.fold(f64::NEG_INFINITY, f64::max);
+        if p == s.mover {
+            best
+        } else {
+            -best
+        }
+    }
+    let (mut exact, mut shallow_missed) = (0, 0);
+    for seed in 0..10 {
+        let mut rng = outflank::engine::rng::Rng::new(seed);
+        let mut s = e.start().unwrap();
+        let empties = |s: &State| (0..36).filter(|&c| s.owner(c).is_none()).count() as u32;
+        // A turn's first step, with a few cells fewer than the player solves from.
+        while !s.is_over() && (s.steps > 0 || empties(&s) > EXACT_STEP_EMPTIES - 1) {
+            let step = e.random_step(&s, &mut rng).unwrap().unwrap();
+            s = e.apply(&s, step).unwrap();
+        }
+        if s.is_over() {
+            continue;
+        }
+        let mut legal = Vec::new();
+        e.steps(&s, &mut legal).unwrap();
+        if legal.len() < 2 {
+            continue;
+        }
+        let best = worth(&e, &s, s.mover);
+        for (exact_from, must_be_best) in [(None, true), (Some(0), false)] {
+            let mut player = AlphaBeta::new(seed, 1, exact_from);
+            let step = player.choose(&e, &s, &legal).unwrap();
+            let after = worth(&e, &e.apply(&s, step).unwrap(), s.mover);
+            if must_be_best {
+                assert_eq!(after, best, "seed {seed}");
+                exact += 1;
+            } else if after < best {
+                shallow_missed += 1;
+            }
+        }
+    }
+    assert!(exact >= 6, "{exact}");
     assert!(shallow_missed > 0);
 }

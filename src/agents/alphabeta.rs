@@ -1,7 +1,7 @@
 //! Iterative-deepening alpha-beta over steps, with a transposition table. A turn of several
 //! steps is searched step by step; the sign of a value changes only when the mover changes.
 
-use super::search::Search;
+use super::search::{Budget, Search};
 use super::{score_margin, Agent};
 use crate::engine::kernel::search::Table;
 use crate::engine::rng::Rng;
@@ -10,8 +10,9 @@ use crate::engine::{Engine, RuleError, Step};
 
 pub struct AlphaBeta {
     depth: u32,
-    /// Empty cells from which the player solves the position exactly (0: never).
-    exact: u32,
+    /// Empty cells from which the player solves the position exactly (0: never); None for
+    /// the defaults, [`EXACT_EMPTIES`] or [`EXACT_STEP_EMPTIES`] by the game.
+    exact: Option<u32>,
     rng: Rng,
     search: Search,
     /// The solver's table, made at the first exact decision.
@@ -22,6 +23,17 @@ pub struct AlphaBeta {
 /// turn fills one (see [`Engine::kernel_is_direct`]): on an 8x8 board such a solve takes
 /// milliseconds, and the game's end is then played perfectly.
 pub const EXACT_EMPTIES: u32 = 12;
+
+/// In the other games (turns of several steps, or rules the runner's solver does not take),
+/// the player tries to solve from this many empty cells on, a step at a time, within
+/// [`EXACT_STEP_POSITIONS`]: fewer than in direct games, because a tree of steps is wider and
+/// each of its positions dearer (docs/PLAYERS.md measures the choice on Verto).
+pub const EXACT_STEP_EMPTIES: u32 = 8;
+
+/// The positions a solve a step at a time may expand before the player gives it up for its
+/// usual search: tens of milliseconds, so that a game whose end is near in cells but far in
+/// steps (or that need not end) loses little.
+const EXACT_STEP_POSITIONS: u64 = 50_000;
 
 /// The most memory the solver's table may take.
 const SOLVED_BYTES: usize = 64 << 20;
@@ -36,7 +48,7 @@ const TABLE_BYTES: usize = 256 << 20;
 impl AlphaBeta {
     /// A player searching `depth` steps ahead, and to the end of the game from `exact` empty
     /// cells on.
-    pub fn new(seed: u64, depth: u32, exact: u32) -> AlphaBeta {
+    pub fn new(seed: u64, depth: u32, exact: Option<u32>) -> AlphaBeta {
         AlphaBeta {
             depth,
             exact,
@@ -88,6 +100,43 @@ impl AlphaBeta {
         Ok(best.1)
     }
 
+    /// [`AlphaBeta::exact_choice`] for the games the runner's solver does not take: the
+    /// engine's search a step at a time, to the end of the game, sharing the player's table.
+    /// None when it would take more than [`EXACT_STEP_POSITIONS`] positions, or a line longer
+    /// than a few steps per empty cell.
+    fn exact_step_choice(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        steps: &[Step],
+        order: &[usize],
+        empties: usize,
+    ) -> Result<Option<usize>, RuleError> {
+        let mut budget = Budget {
+            positions: EXACT_STEP_POSITIONS,
+            line: 4 * empties + 8,
+        };
+        let mut best = (f64::NEG_INFINITY, None);
+        for &i in order {
+            // Only whether the step beats the best so far, as in the usual search.
+            let Some(v) = self.search.step_value_within_budget(
+                engine,
+                s,
+                steps[i],
+                best.0,
+                f64::INFINITY,
+                &mut budget,
+            )?
+            else {
+                return Ok(None);
+            };
+            if v > best.0 {
+                best = (v, Some(i));
+            }
+        }
+        Ok(best.1)
+    }
+
     /// Positions searched so far, over every decision (for measuring the search).
     pub fn nodes(&self) -> u64 {
         self.search.nodes()
@@ -114,10 +163,9 @@ impl AlphaBeta {
 
 impl Agent for AlphaBeta {
     fn describe(&self) -> String {
-        if self.exact == EXACT_EMPTIES {
-            format!("alphabeta:{}", self.depth)
-        } else {
-            format!("alphabeta:{}:{}", self.depth, self.exact)
+        match self.exact {
+            None => format!("alphabeta:{}", self.depth),
+            Some(e) => format!("alphabeta:{}:{e}", self.depth),
         }
     }
 
@@ -135,13 +183,17 @@ impl Agent for AlphaBeta {
         for i in (1..order.len()).rev() {
             order.swap(i, self.rng.below(i + 1));
         }
+        let playable = &engine.game.geometry.playable;
+        let empties = playable.iter().filter(|&c| s.owner(c).is_none()).count();
         if engine.kernel_is_direct() && engine.kernel_searches() {
-            let playable = &engine.game.geometry.playable;
-            let empties = playable.iter().filter(|&c| s.owner(c).is_none()).count();
-            if empties <= self.exact as usize {
+            if empties <= self.exact.unwrap_or(EXACT_EMPTIES) as usize {
                 if let Some(i) = self.exact_choice(engine, s, steps, &order)? {
                     return Ok(steps[i]);
                 }
+            }
+        } else if empties <= self.exact.unwrap_or(EXACT_STEP_EMPTIES) as usize {
+            if let Some(i) = self.exact_step_choice(engine, s, steps, &order, empties)? {
+                return Ok(steps[i]);
             }
         }
         // Iterative deepening: shallower searches fill the table that orders the deeper ones,

@@ -37,7 +37,7 @@ mod greedy;
 mod mcts;
 pub mod search;
 
-pub use alphabeta::{AlphaBeta, EXACT_EMPTIES};
+pub use alphabeta::{AlphaBeta, EXACT_EMPTIES, EXACT_STEP_EMPTIES};
 pub use greedy::Greedy;
 pub use mcts::{Budget, Mcts};
 
@@ -95,7 +95,7 @@ pub fn agent(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
             };
             Ok(Box::new(Mcts::new(seed, budget)))
         }
-        ("alphabeta", None) => Ok(Box::new(AlphaBeta::new(seed, 4, alphabeta::EXACT_EMPTIES))),
+        ("alphabeta", None) => Ok(Box::new(AlphaBeta::new(seed, 4, None))),
         ("alphabeta", Some(a)) => {
             let (depth, exact) = match a.split_once(':') {
                 Some((d, e)) => (d, Some(e)),
@@ -106,10 +106,10 @@ pub fn agent(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
                 return Err(format!("`{spec}`: a depth above 64 is not useful"));
             }
             let exact = match exact {
-                None => alphabeta::EXACT_EMPTIES,
-                Some(e) => e.parse::<u32>().ok().filter(|&e| e <= 64).ok_or_else(|| {
+                None => None,
+                Some(e) => Some(e.parse::<u32>().ok().filter(|&e| e <= 64).ok_or_else(|| {
                     format!("`{spec}`: the empty cells to solve from must be a whole number from 0 to 64")
-                })?,
+                })?),
             };
             Ok(Box::new(AlphaBeta::new(seed, depth as u32, exact)))
         }

@@ -52,6 +52,39 @@ struct Steps<'a> {
     order: &'a mut Order,
     /// A position's steps as the engine lists them, room kept from one position to the next.
     listed: Vec<Step>,
+    /// A search that may give up: the positions it may still expand, and the longest line it
+    /// may follow (see [`Search::step_value_within_budget`]).
+    budget: Option<Budget>,
+}
+
+/// What a search that may give up has left to spend.
+#[derive(Clone, Copy)]
+pub struct Budget {
+    /// Positions it may still expand.
+    pub positions: u64,
+    /// The most steps a line may go below the search's root.
+    pub line: usize,
+}
+
+/// Why a search of the engine's states stopped short of a value.
+enum Stop {
+    Rule(RuleError),
+    /// The budget ran out.
+    Spent,
+}
+
+impl From<RuleError> for Stop {
+    fn from(e: RuleError) -> Stop {
+        Stop::Rule(e)
+    }
+}
+
+/// A search without a budget stops only on an error of the rules.
+fn unbudgeted(r: Result<f64, Stop>) -> Result<f64, RuleError> {
+    r.map_err(|stop| match stop {
+        Stop::Rule(e) => e,
+        Stop::Spent => unreachable!("only a search with a budget runs out of it"),
+    })
 }
 
 /// Whether the movers `a` and `b` play on one side in a search for `root`: both the root or
@@ -79,7 +112,7 @@ impl Tree for Steps<'_> {
     type Node = State;
     type Key = StateKey;
     type Move = Step;
-    type Error = RuleError;
+    type Error = Stop;
     // The evaluation's fine fractions of a point make a first move rarely the best by all of
     // them: probing cost alphabeta a fifth more time on Othello (depths 6 and 5).
     const PROBES: bool = false;
@@ -97,7 +130,7 @@ impl Tree for Steps<'_> {
         depth.map_or(254, |d| d.min(253) as u8)
     }
 
-    fn horizon(&mut self, s: &State) -> Result<f64, RuleError> {
+    fn horizon(&mut self, s: &State) -> Result<f64, Stop> {
         let v = (self.evaluate)(self.engine, s, self.root)?;
         Ok(for_player(self.root, s.mover, v))
     }
@@ -110,7 +143,13 @@ impl Tree for Steps<'_> {
         first: Option<Step>,
         ply: usize,
         out: &mut Children<Self>,
-    ) -> Result<(), RuleError> {
+    ) -> Result<(), Stop> {
+        if let Some(b) = &mut self.budget {
+            if b.positions == 0 || ply >= b.line {
+                return Err(Stop::Spent);
+            }
+            b.positions -= 1;
+        }
         self.engine.steps(s, &mut self.listed)?;
         let killers = self.order.killers.get(ply).copied().unwrap_or_default();
         for &step in &self.listed {
@@ -129,8 +168,8 @@ impl Tree for Steps<'_> {
         Ok(())
     }
 
-    fn play(&mut self, s: &State, step: Step) -> Result<State, RuleError> {
-        self.engine.apply(s, step)
+    fn play(&mut self, s: &State, step: Step) -> Result<State, Stop> {
+        Ok(self.engine.apply(s, step)?)
     }
 
     fn same_side(&self, parent: &State, child: &State) -> bool {
@@ -153,8 +192,8 @@ impl Tree for Steps<'_> {
         *saved = saved.saturating_add(d * d);
     }
 
-    fn endless(&self, message: String) -> RuleError {
-        RuleError::endless_game(&self.engine.game, message)
+    fn endless(&self, message: String) -> Stop {
+        Stop::Rule(RuleError::endless_game(&self.engine.game, message))
     }
 }
 
@@ -199,6 +238,7 @@ impl Search {
             root: self.root,
             order: &mut self.order,
             listed: Vec::new(),
+            budget: None,
         };
         (tree, &mut self.table)
     }
@@ -214,13 +254,13 @@ impl Search {
         beta: f64,
     ) -> Result<f64, RuleError> {
         let (mut tree, table) = self.parts(engine);
-        negamax::value(&mut tree, table, s, depth, alpha, beta, 0)
+        unbudgeted(negamax::value(&mut tree, table, s, depth, alpha, beta, 0))
     }
 
     /// The exact value of `s` for its mover, to the end of the game.
     pub fn exact_value(&mut self, engine: &Engine, s: &State) -> Result<f64, RuleError> {
         let (mut tree, table) = self.parts(engine);
-        negamax::exact_value(&mut tree, table, s)
+        unbudgeted(negamax::exact_value(&mut tree, table, s))
     }
 
     /// The value of playing `step` at `s` for the player to move at `s`, inside that player's
@@ -238,6 +278,35 @@ impl Search {
         let t = engine.apply(s, step)?;
         let rest = depth.map(|d| d.saturating_sub(1));
         let (mut tree, table) = self.parts(engine);
-        negamax::child_value(&mut tree, table, s, &t, rest, alpha, beta, 0)
+        unbudgeted(negamax::child_value(
+            &mut tree, table, s, &t, rest, alpha, beta, 0,
+        ))
+    }
+
+    /// [`Search::step_value_within`] to the end of the game, giving up (None) when the search
+    /// would expand more positions than `budget` has left, or follow a longer line: a game whose
+    /// end is near in cells may still be far in steps, or need not come at all. What was
+    /// searched before it gave up stays in the table, exact where it was finished.
+    pub fn step_value_within_budget(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        step: Step,
+        alpha: f64,
+        beta: f64,
+        budget: &mut Budget,
+    ) -> Result<Option<f64>, RuleError> {
+        let t = engine.apply(s, step)?;
+        let (mut tree, table) = self.parts(engine);
+        tree.budget = Some(*budget);
+        let value = negamax::child_value(&mut tree, table, s, &t, None, alpha, beta, 0);
+        if let Some(left) = tree.budget {
+            *budget = left;
+        }
+        match value {
+            Ok(v) => Ok(Some(v)),
+            Err(Stop::Spent) => Ok(None),
+            Err(Stop::Rule(e)) => Err(e),
+        }
     }
 }
