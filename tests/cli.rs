@@ -825,6 +825,42 @@ fn one_seat_syntax_for_run_analyse_and_play() {
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no player `green`"), "{}", stderr(&o));
+    // A seat given twice is refused in play too, whichever form names it.
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/othello.rules",
+            "--seat",
+            "white=greedy",
+            "--white",
+            "random",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--white random: white is seated twice; keep one"),
+        "{}",
+        stderr(&o)
+    );
+    // An option of the game written after the players is pointed to its place.
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/othello.rules",
+            "--white",
+            "random",
+            "--set",
+            "size=6",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--set: write it before the players"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// A game saved half way goes on with `--resume`: its moves are there (undo reaches into

@@ -38,6 +38,7 @@ mod rolit;
 mod scaling;
 mod serve;
 mod symmetry;
+mod terminal;
 mod tutorial;
 mod vect_reverse;
 mod verto;

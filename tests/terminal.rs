@@ -1,0 +1,210 @@
+//! `play` in a real terminal: tmux runs it in a pane of a tmux server of the test's own, keys
+//! are sent as a person types them (arrows, Tab, Enter), and the pane's screen is read back,
+//! with its colours when asked.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux server with one pane running `outflank`, killed when dropped.
+struct Pane {
+    socket: String,
+}
+
+impl Pane {
+    /// `outflank ARGS` in an 80x50 pane, with `env` set (and NO_COLOR unset unless given).
+    fn start(name: &str, env: &[(&str, &str)], args: &[&str]) -> Pane {
+        let socket = format!("outflank-{name}-{}", std::process::id());
+        let mut command = vec!["env".to_string(), "-u".into(), "NO_COLOR".into()];
+        command.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
+        command.push(env!("CARGO_BIN_EXE_outflank").into());
+        command.extend(args.iter().map(|a| a.to_string()));
+        let quoted: Vec<String> = command
+            .iter()
+            .map(|w| format!("'{}'", w.replace('\'', r"'\''")))
+            .collect();
+        let pane = Pane { socket };
+        let o = pane
+            .tmux(&[
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-x",
+                "80",
+                "-y",
+                "50",
+                "-c",
+                env!("CARGO_MANIFEST_DIR"),
+                &quoted.join(" "),
+                ";",
+                "set-option",
+                "-g",
+                "remain-on-exit",
+                "on",
+            ])
+            .output()
+            .expect("tmux runs (.ci/run installs it)");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        pane
+    }
+
+    fn tmux(&self, args: &[&str]) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket]).args(args);
+        c
+    }
+
+    /// Types `text` as it is, letter by letter.
+    fn type_text(&self, text: &str) {
+        assert!(self
+            .tmux(&["send-keys", "-l", text])
+            .status()
+            .unwrap()
+            .success());
+    }
+
+    /// Presses keys by tmux's names: Enter, Tab, Up, Left, BSpace.
+    fn press(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys"];
+        args.extend(keys);
+        assert!(self.tmux(&args).status().unwrap().success());
+    }
+
+    /// The screen as text; with `colours`, with the escapes that draw them.
+    fn screen(&self, colours: bool) -> String {
+        let mut args = vec!["capture-pane", "-p", "-S", "-200"];
+        if colours {
+            args.push("-e");
+        }
+        let o = self.tmux(&args).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+
+    /// Waits (ten seconds at most) until `text` has appeared `times` times on the screen.
+    fn wait_for(&self, text: &str, times: usize) -> String {
+        let begun = Instant::now();
+        loop {
+            let screen = self.screen(false);
+            if screen.matches(text).count() >= times {
+                return screen;
+            }
+            assert!(
+                begun.elapsed() < Duration::from_secs(10),
+                "`{text}` did not appear {times} times:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]).output();
+    }
+}
+
+fn temp(name: &str) -> String {
+    crate::common::run::temp("terminal", name)
+}
+
+const FOUR: [&str; 8] = [
+    "play",
+    "games/othello.rules",
+    "--set",
+    "size=4",
+    "--black",
+    "human",
+    "--white",
+    "human",
+];
+
+/// Tab completes a legal move, the arrows move in the line and through the history (no
+/// `^[[A` on the screen), undo and the marks of the last turn work, and the game saved from
+/// the terminal goes on in a second session with `--resume`.
+#[test]
+fn play_in_a_terminal_edits_completes_recalls_and_resumes() {
+    let saved = temp("terminal-game.json");
+    let _ = std::fs::remove_file(&saved);
+    let pane = Pane::start("edit", &[("NO_COLOR", "1")], &FOUR);
+    pane.wait_for("black>", 1);
+    // b1 is the only legal move (of b1, a2, d3, c4) or command that starts with b.
+    pane.type_text("b");
+    pane.press(&["Tab"]);
+    pane.press(&["Enter"]);
+    let screen = pane.wait_for("white>", 1);
+    // Black's b1 took the white piece on b2: a star after b1, a plus after b2.
+    assert!(screen.contains(" 1 . B*"), "{screen}");
+    assert!(screen.contains(" 2 . B+B"), "{screen}");
+    pane.type_text("undo");
+    pane.press(&["Enter"]);
+    pane.wait_for("black>", 2);
+    // Up twice: back past `undo` to `b1`.
+    pane.press(&["Up", "Up", "Enter"]);
+    pane.wait_for("white>", 2);
+    pane.type_text("undo");
+    pane.press(&["Enter"]);
+    pane.wait_for("black>", 3);
+    // `1`, then Left to go before it, then `a` in front: a1 is not legal, and says so.
+    pane.type_text("1");
+    pane.press(&["Left"]);
+    pane.type_text("a");
+    pane.press(&["Enter"]);
+    let screen = pane.wait_for("`a1` is not legal here", 1);
+    assert!(!screen.contains("^["), "{screen}");
+    pane.type_text("d3");
+    pane.press(&["Enter"]);
+    pane.wait_for("white>", 3);
+    pane.type_text(&format!("save {saved}"));
+    pane.press(&["Enter"]);
+    pane.wait_for("saved to", 1);
+    pane.type_text("quit");
+    pane.press(&["Enter"]);
+    pane.wait_for("Pane is dead", 1);
+    drop(pane);
+
+    let mut args = FOUR.to_vec();
+    args.extend(["--resume", &saved]);
+    let pane = Pane::start("resume", &[("NO_COLOR", "1")], &args);
+    let screen = pane.wait_for("white>", 1);
+    assert!(screen.contains("resumed after 1 move"), "{screen}");
+    assert!(screen.contains(" 3 . B B+B*"), "{screen}");
+}
+
+/// The board is in colour on a terminal, and in none with NO_COLOR set.
+#[test]
+fn play_in_a_terminal_draws_colour_unless_no_color() {
+    let pane = Pane::start("colour", &[], &FOUR);
+    pane.wait_for("black>", 1);
+    let coloured = pane.screen(true);
+    // Black's pieces in bold yellow, White's in bold cyan (tmux writes the attributes one by
+    // one).
+    assert!(coloured.contains("\x1b[1m\x1b[33mB"), "{coloured:?}");
+    assert!(coloured.contains("\x1b[1m\x1b[36mW"), "{coloured:?}");
+    drop(pane);
+    let pane = Pane::start("plain", &[("NO_COLOR", "1")], &FOUR);
+    pane.wait_for("black>", 1);
+    let plain = pane.screen(true);
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+}
+
+/// Against a computer: `hint` suggests a legal move, and the computer's move is said.
+#[test]
+fn play_in_a_terminal_gives_hints_and_the_computer_answers() {
+    let mut args = FOUR[..6].to_vec();
+    args.extend(["--white", "greedy"]);
+    let pane = Pane::start("hint", &[("NO_COLOR", "1")], &args);
+    pane.wait_for("black>", 1);
+    pane.type_text("hint");
+    pane.press(&["Enter"]);
+    let screen = pane.wait_for("hint (alphabeta:4): ", 1);
+    let line = screen
+        .lines()
+        .find(|l| l.starts_with("hint (alphabeta:4): "))
+        .unwrap();
+    let suggested = line.trim_start_matches("hint (alphabeta:4): ").trim();
+    assert!(["b1", "a2", "d3", "c4"].contains(&suggested), "{line}");
+    pane.type_text(suggested);
+    pane.press(&["Enter"]);
+    pane.wait_for("white (greedy) plays ", 1);
+    pane.wait_for("black>", 2);
+}
