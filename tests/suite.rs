@@ -18,6 +18,7 @@ mod docs;
 mod editors;
 mod fast_paths;
 mod format;
+mod formats;
 mod fuzz;
 mod games;
 mod hex;

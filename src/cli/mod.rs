@@ -19,6 +19,7 @@ macro_rules! outp {
 mod analyse;
 mod author;
 mod bench;
+mod convert;
 mod inspect;
 mod lsp;
 mod output;
@@ -141,6 +142,9 @@ enum Command {
     Bench(BenchArgs),
     /// Replay recorded games, checking every move and the result.
     Replay(ReplayArgs),
+    /// Convert game records between outflank's records (JSON) and Othello transcripts, GGF
+    /// and SGF, checking every move against the rules.
+    Convert(convert::ConvertArgs),
     /// Print a playthrough, step by step, as stable text.
     Trace(TraceArgs),
     /// A language server for rules files, on stdin and stdout, for editors (see editors/).
@@ -406,6 +410,7 @@ fn run(cli: Cli) -> i32 {
         Command::Merge(a) => analyse::cmd_merge(a),
         Command::Compare(a) => analyse::cmd_compare(a),
         Command::Replay(a) => run::cmd_replay(a),
+        Command::Convert(a) => convert::cmd_convert(a),
         Command::Play(a) => play::cmd_play(a),
         Command::Bench(a) => bench::cmd_bench(a),
         Command::Lsp => lsp::serve()
