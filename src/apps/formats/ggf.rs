@@ -2,7 +2,7 @@
 //! `(;GM[Othello]...BO[8 ... *]B[f5]W[d6]...;)`.
 
 use super::tree::{escape, property, Node};
-use super::{record_of, two_player_grid, Game, Turn};
+use super::{two_player_grid, Game, Turn};
 use crate::apps::record::Record;
 use crate::engine::state::State;
 use crate::engine::Engine;
@@ -99,25 +99,13 @@ pub(super) fn read(
         game.play(&text, Some(player), n)?;
     }
     let result = property(node, "RE").unwrap_or("");
-    let resigned = if result.ends_with(":r") && !game.now.is_over() {
-        // RE is Black's margin: Black (the first player) resigned where it is a loss.
-        let margin: f64 = result.trim_end_matches(":r").parse().unwrap_or(0.0);
-        Some(u8::from(margin >= 0.0))
-    } else {
-        game.finish_passes();
-        None
-    };
-    let resigned = resigned.filter(|&p| game.resigns(p, &format!("RE[{result}]"), unused));
+    // RE is Black's margin: Black (the first player) resigned where it is a loss.
+    let resigned = result.strip_suffix(":r").map(|margin| {
+        let margin: f64 = margin.parse().unwrap_or(0.0);
+        (u8::from(margin >= 0.0), format!("RE[{result}]"))
+    });
     let name = |key: &str| property(node, key).unwrap_or("unknown").to_string();
-    record_of(
-        engine,
-        rules,
-        &start,
-        &game.now,
-        game.moves,
-        [name("PB"), name("PW")],
-        resigned,
-    )
+    game.into_record(rules, &start, [name("PB"), name("PW")], resigned, unused)
 }
 
 /// The result as GGF writes it: Black's margin (a resigned game: at least one point to the

@@ -172,7 +172,7 @@ pub(super) fn at_setup(engine: &Engine, s: &State) -> Result<bool, String> {
 
 /// A record of `moves` from `start` under `engine`'s rules, with its result: the game's own
 /// when it is over, else `resigned` (the player who gave up) when the file says so.
-pub(super) fn record_of(
+fn record_of(
     engine: &Engine,
     rules: &str,
     start: &State,
@@ -256,7 +256,7 @@ impl Game<'_> {
     /// Whether a record can say that `p` resigned here, as the file's `said` does: only the
     /// player to move resigns in a record. If not, the game is kept unfinished, and a note in
     /// `unused` says why.
-    pub(super) fn resigns(&self, p: u8, said: &str, unused: &mut Vec<String>) -> bool {
+    fn resigns(&self, p: u8, said: &str, unused: &mut Vec<String>) -> bool {
         let e = self.engine;
         let on_turn = self.now.mover == p;
         if !on_turn {
@@ -277,8 +277,36 @@ impl Game<'_> {
             && self.engine.step_notation(&self.now, steps[0]) == "pass"
     }
 
+    /// The game as read, as a record: `players` by seat, and `resigned`, the player the file
+    /// says resigned and the file's words for it, kept where a record can hold it. A game not
+    /// resigned gets the passes that end it where the file leaves them out.
+    pub(super) fn into_record(
+        mut self,
+        rules: &str,
+        start: &State,
+        players: [String; 2],
+        resigned: Option<(u8, String)>,
+        unused: &mut Vec<String>,
+    ) -> Result<Record, String> {
+        let resigned = resigned
+            .filter(|(p, said)| !self.now.is_over() && self.resigns(*p, said, unused))
+            .map(|(p, _)| p);
+        if resigned.is_none() {
+            self.finish_passes();
+        }
+        record_of(
+            self.engine,
+            rules,
+            start,
+            &self.now,
+            self.moves,
+            players,
+            resigned,
+        )
+    }
+
     /// Passes that end the game where the rules end it after two (a file may leave them out).
-    pub(super) fn finish_passes(&mut self) {
+    fn finish_passes(&mut self) {
         for _ in 0..2 {
             if !self.now.is_over() && self.only_pass() {
                 let n = self.moves.len() + 1;

@@ -1,7 +1,7 @@
 //! SGF, the Smart Game Format (FF[4]) of Go programs: the main line of each game tree.
 
 use super::tree::{escape, property, Node};
-use super::{record_of, two_player_grid, Game, Turn};
+use super::{two_player_grid, Game, Turn};
 use crate::apps::record::Record;
 use crate::engine::state::State;
 use crate::engine::Engine;
@@ -121,21 +121,13 @@ pub(super) fn read(
     }
     let result = property(root, "RE").unwrap_or("");
     let resigned = match result {
-        "B+R" | "B+Resign" if !game.now.is_over() => Some(1),
-        "W+R" | "W+Resign" if !game.now.is_over() => Some(0),
+        "B+R" | "B+Resign" => Some(1),
+        "W+R" | "W+Resign" => Some(0),
         _ => None,
-    };
-    let resigned = resigned.filter(|&p| game.resigns(p, &format!("RE[{result}]"), unused));
+    }
+    .map(|p| (p, format!("RE[{result}]")));
     let name = |key: &str| property(root, key).unwrap_or("unknown").to_string();
-    record_of(
-        engine,
-        rules,
-        &start,
-        &game.now,
-        game.moves,
-        [name("PB"), name("PW")],
-        resigned,
-    )
+    game.into_record(rules, &start, [name("PB"), name("PW")], resigned, unused)
 }
 
 /// The result as SGF writes it: `B+3`, `W+R`, `0` for a draw; nothing while the game goes on.

@@ -1,6 +1,6 @@
 //! Othello transcripts: the cells one after another (`f5d6c3`), passes left out.
 
-use super::{at_setup, record_of, Game, Turn};
+use super::{at_setup, Game, Turn};
 use crate::apps::record::Record;
 use crate::engine::state::State;
 use crate::engine::Engine;
@@ -35,17 +35,8 @@ pub(super) fn read(engine: &Engine, line: &str, rules: &str) -> Result<Record, S
         game.play(&rest[..used], None, n)?;
         rest = &rest[used..];
     }
-    game.finish_passes();
     let unknown = || "unknown".to_string();
-    record_of(
-        engine,
-        rules,
-        &start,
-        &game.now,
-        game.moves,
-        [unknown(), unknown()],
-        None,
-    )
+    game.into_record(rules, &start, [unknown(), unknown()], None, &mut Vec::new())
 }
 
 pub(super) fn write(
