@@ -863,6 +863,53 @@ fn one_seat_syntax_for_run_analyse_and_play() {
     );
 }
 
+/// Inside a turn of several steps, undo takes back one step; back at the turn's start, the next
+/// undo takes back the turn before (Verto 5x5: light's c2 captures b2 or c3).
+#[test]
+fn play_takes_back_one_step_of_a_turn() {
+    let saved = temp("steps.json");
+    let before = "b3 d2 d3 d4 d5 e5 c4 a4 b4 e4 d1 c3 b1 b2 a2 e2";
+    let mut script: String = before.split(' ').map(|m| format!("{m}\n")).collect();
+    script += &format!("c2\nundo\nundo\ne2\nc2\nxb2\nsave {saved}\nquit\n");
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/verto-8x8.rules",
+            "--set",
+            "size=5",
+            "--light",
+            "human",
+            "--dark",
+            "human",
+        ],
+        &script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let continues = "light continues c2; next: xb2 xc3";
+    let first = text.find(continues).expect("c2 starts a turn of two steps");
+    let rest = &text[first..];
+    // One step back, then the turn before: dark's e2 (dark has a piece fewer and is to move
+    // again), which dark then plays again.
+    let step = rest.find("light> undone: the last step").unwrap();
+    let turn = rest.find("light> undone\n").unwrap();
+    assert!(step < turn, "{rest}");
+    assert!(
+        rest[turn..].contains("score: light 7, dark 8\ndark> "),
+        "{rest}"
+    );
+    assert_eq!(rest.matches(continues).count(), 2, "{rest}");
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    let moves: Vec<&str> = record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(moves.len(), 17, "{moves:?}");
+    assert_eq!(moves[15..], ["e2", "c2xb2"]);
+}
+
 /// A game saved half way goes on with `--resume`: its moves are there (undo reaches into
 /// them), its parameters come from the record, and the game saved again at its end replays
 /// with every move. A finished game or a record of other rules is refused.

@@ -164,6 +164,11 @@ impl Game<'_> {
                 self.now = state;
                 self.marks.truncate(marks);
                 lock(&self.live).partial.truncate(written);
+                if state.steps == 0 {
+                    // Back at the turn's start: the turn is gone, and so is its place to undo
+                    // to, so that the next undo reaches the turn before.
+                    self.undo_points.pop();
+                }
                 return Some("undone: the last step");
             }
         }
