@@ -863,6 +863,54 @@ fn one_seat_syntax_for_run_analyse_and_play() {
     );
 }
 
+/// `--time`: each player's clock shows in the status line; a computer whose turn takes longer
+/// than its time loses before its move counts, the record says so and `replay` accepts it.
+#[test]
+fn play_with_a_clock_ends_when_a_time_runs_out() {
+    let saved = temp("clock.json");
+    let o = outflank_with_input(
+        &[
+            "play",
+            "games/othello.rules",
+            "--set",
+            "size=4",
+            "--time",
+            "0.3s",
+            "--black",
+            "human",
+            "--white",
+            "mcts:600ms",
+            "--record",
+            &saved,
+        ],
+        "d3\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("time left: black 0:00.3, white 0:00.3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("white (mcts:600ms) took too long: its time ran out"),
+        "{text}"
+    );
+    assert!(
+        text.contains("game over: white ran out of time: black wins"),
+        "{text}"
+    );
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(record["moves"], serde_json::json!(["d3"]));
+    assert_eq!(record["result"]["resigned"], "white");
+    assert_eq!(record["result"]["on_time"], true);
+    let o = outflank(&["replay", "games/othello.rules", &saved, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A time that is not one is refused, saying how to write one.
+    let o = outflank(&["play", "games/othello.rules", "--time", "5x"]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("write it as 5m, 90s"), "{}", stderr(&o));
+}
+
 /// Inside a turn of several steps, undo takes back one step; back at the turn's start, the next
 /// undo takes back the turn before (Verto 5x5: light's c2 captures b2 or c3).
 #[test]

@@ -154,6 +154,15 @@ fn sgf_reads_the_main_line_and_writes_it_back() {
         convert(&["games/reversi-go-9x9.rules", &rec, "--to", "sgf"]),
         "(;FF[4]GM[1]CA[UTF-8]AP[outflank]SZ[9]PB[Ann]PW[Bob]RE[B+R]\n;B[ee]\n;W[dc]\n;B[cg])\n"
     );
+    // White's time running out on its turn: a loss on time, written back as such.
+    let timed = write("timed.sgf", "(;FF[4]GM[1]SZ[9]RE[B+T];B[ee])");
+    let json = convert(&["games/reversi-go-9x9.rules", &timed, "--to", "record"]);
+    let record: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(record["result"]["resigned"], "white", "{json}");
+    assert_eq!(record["result"]["on_time"], true, "{json}");
+    let rec = write("timed.json", &json);
+    assert!(convert(&["games/reversi-go-9x9.rules", &rec, "--to", "sgf"]).contains("RE[B+T]"));
+    assert!(convert(&["games/reversi-go-9x9.rules", &rec, "--to", "ggf"]).contains(":t]"));
     // Black resigning after its own move: kept unfinished, and said.
     let late = write("late.sgf", "(;FF[4]GM[1]SZ[9]RE[W+R];B[ee])");
     let o = outflank(&[

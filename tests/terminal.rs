@@ -80,7 +80,9 @@ impl Pane {
         String::from_utf8_lossy(&o.stdout).into_owned()
     }
 
-    /// Waits (ten seconds at most) until `text` has appeared `times` times on the screen.
+    /// Waits (ten seconds at most) until `text` has appeared `times` times on the screen. Keys are
+    /// typed only once the prompt they answer is drawn: the line editor asks the terminal where
+    /// the cursor is as it starts, and keys typed before its answer can be lost.
     fn wait_for(&self, text: &str, times: usize) -> String {
         let begun = Instant::now();
         loop {
@@ -151,12 +153,14 @@ fn play_in_a_terminal_edits_completes_recalls_and_resumes() {
     pane.press(&["Enter"]);
     let screen = pane.wait_for("`a1` is not legal here", 1);
     assert!(!screen.contains("^["), "{screen}");
+    pane.wait_for("black>", 4);
     pane.type_text("d3");
     pane.press(&["Enter"]);
     pane.wait_for("white>", 3);
     pane.type_text(&format!("save {saved}"));
     pane.press(&["Enter"]);
     pane.wait_for("saved to", 1);
+    pane.wait_for("white>", 4);
     pane.type_text("quit");
     pane.press(&["Enter"]);
     pane.wait_for("Pane is dead", 1);
@@ -203,8 +207,30 @@ fn play_in_a_terminal_gives_hints_and_the_computer_answers() {
         .unwrap();
     let suggested = line.trim_start_matches("hint (alphabeta:4): ").trim();
     assert!(["b1", "a2", "d3", "c4"].contains(&suggested), "{line}");
+    pane.wait_for("black>", 2);
     pane.type_text(suggested);
     pane.press(&["Enter"]);
     pane.wait_for("white (greedy) plays ", 1);
     pane.wait_for("black>", 2);
+}
+
+/// A human's time runs from the prompt to the line typed: waiting past it loses the game, and
+/// the move typed too late is not played.
+#[test]
+fn play_in_a_terminal_loses_a_human_on_time() {
+    // The game's options come before the players.
+    let mut args = FOUR[..4].to_vec();
+    args.extend(["--time", "0.5s"]);
+    args.extend(&FOUR[4..]);
+    let pane = Pane::start("clock", &[("NO_COLOR", "1")], &args);
+    pane.wait_for("black>", 1);
+    std::thread::sleep(Duration::from_millis(900));
+    pane.type_text("d3");
+    pane.press(&["Enter"]);
+    let screen = pane.wait_for("game over: black ran out of time: white wins", 1);
+    assert!(
+        screen.contains("time left: black 0:00.0, white 0:00.5"),
+        "{screen}"
+    );
+    assert!(!screen.contains(" 3 . B B B"), "{screen}");
 }

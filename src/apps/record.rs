@@ -77,6 +77,9 @@ pub struct RecordResult {
     pub scores: BTreeMap<String, f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<String>,
+    /// `resigned` gave the game up because their clock ran out (`play --time`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_time: bool,
 }
 
 /// The hash that ties a record to its rules (base files included): FNV-1a (64 bits) over the
@@ -188,6 +191,7 @@ pub fn result_of(engine: &Engine, s: &State) -> Option<RecordResult> {
             .map(|p| (engine.player_name(p).to_string(), o.scores()[p as usize]))
             .collect(),
         resigned: None,
+        on_time: false,
     })
 }
 
@@ -206,6 +210,16 @@ pub fn resignation(engine: &Engine, s: &State, p: u8) -> RecordResult {
             })
             .collect(),
         resigned: Some(engine.player_name(p).to_string()),
+        on_time: false,
+    }
+}
+
+/// The result of a game of two players that `p` lost in position `s` because their time ran
+/// out: a resignation the clock made.
+pub fn time_loss(engine: &Engine, s: &State, p: u8) -> RecordResult {
+    RecordResult {
+        on_time: true,
+        ..resignation(engine, s, p)
     }
 }
 

@@ -99,17 +99,21 @@ pub(super) fn read(
         game.play(&text, Some(player), n)?;
     }
     let result = property(node, "RE").unwrap_or("");
-    // RE is Black's margin: Black (the first player) resigned where it is a loss.
-    let resigned = result.strip_suffix(":r").map(|margin| {
-        let margin: f64 = margin.parse().unwrap_or(0.0);
-        (u8::from(margin >= 0.0), format!("RE[{result}]"))
-    });
+    // RE is Black's margin: Black (the first player) gave up where it is a loss; `:r` after
+    // it for a resignation, `:t` for time run out.
+    let given_up = |mark: &str, on_time: bool| {
+        result.strip_suffix(mark).map(|margin| {
+            let margin: f64 = margin.parse().unwrap_or(0.0);
+            (u8::from(margin >= 0.0), on_time, format!("RE[{result}]"))
+        })
+    };
+    let resigned = given_up(":r", false).or_else(|| given_up(":t", true));
     let name = |key: &str| property(node, key).unwrap_or("unknown").to_string();
     game.into_record(rules, &start, [name("PB"), name("PW")], resigned, unused)
 }
 
-/// The result as GGF writes it: Black's margin (a resigned game: at least one point to the
-/// winner, `:r` after it); `?` while the game goes on.
+/// The result as GGF writes it: Black's margin (a game given up: at least one point to the
+/// winner, `:r` after it for a resignation, `:t` for time run out); `?` while the game goes on.
 fn ggf_result(record: &Record, engine: &Engine) -> String {
     let Some(r) = &record.result else {
         return "?".into();
@@ -120,7 +124,8 @@ fn ggf_result(record: &Record, engine: &Engine) -> String {
         Some(loser) => {
             let m = margin.abs().max(1.0);
             let black_won = loser != engine.player_name(0);
-            format!("{:+.3}:r", if black_won { m } else { -m })
+            let mark = if r.on_time { 't' } else { 'r' };
+            format!("{:+.3}:{mark}", if black_won { m } else { -m })
         }
         None => format!("{margin:+.3}"),
     }
@@ -155,8 +160,11 @@ pub(super) fn write(
             .cloned()
             .unwrap_or_default()
     };
+    // GM names the game: the rules' title, which is what a server expects of the standard
+    // game's rules file.
     let mut out = format!(
-        "(;GM[Othello]PC[outflank]PB[{}]PW[{}]RE[{}]TY[{}]BO[{}{board} {}]",
+        "(;GM[{}]PC[outflank]PB[{}]PW[{}]RE[{}]TY[{}]BO[{}{board} {}]",
+        escape(&engine.game.title),
         escape(&player(0)),
         escape(&player(1)),
         ggf_result(record, engine),

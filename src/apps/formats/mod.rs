@@ -5,7 +5,9 @@
 //! (a word step, a third player, a removed cell) is an error that names it, and what a file
 //! holds that a record cannot is listed back, never dropped without a word.
 
-use super::record::{params_of, resignation, result_of, rules_hash, Record, StartPosition};
+use super::record::{
+    params_of, resignation, result_of, rules_hash, time_loss, Record, StartPosition,
+};
 use crate::engine::state::State;
 use crate::engine::Engine;
 
@@ -171,7 +173,8 @@ pub(super) fn at_setup(engine: &Engine, s: &State) -> Result<bool, String> {
 }
 
 /// A record of `moves` from `start` under `engine`'s rules, with its result: the game's own
-/// when it is over, else `resigned` (the player who gave up) when the file says so.
+/// when it is over, else `resigned` (the player who gave up, and whether on time) when the file
+/// says so.
 fn record_of(
     engine: &Engine,
     rules: &str,
@@ -179,10 +182,11 @@ fn record_of(
     end: &State,
     moves: Vec<String>,
     players: [String; 2],
-    resigned: Option<u8>,
+    resigned: Option<(u8, bool)>,
 ) -> Result<Record, String> {
     let result = match resigned {
-        Some(p) if !end.is_over() => Some(resignation(engine, end, p)),
+        Some((p, false)) if !end.is_over() => Some(resignation(engine, end, p)),
+        Some((p, true)) if !end.is_over() => Some(time_loss(engine, end, p)),
         _ => result_of(engine, end),
     };
     Ok(Record {
@@ -278,19 +282,20 @@ impl Game<'_> {
     }
 
     /// The game as read, as a record: `players` by seat, and `resigned`, the player the file
-    /// says resigned and the file's words for it, kept where a record can hold it. A game not
-    /// resigned gets the passes that end it where the file leaves them out.
+    /// says gave up, whether their time ran out, and the file's words for it, kept where a
+    /// record can hold it. A game not given up gets the passes that end it where the file
+    /// leaves them out.
     pub(super) fn into_record(
         mut self,
         rules: &str,
         start: &State,
         players: [String; 2],
-        resigned: Option<(u8, String)>,
+        resigned: Option<(u8, bool, String)>,
         unused: &mut Vec<String>,
     ) -> Result<Record, String> {
         let resigned = resigned
-            .filter(|(p, said)| !self.now.is_over() && self.resigns(*p, said, unused))
-            .map(|(p, _)| p);
+            .filter(|(p, _, said)| !self.now.is_over() && self.resigns(*p, said, unused))
+            .map(|(p, on_time, _)| (p, on_time));
         if resigned.is_none() {
             self.finish_passes();
         }

@@ -121,16 +121,19 @@ pub(super) fn read(
     }
     let result = property(root, "RE").unwrap_or("");
     let resigned = match result {
-        "B+R" | "B+Resign" => Some(1),
-        "W+R" | "W+Resign" => Some(0),
+        "B+R" | "B+Resign" => Some((1, false)),
+        "W+R" | "W+Resign" => Some((0, false)),
+        "B+T" | "B+Time" => Some((1, true)),
+        "W+T" | "W+Time" => Some((0, true)),
         _ => None,
     }
-    .map(|p| (p, format!("RE[{result}]")));
+    .map(|(p, on_time)| (p, on_time, format!("RE[{result}]")));
     let name = |key: &str| property(root, key).unwrap_or("unknown").to_string();
     game.into_record(rules, &start, [name("PB"), name("PW")], resigned, unused)
 }
 
-/// The result as SGF writes it: `B+3`, `W+R`, `0` for a draw; nothing while the game goes on.
+/// The result as SGF writes it: `B+3`, `W+R` (resigned), `B+T` (time), `0` for a draw;
+/// nothing while the game goes on.
 fn sgf_result(record: &Record, engine: &Engine) -> Option<String> {
     let r = record.result.as_ref()?;
     let colour = |name: &str| {
@@ -144,7 +147,8 @@ fn sgf_result(record: &Record, engine: &Engine) -> Option<String> {
         return Some("0".into());
     };
     if r.resigned.is_some() {
-        return Some(format!("{}+R", colour(winner)));
+        let how = if r.on_time { 'T' } else { 'R' };
+        return Some(format!("{}+{how}", colour(winner)));
     }
     let scores: Vec<f64> = (0..2)
         .map(|p| r.scores.get(engine.player_name(p)).copied().unwrap_or(0.0))

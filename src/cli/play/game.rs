@@ -4,7 +4,7 @@
 use super::{lock, terminal, Live};
 use crate::cli::{start, Failure, GameArgs};
 use outflank::apps::record::{
-    params_of, resignation, result_of, rules_hash, Record, RecordResult, StartPosition,
+    params_of, resignation, result_of, rules_hash, time_loss, Record, RecordResult, StartPosition,
 };
 use outflank::engine::state::State;
 use outflank::engine::turns::PlayError;
@@ -29,6 +29,10 @@ pub(super) struct Game<'a> {
     /// The position before the last turn: the pieces it changed are marked as flipped.
     pub(super) turn_start: Option<State>,
     pub(super) resigned: Option<u8>,
+    /// `resigned` did not resign: their time ran out.
+    pub(super) on_time: bool,
+    /// With `--time`, each player's time left.
+    pub(super) clocks: Option<Vec<std::time::Duration>>,
     /// Play resumed after a declined agreement, and no placement has been made since.
     pub(super) resumed: bool,
     /// Steps played, undone ones included: what the step limit counts.
@@ -97,7 +101,50 @@ impl Game<'_> {
         for (name, value) in e.extra(&self.now) {
             line.push_str(&format!("; {name}: {value}"));
         }
+        if let Some(clocks) = &self.clocks {
+            let left: Vec<String> = clocks
+                .iter()
+                .enumerate()
+                .map(|(p, t)| format!("{} {}", e.player_name(p as u8), clock_text(*t)))
+                .collect();
+            line.push_str(&format!("; time left: {}", left.join(", ")));
+        }
         line
+    }
+
+    /// How the game ended: a resignation, time run out, or the result the rules give.
+    pub(super) fn end_line(&self) -> String {
+        let e = self.engine;
+        match self.resigned {
+            Some(p) => format!(
+                "{} {}: {} wins",
+                e.player_name(p),
+                if self.on_time {
+                    "ran out of time"
+                } else {
+                    "resigns"
+                },
+                e.player_name(1 - p)
+            ),
+            None => crate::cli::output::result_line(e, &self.now),
+        }
+    }
+
+    /// Takes `used` off player `p`'s time (with `--time`); a player whose time runs out loses
+    /// the game as it stands. Returns whether that happened.
+    pub(super) fn spend(&mut self, p: u8, used: std::time::Duration) -> bool {
+        let Some(clocks) = &mut self.clocks else {
+            return false;
+        };
+        let left = &mut clocks[usize::from(p)];
+        *left = left.saturating_sub(used);
+        if !left.is_zero() || self.over() {
+            return false;
+        }
+        self.resigned = Some(p);
+        self.on_time = true;
+        self.update_result();
+        true
     }
 
     pub(super) fn over(&self) -> bool {
@@ -127,6 +174,7 @@ impl Game<'_> {
     pub(super) fn result(&self) -> Option<RecordResult> {
         let e = self.engine;
         match self.resigned {
+            Some(p) if self.on_time => Some(time_loss(e, &self.now, p)),
             Some(p) => Some(resignation(e, &self.now, p)),
             None => result_of(e, &self.now),
         }
@@ -175,6 +223,7 @@ impl Game<'_> {
         let (played, state, resumed) = self.undo_points.pop()?;
         self.now = state;
         self.resigned = None;
+        self.on_time = false;
         self.resumed = resumed;
         self.marks.clear();
         self.step_points.clear();
@@ -236,6 +285,7 @@ impl Game<'_> {
         self.marks.clear();
         self.turn_start = None;
         self.resigned = None;
+        self.on_time = false;
         self.resumed = false;
         {
             let mut live = lock(&self.live);
@@ -304,5 +354,21 @@ impl Game<'_> {
         if after.is_over() {
             self.update_result();
         }
+    }
+}
+
+/// A clock's time as m:ss.s (h:mm:ss from an hour up).
+fn clock_text(t: std::time::Duration) -> String {
+    let tenths = t.as_millis() / 100;
+    let (h, m, s, d) = (
+        tenths / 36_000,
+        tenths / 600 % 60,
+        tenths / 10 % 60,
+        tenths % 10,
+    );
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}.{d}")
     }
 }

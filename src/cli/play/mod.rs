@@ -35,6 +35,11 @@ pub(super) struct PlayArgs {
     /// from `outflank serve`) made with these rules; its parameters and start are taken.
     #[arg(long, value_name = "RECORD")]
     pub(super) resume: Option<String>,
+    /// Each player's time for the whole game, e.g. 5m, 90s, 1h30m: a player whose time runs
+    /// out loses. A human's time runs from the prompt to the line typed; a computer's over its
+    /// turn, which keeps to its own budget (mcts:2000ms) whatever the clock says.
+    #[arg(long, value_name = "TIME", value_parser = clock_time)]
+    pub(super) time: Option<std::time::Duration>,
     /// --NAME PLAYER pairs, e.g. --black human --white alphabeta:4, or --seat NAME=PLAYER
     /// as `run` and `analyse` take it (--seat white=alphabeta:4).
     #[arg(
@@ -165,7 +170,7 @@ fn seating(
         }
         let name = flag.trim_start_matches("--");
         let Some(p) = names.iter().position(|n| n == name) else {
-            if ["--set", "--position", "--to-move"].contains(&flag) {
+            if ["--set", "--position", "--to-move", "--time"].contains(&flag) {
                 return Err(Failure::Message(format!(
                     "{flag}: write it before the players (`play RULES {flag} ... --{} PLAYER ...`)",
                     names[0]
@@ -229,6 +234,7 @@ pub(super) fn cmd_play(a: &PlayArgs) -> Result<String, Failure> {
         limit,
         ref record,
         ref resume,
+        time,
         seats: ref seat_args,
     } = *a;
     // `--resume FILE` written after the players arrives among them: taken from there too.
@@ -290,6 +296,8 @@ pub(super) fn cmd_play(a: &PlayArgs) -> Result<String, Failure> {
         marks: Vec::new(),
         turn_start: None,
         resigned: None,
+        on_time: false,
+        clocks: time.map(|t| vec![t; engine.game.player_count() as usize]),
         resumed: false,
         steps: 0,
     };
@@ -341,4 +349,40 @@ fn resumed_game(args: &GameArgs, path: &str) -> Result<(Engine, State, Option<Re
         )));
     }
     Ok((engine, begin, Some(record)))
+}
+
+/// A time on the clock: numbers with units (`5m`, `90s`, `1h30m`, `1.5s`, `500ms`); a bare
+/// number is seconds. From a tenth of a second to a day.
+fn clock_time(text: &str) -> Result<std::time::Duration, String> {
+    let bad = || {
+        format!("`{text}` is not a time; write it as 5m, 90s, 1h30m or 500ms (a number alone is seconds)")
+    };
+    let mut seconds = 0.0;
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..digits].parse().map_err(|_| bad())?;
+        rest = &rest[digits..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let unit = match &rest[..unit_end] {
+            "h" => 3600.0,
+            "m" | "min" => 60.0,
+            "s" | "" => 1.0,
+            "ms" => 0.001,
+            _ => return Err(bad()),
+        };
+        seconds += number * unit;
+        rest = &rest[unit_end..];
+    }
+    if !(0.1..=86_400.0).contains(&seconds) {
+        return Err(format!("`{text}`: give a time from 0.1s to 24h"));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }

@@ -4,7 +4,6 @@
 use super::game::Game;
 use super::terminal::{Line, Out, Reader, Thinking};
 use super::{interrupted, lock, write_record, COMMANDS, HELP, HINT_PLAYER};
-use crate::cli::output::result_line;
 use crate::cli::{Failure, GameArgs, StepLimit};
 use outflank::agents::{agent, game_seed, Agent};
 use outflank::check::closest_names;
@@ -12,13 +11,14 @@ use outflank::engine::state::State;
 use outflank::engine::turns::PlayError;
 use outflank::engine::Engine;
 
-/// The computer to move plays its whole turn, step by step, `thinking` shown meanwhile.
+/// The computer to move chooses its whole turn, step by step, `thinking` shown meanwhile, and
+/// plays it unless its time ran out first (false: the game is then lost, before the turn).
 pub(super) fn computer_turn(
     g: &mut Game,
     a: &mut dyn Agent,
     limit: StepLimit,
     thinking: &str,
-) -> Result<(), Failure> {
+) -> Result<bool, Failure> {
     let engine = g.engine;
     // Computers playing each other a game that never ends would play for ever.
     if g.steps >= limit.max_steps {
@@ -30,19 +30,30 @@ pub(super) fn computer_turn(
     }
     // The computer plays its whole turn, step by step.
     let mover = g.now.mover;
-    let _thinking = Thinking::new(thinking);
+    let begun = std::time::Instant::now();
+    let thinking = Thinking::new(thinking);
+    let mut chosen = Vec::new();
+    let mut before = g.now;
     loop {
-        let before = g.now;
         let mut legal = Vec::new();
         engine.steps(&before, &mut legal)?;
         let step = a.choose(engine, &before, &legal)?;
         let after = engine.apply(&before, step)?;
-        g.advance(before, step, after, false);
+        chosen.push((before, step, after));
         if after.steps == 0 || after.is_over() || after.mover != mover {
             break;
         }
+        before = after;
     }
-    Ok(())
+    drop(thinking);
+    // A turn completed after the flag fell does not count, as over a board with a clock.
+    if g.spend(mover, begun.elapsed()) {
+        return Ok(false);
+    }
+    for (before, step, after) in chosen {
+        g.advance(before, step, after, false);
+    }
+    Ok(true)
 }
 
 /// The legal moves nearest to a move that is not legal, as "; did you mean ...?" (or nothing).
@@ -140,20 +151,15 @@ pub(super) fn session(
             continue;
         }
         if g.over() {
-            let result = match g.resigned {
-                Some(p) => format!(
-                    "{} resigns: {} wins",
-                    engine.player_name(p),
-                    engine.player_name(1 - p)
-                ),
-                None => result_line(engine, &g.now),
-            };
-            out.say(&format!("game over: {result}\n"));
+            out.say(&format!("game over: {}\n", g.end_line()));
         } else if let Some(a) = agents[g.now.mover as usize].as_mut() {
             let mover = g.now.mover;
             let who = format!("{} ({})", engine.player_name(mover), seats[mover as usize]);
-            computer_turn(g, a.as_mut(), limit, &format!("{who} is thinking"))?;
-            out.say(&format!("{who} plays {}\n", g.last_move()));
+            if computer_turn(g, a.as_mut(), limit, &format!("{who} is thinking"))? {
+                out.say(&format!("{who} plays {}\n", g.last_move()));
+            } else {
+                out.say(&format!("{who} took too long: its time ran out\n"));
+            }
             shown = true;
             continue;
         } else if g.now.steps > 0 {
@@ -169,12 +175,16 @@ pub(super) fn session(
         } else {
             format!("{}> ", engine.player_name(g.now.mover))
         };
-        let mut words: Vec<String> = COMMANDS.iter().map(|c| (*c).to_string()).collect();
-        if !g.over() {
-            words.extend(completions(engine, &g.now));
+        input.complete_from(completions(engine, (!g.over()).then_some(&g.now)));
+        // A human's time runs from the prompt to the line typed, whatever the line says.
+        let on_clock = (!g.over()).then_some((g.now.mover, std::time::Instant::now()));
+        let read = input.read(&prompt, &mut out);
+        if let Some((p, asked)) = on_clock {
+            if g.spend(p, asked.elapsed()) {
+                shown = true;
+            }
         }
-        input.complete_from(words);
-        let line = match input.read(&prompt, &mut out) {
+        let line = match read {
             Line::Text(line) => line,
             Line::End => {
                 out.say("\n");
@@ -202,6 +212,9 @@ pub(super) fn session(
                 Err(Failure::Message(m)) => out.say(&format!("{m}\n")),
                 Err(other) => return Err(other),
             },
+            "undo" if g.on_time => {
+                out.say("the game was lost on time; undo gives no time back\n");
+            }
             "undo" => {
                 let undone = g.undo();
                 out.say(&format!("{}\n", undone.unwrap_or("nothing to undo")));
@@ -250,9 +263,13 @@ pub(super) fn session(
     Ok(String::new())
 }
 
-/// What Tab completes to at `s`: the whole turns when there are few, and the next steps.
-fn completions(engine: &Engine, s: &State) -> Vec<String> {
-    let mut words = Vec::new();
+/// What Tab completes to: the commands, and at `s` (None when the game is over) the whole
+/// turns when there are few, and the next steps.
+fn completions(engine: &Engine, s: Option<&State>) -> Vec<String> {
+    let mut words: Vec<String> = COMMANDS.iter().map(|c| (*c).to_string()).collect();
+    let Some(s) = s else {
+        return words;
+    };
     if let Ok(turns) = engine.whole_turns(s, 200) {
         words.extend(turns.into_iter().map(|t| t.notation));
     }
