@@ -2,7 +2,7 @@
 //! `(;GM[Othello]...BO[8 ... *]B[f5]W[d6]...;)`.
 
 use super::tree::{escape, property, Node};
-use super::{two_player_grid, Game, Turn};
+use super::{seat_name, two_player_grid, Game, Turn};
 use crate::apps::record::Record;
 use crate::engine::state::State;
 use crate::engine::Engine;
@@ -153,20 +153,13 @@ pub(super) fn write(
             });
         }
     }
-    let player = |p: u8| {
-        record
-            .players
-            .get(engine.player_name(p))
-            .cloned()
-            .unwrap_or_default()
-    };
     // GM names the game: the rules' title, which is what a server expects of the standard
     // game's rules file.
     let mut out = format!(
         "(;GM[{}]PC[outflank]PB[{}]PW[{}]RE[{}]TY[{}]BO[{}{board} {}]",
         escape(&engine.game.title),
-        escape(&player(0)),
-        escape(&player(1)),
+        escape(&seat_name(engine, record, 0)),
+        escape(&seat_name(engine, record, 1)),
         ggf_result(record, engine),
         g.width,
         g.width,

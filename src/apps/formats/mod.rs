@@ -166,6 +166,15 @@ pub(super) fn two_player_grid(engine: &Engine, format: &str) -> Result<(), Strin
     Ok(())
 }
 
+/// Who played seat `p` of `record` (empty when it does not say), as the formats name players.
+pub(super) fn seat_name(engine: &Engine, record: &Record, p: u8) -> String {
+    record
+        .players
+        .get(engine.player_name(p))
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// Whether `s` is the rules' own start.
 pub(super) fn at_setup(engine: &Engine, s: &State) -> Result<bool, String> {
     let setup = engine.start().map_err(|e| e.message.clone())?;

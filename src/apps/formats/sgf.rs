@@ -1,7 +1,7 @@
 //! SGF, the Smart Game Format (FF[4]) of Go programs: the main line of each game tree.
 
 use super::tree::{escape, property, Node};
-use super::{two_player_grid, Game, Turn};
+use super::{seat_name, two_player_grid, Game, Turn};
 use crate::apps::record::Record;
 use crate::engine::state::State;
 use crate::engine::Engine;
@@ -182,17 +182,10 @@ pub(super) fn write(
     } else {
         format!("{}:{}", g.width, g.height)
     };
-    let player = |p: u8| {
-        record
-            .players
-            .get(engine.player_name(p))
-            .cloned()
-            .unwrap_or_default()
-    };
     let mut out = format!(
         "(;FF[4]GM[1]CA[UTF-8]AP[outflank]SZ[{size}]PB[{}]PW[{}]",
-        escape(&player(0)),
-        escape(&player(1))
+        escape(&seat_name(engine, record, 0)),
+        escape(&seat_name(engine, record, 1))
     );
     if let Some(result) = sgf_result(record, engine) {
         out.push_str(&format!("RE[{result}]"));
