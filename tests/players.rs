@@ -353,3 +353,64 @@ fn alphabeta_plays_the_endgame_of_a_game_of_steps_exactly() {
     assert!(exact >= 6, "{exact}");
     assert!(shallow_missed > 0);
 }
+
+/// A watched choice is the unwatched one, and the watcher hears the best step so far: from
+/// alphabeta at every depth, in order, the last report at its full depth naming the step it
+/// plays; from mcts every 256 playouts, naming the root's most visited step.
+#[test]
+fn players_report_their_best_step_while_they_think() {
+    use outflank::agents::{Basis, Budget, Mcts, Thought};
+    let e = engine("games/othello.rules", &[("size", "6")]);
+    // Past the symmetric opening, so that the steps differ in value.
+    let mut s = e.start().unwrap();
+    let mut legal = Vec::new();
+    for _ in 0..5 {
+        e.steps(&s, &mut legal).unwrap();
+        s = e.apply(&s, legal[legal.len() / 2]).unwrap();
+    }
+    e.steps(&s, &mut legal).unwrap();
+    assert!(legal.len() > 2, "a position with a choice");
+
+    let mut heard: Vec<Thought> = Vec::new();
+    let watched = AlphaBeta::new(7, 4, Some(0))
+        .choose_watched(&e, &s, &legal, &mut |t| heard.push(t))
+        .unwrap();
+    let unwatched = AlphaBeta::new(7, 4, Some(0))
+        .choose(&e, &s, &legal)
+        .unwrap();
+    assert_eq!(watched, unwatched);
+    let depths: Vec<u32> = heard
+        .iter()
+        .map(|t| match t.basis {
+            Basis::Depth { depth, .. } => depth,
+            Basis::Playouts { .. } => panic!("alphabeta reports depths: {t:?}"),
+        })
+        .collect();
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    for depth in 1..=4 {
+        assert!(depths.contains(&depth), "depth {depth} in {depths:?}");
+    }
+    assert_eq!(heard.last().unwrap().step, watched);
+    assert!(heard.iter().all(|t| legal.contains(&t.step)));
+
+    let mut heard: Vec<Thought> = Vec::new();
+    let watched = Mcts::new(3, Budget::Playouts(1000))
+        .choose_watched(&e, &s, &legal, &mut |t| heard.push(t))
+        .unwrap();
+    let unwatched = Mcts::new(3, Budget::Playouts(1000))
+        .choose(&e, &s, &legal)
+        .unwrap();
+    assert_eq!(watched, unwatched);
+    let playouts: Vec<u64> = heard
+        .iter()
+        .map(|t| match t.basis {
+            Basis::Playouts { playouts, reward } => {
+                assert!((0.0..=1.0).contains(&reward), "{t:?}");
+                playouts
+            }
+            Basis::Depth { .. } => panic!("mcts reports playouts: {t:?}"),
+        })
+        .collect();
+    assert_eq!(playouts, [256, 512, 768]);
+    assert!(heard.iter().all(|t| legal.contains(&t.step)));
+}

@@ -11,10 +11,12 @@ struct Pane {
 }
 
 impl Pane {
-    /// `outflank ARGS` in an 80x50 pane, with `env` set (and NO_COLOR unset unless given).
+    /// `outflank ARGS` in an 80x50 pane, with `env` set (NO_COLOR unset and no history file
+    /// unless given).
     fn start(name: &str, env: &[(&str, &str)], args: &[&str]) -> Pane {
         let socket = format!("outflank-{name}-{}", std::process::id());
         let mut command = vec!["env".to_string(), "-u".into(), "NO_COLOR".into()];
+        command.push("OUTFLANK_HISTORY=".into());
         command.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
         command.push(env!("CARGO_BIN_EXE_outflank").into());
         command.extend(args.iter().map(|a| a.to_string()));
@@ -70,9 +72,10 @@ impl Pane {
         assert!(self.tmux(&args).status().unwrap().success());
     }
 
-    /// The screen as text; with `colours`, with the escapes that draw them.
+    /// The screen as text, lines wrapped at the pane's edge joined again; with `colours`, with
+    /// the escapes that draw them.
     fn screen(&self, colours: bool) -> String {
-        let mut args = vec!["capture-pane", "-p", "-S", "-200"];
+        let mut args = vec!["capture-pane", "-p", "-J", "-S", "-200"];
         if colours {
             args.push("-e");
         }
@@ -174,6 +177,56 @@ fn play_in_a_terminal_edits_completes_recalls_and_resumes() {
     assert!(screen.contains(" 3 . B B+B*"), "{screen}");
 }
 
+/// The lines typed are kept in the history file, and Up brings them back in the next session.
+#[test]
+fn play_in_a_terminal_keeps_the_history_between_sessions() {
+    let history = temp("play-history");
+    let _ = std::fs::remove_file(&history);
+    let env = [("NO_COLOR", "1"), ("OUTFLANK_HISTORY", history.as_str())];
+    let pane = Pane::start("history-first", &env, &FOUR);
+    pane.wait_for("black>", 1);
+    pane.type_text("b1");
+    pane.press(&["Enter"]);
+    pane.wait_for("white>", 1);
+    pane.type_text("quit");
+    pane.press(&["Enter"]);
+    pane.wait_for("Pane is dead", 1);
+    drop(pane);
+    let kept = std::fs::read_to_string(&history).expect("the history file is written");
+    let lines: Vec<&str> = kept.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines, ["b1", "quit"], "{kept}");
+
+    let pane = Pane::start("history-second", &env, &FOUR);
+    pane.wait_for("black>", 1);
+    // Up once is the last session's `quit`, twice its `b1`, played again here.
+    pane.press(&["Up", "Up", "Enter"]);
+    let screen = pane.wait_for("white>", 1);
+    assert!(screen.contains(" 1 . B*"), "{screen}");
+}
+
+/// A history file that cannot be made is said once, and the game goes on without it.
+#[test]
+fn play_in_a_terminal_goes_on_without_a_history_file_it_cannot_make() {
+    // A folder cannot be made inside an ordinary file.
+    let blocker = temp("history-blocker");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    let history = format!("{blocker}/play-history");
+    let pane = Pane::start(
+        "history-bad",
+        &[("NO_COLOR", "1"), ("OUTFLANK_HISTORY", history.as_str())],
+        &FOUR,
+    );
+    let screen = pane.wait_for("black>", 1);
+    assert!(
+        screen.contains(&format!("cannot use the history file {history}")),
+        "{screen}"
+    );
+    pane.type_text("b1");
+    pane.press(&["Enter"]);
+    pane.wait_for("white>", 1);
+    assert_eq!(std::fs::read_to_string(&blocker).unwrap(), "not a folder");
+}
+
 /// The board is in colour on a terminal, and in none with NO_COLOR set.
 #[test]
 fn play_in_a_terminal_draws_colour_unless_no_color() {
@@ -212,6 +265,32 @@ fn play_in_a_terminal_gives_hints_and_the_computer_answers() {
     pane.press(&["Enter"]);
     pane.wait_for("white (greedy) plays ", 1);
     pane.wait_for("black>", 2);
+}
+
+/// While the computer thinks, the spinner names the step it holds best so far.
+#[test]
+fn play_in_a_terminal_shows_the_computers_best_step_so_far() {
+    let mut args = FOUR[..6].to_vec();
+    args.extend(["--white", "mcts:2000ms"]);
+    let pane = Pane::start("thinking", &[("NO_COLOR", "1")], &args);
+    pane.wait_for("black>", 1);
+    // After b1, white can take back on a1, c1 or a3 (a choice, so mcts reports as it goes).
+    pane.type_text("b1");
+    pane.press(&["Enter"]);
+    let screen = pane.wait_for("white (mcts:2000ms) is thinking: best so far ", 1);
+    let line = screen
+        .lines()
+        .find(|l| l.contains("is thinking: best so far "))
+        .unwrap();
+    let (_, best) = line.split_once("best so far ").unwrap();
+    let (step, why) = best.split_once(' ').unwrap();
+    assert!(["a1", "c1", "a3"].contains(&step), "{line}");
+    assert!(why.contains("playouts)"), "{line}");
+    let screen = pane.wait_for("white (mcts:2000ms) plays ", 1);
+    assert!(
+        !screen.contains("best so far"),
+        "the spinner is cleared: {screen}"
+    );
 }
 
 /// A human's time runs from the prompt to the line typed: waiting past it loses the game, and

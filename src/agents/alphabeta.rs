@@ -2,7 +2,7 @@
 //! steps is searched step by step; the sign of a value changes only when the mover changes.
 
 use super::search::{Budget, Search};
-use super::{score_margin, Agent};
+use super::{score_margin, Agent, Basis, Thought};
 use crate::engine::kernel::search::Table;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
@@ -170,6 +170,16 @@ impl Agent for AlphaBeta {
     }
 
     fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError> {
+        self.choose_watched(engine, s, legal, &mut |_| {})
+    }
+
+    fn choose_watched(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        watch: &mut dyn FnMut(Thought),
+    ) -> Result<Step, RuleError> {
         let steps = legal;
         if steps.len() == 1 {
             return Ok(steps[0]);
@@ -216,6 +226,10 @@ impl Agent for AlphaBeta {
                 if values[i] > best {
                     best = values[i];
                     chosen = i;
+                    watch(Thought {
+                        step: steps[i],
+                        basis: Basis::Depth { depth, value: best },
+                    });
                 }
             }
             // Stable: the chosen step stays ahead of later ones that only reported its value

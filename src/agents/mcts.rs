@@ -1,6 +1,6 @@
 //! Monte Carlo tree search (UCT) over steps, with uniform random playouts.
 
-use super::Agent;
+use super::{Agent, Basis, Thought};
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
@@ -31,6 +31,10 @@ struct Node {
 /// The exploration constant of UCB1.
 const EXPLORATION: f64 = 1.4;
 
+/// Playouts between two reports to a watcher: a few a second on the largest boards, and
+/// nothing measurable against the playouts themselves.
+const REPORT_EVERY: u64 = 256;
+
 impl Mcts {
     pub fn new(seed: u64, budget: Budget) -> Mcts {
         Mcts {
@@ -49,6 +53,15 @@ impl Mcts {
             visits: 0.0,
             reward: 0.0,
         })
+    }
+
+    /// The root's most visited child: the step and its node.
+    fn most_visited(tree: &[Node]) -> Option<(Step, usize)> {
+        tree[0]
+            .children
+            .iter()
+            .max_by(|a, b| tree[a.1].visits.total_cmp(&tree[b.1].visits))
+            .copied()
     }
 
     /// Each player's reward at the end of a playout: 1 for the winner and 0 for the others;
@@ -74,6 +87,16 @@ impl Agent for Mcts {
     }
 
     fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError> {
+        self.choose_watched(engine, s, legal, &mut |_| {})
+    }
+
+    fn choose_watched(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        watch: &mut dyn FnMut(Thought),
+    ) -> Result<Step, RuleError> {
         let mut tree = vec![Node {
             state: *s,
             untried: legal.to_vec(),
@@ -136,13 +159,20 @@ impl Agent for Mcts {
                 tree[w[1]].reward += rewards[mover];
             }
             tree[0].visits += 1.0;
+            if done.is_multiple_of(REPORT_EVERY) {
+                if let Some(c) = Self::most_visited(&tree) {
+                    watch(Thought {
+                        step: c.0,
+                        basis: Basis::Playouts {
+                            playouts: done,
+                            reward: tree[c.1].reward / tree[c.1].visits,
+                        },
+                    });
+                }
+            }
         }
         // The most visited step; with a budget too small to expand any, an untried one.
-        let best = tree[0]
-            .children
-            .iter()
-            .max_by(|a, b| tree[a.1].visits.total_cmp(&tree[b.1].visits))
-            .map(|&(step, _)| step);
+        let best = Self::most_visited(&tree).map(|(step, _)| step);
         Ok(best.unwrap_or_else(|| tree[0].untried[0]))
     }
 }

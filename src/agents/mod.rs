@@ -47,6 +47,37 @@ pub trait Agent: Send {
     fn describe(&self) -> String;
     /// Picks one of `legal`, the legal steps at `s` (never empty; the caller has them already).
     fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError>;
+    /// As [`Agent::choose`], telling `watch` the step it would play if stopped, each time it
+    /// learns more, for a display beside the wait. Watching never changes the choice. Agents
+    /// that decide at once report nothing.
+    fn choose_watched(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        watch: &mut dyn FnMut(Thought),
+    ) -> Result<Step, RuleError> {
+        let _ = watch;
+        self.choose(engine, s, legal)
+    }
+}
+
+/// The step an agent holds best while it is still choosing, and what it rests on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Thought {
+    pub step: Step,
+    pub basis: Basis,
+}
+
+/// What a [`Thought`] rests on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Basis {
+    /// A search this many steps deep (complete, or under way with this step best so far),
+    /// and the step's value for the mover as the search estimates it.
+    Depth { depth: u32, value: f64 },
+    /// Playouts run so far, and the mover's mean reward in those through the step (0 a sure
+    /// loss, 1 a sure win).
+    Playouts { playouts: u64, reward: f64 },
 }
 
 /// Uniform among the legal steps.

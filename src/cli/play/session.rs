@@ -37,7 +37,9 @@ pub(super) fn computer_turn(
     loop {
         let mut legal = Vec::new();
         engine.steps(&before, &mut legal)?;
-        let step = a.choose(engine, &before, &legal)?;
+        let step = a.choose_watched(engine, &before, &legal, &mut |thought| {
+            thinking.best(&engine.step_notation(&before, thought.step), thought.basis);
+        })?;
         let after = engine.apply(&before, step)?;
         chosen.push((before, step, after));
         if after.steps == 0 || after.is_over() || after.mover != mover {
@@ -288,13 +290,15 @@ fn completions(engine: &Engine, s: Option<&State>) -> Vec<String> {
 /// What `player` (an agent's name) would play at `s`: the rest of the turn, in notation.
 fn hint(engine: &Engine, s: &State, player: &str) -> Result<String, Failure> {
     let mut a = agent(player, game_seed(1, u64::from(s.mover) + 1))?;
-    let _thinking = Thinking::new(&format!("{player} is thinking"));
+    let thinking = Thinking::new(&format!("{player} is thinking"));
     let mut now = *s;
     let mut text = String::new();
     loop {
         let mut legal = Vec::new();
         engine.steps(&now, &mut legal)?;
-        let step = a.choose(engine, &now, &legal)?;
+        let step = a.choose_watched(engine, &now, &legal, &mut |thought| {
+            thinking.best(&engine.step_notation(&now, thought.step), thought.basis);
+        })?;
         text.push_str(&engine.step_notation(&now, step));
         let after = engine.apply(&now, step)?;
         if after.steps == 0 || after.is_over() || after.mover != s.mover {
