@@ -92,6 +92,10 @@ fn a_whole_othello_game_against_the_random_player() {
     assert_eq!(status, 200, "{view}");
     let id = view["id"].as_str().unwrap().to_string();
     assert_eq!(view["rows"][3], "...WB...");
+    // Scores are written as the numbers they are (docs/API.md): 2, not 2.0.
+    let (_, text) = http(&s.address, "GET", &format!("/api/sessions/{id}"), None);
+    assert!(text.contains(r#""score":2"#), "{text}");
+    assert!(!text.contains(r#""score":2.0"#), "{text}");
     let mut turns = 0;
     while !view["over"].as_bool().unwrap() {
         turns += 1;

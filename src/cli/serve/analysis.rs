@@ -4,7 +4,7 @@
 
 use super::super::analyse::charts::{self, Chart};
 use super::games::Catalogue;
-use super::reply::{bad, body, internal, missing, Failure};
+use super::reply::{bad, body, internal, json_reply, missing, Failure};
 use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
@@ -285,7 +285,7 @@ pub(super) async fn progress(
             })
         })
         .collect();
-    let mut status = json!({
+    let status = json!({
         "id": id,
         "game": analysis.game,
         "agents": analysis.agents,
@@ -307,8 +307,7 @@ pub(super) async fn progress(
         "charts": p.charts,
     });
     // The same numbers as `run --json` and `analyse --json` write.
-    crate::cli::output::round_floats(&mut status);
-    Ok(Json(status))
+    Ok(json_reply(status))
 }
 
 /// `DELETE /api/analyses/ID`: stops it; the games finished so far stay counted.

@@ -24,6 +24,13 @@ pub(super) fn missing(message: impl Into<String>) -> Failure {
     Failure(StatusCode::NOT_FOUND, message.into())
 }
 
+/// A reply of `v` with its numbers written as the command line's JSON writes them (twelve
+/// significant digits, whole numbers without a fraction: docs/JSON.md).
+pub(super) fn json_reply(mut v: serde_json::Value) -> Json<serde_json::Value> {
+    crate::cli::output::round_floats(&mut v);
+    Json(v)
+}
+
 /// A request body: JSON of the expected shape, or a one-line error.
 pub(super) fn body<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Failure> {
     serde_json::from_str(text)

@@ -4,7 +4,7 @@
 //! from, and the game downloaded as a record that `outflank replay` accepts.
 
 use super::games::Catalogue;
-use super::reply::{bad, body, bounded, internal, missing, Failure};
+use super::reply::{bad, body, bounded, internal, json_reply, missing, Failure};
 use axum::extract::{Path, Query, State as Shared};
 use axum::http::StatusCode;
 use axum::Json;
@@ -106,7 +106,7 @@ impl SessionStore {
         change(&mut s)?;
         s.touched = Instant::now();
         let last = s.positions.len() - 1;
-        Ok(Json(view(n, &s, last)?))
+        Ok(json_reply(view(n, &s, last)?))
     }
 }
 
@@ -308,7 +308,7 @@ pub(super) async fn new_session(
     sessions.next += 1;
     let v = view(id, &session, session.positions.len() - 1)?;
     sessions.by_id.insert(id, Arc::new(Mutex::new(session)));
-    Ok(Json(v))
+    Ok(json_reply(v))
 }
 
 /// The session a request asks for, its record replayed when it brings one.
@@ -449,7 +449,7 @@ pub(super) async fn session(
         Some(k) => k,
         None => s.positions.len() - 1,
     };
-    Ok(Json(view(n, &s, at)?))
+    Ok(json_reply(view(n, &s, at)?))
 }
 
 /// `DELETE /api/sessions/ID`: the game is over for the page; its memory is freed.
