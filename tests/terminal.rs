@@ -102,6 +102,28 @@ impl Pane {
     }
 }
 
+impl Pane {
+    /// Waits (ten seconds at most) until the program in the pane has ended, as tmux reports it.
+    fn wait_until_ended(&self) {
+        let begun = Instant::now();
+        loop {
+            let o = self
+                .tmux(&["display-message", "-p", "#{pane_dead}"])
+                .output()
+                .unwrap();
+            if String::from_utf8_lossy(&o.stdout).trim() == "1" {
+                return;
+            }
+            assert!(
+                begun.elapsed() < Duration::from_secs(10),
+                "the program did not end:\n{}",
+                self.screen(false)
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
 impl Drop for Pane {
     fn drop(&mut self) {
         let _ = self.tmux(&["kill-server"]).output();
@@ -166,7 +188,7 @@ fn play_in_a_terminal_edits_completes_recalls_and_resumes() {
     pane.wait_for("white>", 4);
     pane.type_text("quit");
     pane.press(&["Enter"]);
-    pane.wait_for("Pane is dead", 1);
+    pane.wait_until_ended();
     drop(pane);
 
     let mut args = FOUR.to_vec();
@@ -190,7 +212,7 @@ fn play_in_a_terminal_keeps_the_history_between_sessions() {
     pane.wait_for("white>", 1);
     pane.type_text("quit");
     pane.press(&["Enter"]);
-    pane.wait_for("Pane is dead", 1);
+    pane.wait_until_ended();
     drop(pane);
     let kept = std::fs::read_to_string(&history).expect("the history file is written");
     let lines: Vec<&str> = kept.lines().filter(|l| !l.starts_with('#')).collect();
