@@ -87,46 +87,49 @@ impl Pane {
     /// typed only once the prompt they answer is drawn: the line editor asks the terminal where
     /// the cursor is as it starts, and keys typed before its answer can be lost.
     fn wait_for(&self, text: &str, times: usize) -> String {
-        let begun = Instant::now();
-        loop {
-            let screen = self.screen(false);
-            if screen.matches(text).count() >= times {
-                return screen;
-            }
-            assert!(
-                begun.elapsed() < Duration::from_secs(10),
-                "`{text}` did not appear {times} times:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let mut screen = String::new();
+        poll(
+            || {
+                screen = self.screen(false);
+                screen.matches(text).count() >= times
+            },
+            || {
+                format!(
+                    "`{text}` did not appear {times} times:\n{}",
+                    self.screen(false)
+                )
+            },
+        );
+        screen
     }
-}
 
-impl Pane {
     /// Waits (ten seconds at most) until the program in the pane has ended, as tmux reports it.
     fn wait_until_ended(&self) {
-        let begun = Instant::now();
-        loop {
-            let o = self
-                .tmux(&["display-message", "-p", "#{pane_dead}"])
-                .output()
-                .unwrap();
-            if String::from_utf8_lossy(&o.stdout).trim() == "1" {
-                return;
-            }
-            assert!(
-                begun.elapsed() < Duration::from_secs(10),
-                "the program did not end:\n{}",
-                self.screen(false)
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        poll(
+            || {
+                let o = self
+                    .tmux(&["display-message", "-p", "#{pane_dead}"])
+                    .output()
+                    .unwrap();
+                String::from_utf8_lossy(&o.stdout).trim() == "1"
+            },
+            || format!("the program did not end:\n{}", self.screen(false)),
+        );
     }
 }
 
 impl Drop for Pane {
     fn drop(&mut self) {
         let _ = self.tmux(&["kill-server"]).output();
+    }
+}
+
+/// Asks `done` every 50 ms until it says yes, failing with `why()` after ten seconds.
+fn poll(mut done: impl FnMut() -> bool, why: impl Fn() -> String) {
+    let begun = Instant::now();
+    while !done() {
+        assert!(begun.elapsed() < Duration::from_secs(10), "{}", why());
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
