@@ -648,6 +648,45 @@ fn solve_6x6_othello_along_the_published_line() {
 }
 
 #[test]
+fn solving_on_two_threads_finds_what_one_finds() {
+    // 24 empty cells along Feinstein's line: long enough to be shared among the threads.
+    let first: Vec<&str> = FEINSTEIN_6X6.split_whitespace().take(8).collect();
+    let solve = |jobs: &str| {
+        json(&outflank(&[
+            "solve",
+            "games/othello.rules",
+            "--set",
+            "size=6",
+            "--moves",
+            &first.join(" "),
+            "--json",
+            "--jobs",
+            jobs,
+        ]))
+    };
+    let (one, two) = (solve("1"), solve("2"));
+    assert_eq!(one["value"], -1e6 - 4.0, "{one}");
+    for field in ["value", "result", "line"] {
+        assert_eq!(one[field], two[field], "{field}: {one} against {two}");
+    }
+    assert!(two["nodes"].as_u64().unwrap() > 0, "{two}");
+    let o = outflank(&[
+        "solve",
+        "games/othello.rules",
+        "--set",
+        "size=4",
+        "--jobs",
+        "0",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--jobs 0: at least one thread is needed"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn play_a_scripted_game_through_standard_input() {
     let saved = temp("played.json");
     // Two humans on 4x4: a typo, a look at the legal moves, an undo, then the game to its end.

@@ -112,6 +112,7 @@ impl Made {
 
 /// The made-up game as the search sees it, with or without empty-window probes. It also
 /// counts what the search asked of it.
+#[derive(Clone)]
 struct Searched<'a, const PROBES: bool = true> {
     game: &'a Made,
     cuts: u64,
@@ -177,6 +178,15 @@ impl<const P: bool> Tree for Searched<'_, P> {
     fn endless(&self, message: String) -> String {
         message
     }
+
+    fn looks_ahead(&self, p: &Pos) -> bool {
+        // Far from the end: where threads that share a table spread over the moves.
+        p.level + 3 <= self.game.levels
+    }
+
+    fn splits(&self, _: &Pos) -> bool {
+        true
+    }
 }
 
 const START: Pos = Pos { level: 0, index: 0 };
@@ -216,6 +226,42 @@ fn exact_values_equal_plain_minimax() {
         }
     }
     assert!(cuts > 1000, "the trees are too small to cut: {cuts} cuts");
+}
+
+#[test]
+fn threads_that_share_a_table_find_the_exact_values_of_plain_minimax() {
+    // Small trees, and a few large enough that the threads meet in the table, with a table of
+    // two pairs of slots (each entry soon lost to another) and one that keeps everything.
+    let small = (0..200).map(|seed| (seed, 1 + (seed % 7) as u32, 2 + (seed % 9) as u32));
+    let large = (0..6).map(|seed| (1000 + seed, 2000, 17 + (seed % 3) as u32));
+    for (seed, width, levels) in small.chain(large) {
+        let game = Made {
+            seed,
+            width,
+            levels,
+            endless: false,
+        };
+        let expected = game.minimax(START, None);
+        for (slots, jobs) in [(4, 2), (1 << 16, 2), (1 << 16, 4)] {
+            let mut tree: Searched = Searched {
+                game: &game,
+                cuts: 0,
+            };
+            let bytes = slots * Table::<Pos, u8>::SLOT_BYTES;
+            let mut table = Table::within_jobs(bytes, jobs);
+            let what = format!("seed {seed}, {slots} slots, {jobs} jobs");
+            let v = negamax::exact_value_parallel(&mut tree, &mut table, &START).unwrap();
+            assert_eq!(v, expected, "{what}");
+            assert!(table.nodes > 0, "{what}");
+            // Asked again, with what the shared table learnt; and one thread asked a window
+            // of the same table afterwards, as the solver's best line does.
+            let again = negamax::exact_value_parallel(&mut tree, &mut table, &START).unwrap();
+            assert_eq!(again, expected, "{what}, again");
+            let (alpha, beta) = (expected - 1.0, expected + 1.0);
+            let v = negamax::value(&mut tree, &mut table, &START, None, alpha, beta, 0).unwrap();
+            assert_eq!(v, expected, "{what}, a window");
+        }
+    }
 }
 
 #[test]

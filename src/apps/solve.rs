@@ -58,21 +58,24 @@ impl Solver {
     }
 }
 
-/// Solves `s`: best play for both sides to the end of the game.
+/// Solves `s`: best play for both sides to the end of the game, on one thread.
 /// The table takes at most `memory` bytes.
 pub fn solve(engine: &Engine, s: &State, memory: usize) -> Result<Solution, RuleError> {
-    solve_watched(engine, s, memory, || None)
+    solve_watched(engine, s, memory, 1, || None)
 }
 
-/// [`solve`], telling a watch made by `watch` how it goes: the positions searched, and the
+/// [`solve`] on `jobs` threads where the game is searched a turn at a time and the solve is
+/// long enough (the value and the line are the same whatever `jobs`; the positions searched
+/// are not), telling a watch made by `watch` how it goes: the positions searched, and the
 /// bounds on the value of `s` as they close in.
 pub fn solve_watched(
     engine: &Engine,
     s: &State,
     memory: usize,
+    jobs: usize,
     watch: impl Fn() -> Option<Box<dyn Watch>>,
 ) -> Result<Solution, RuleError> {
-    let mut table = Table::within(memory);
+    let mut table = Table::within_jobs(memory, jobs);
     if let Some(w) = watch() {
         table.watch(w);
     }

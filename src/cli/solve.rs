@@ -21,6 +21,11 @@ pub(super) struct SolveArgs {
     /// plain megabytes; 16M to 1024G. A smaller table costs only repeated work.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = memory_size)]
     pub(super) memory: u64,
+    /// Threads to search on (default: one per core). The value and the best line do not
+    /// depend on it; the positions searched do. Games of several steps a turn, and short
+    /// solves, run on one thread.
+    #[arg(long)]
+    pub(super) jobs: Option<usize>,
 }
 
 /// The bytes a `--memory` value stands for.
@@ -138,7 +143,9 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         moves: ref history,
         json,
         memory,
+        jobs,
     } = *a;
+    let jobs = super::run::job_count(jobs, u64::MAX)?;
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
     let started = Instant::now();
@@ -174,7 +181,7 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         bar
     });
     let memory = usize::try_from(memory).unwrap_or(usize::MAX);
-    let solution = outflank::apps::solve::solve_watched(&engine, &s, memory, || {
+    let solution = outflank::apps::solve::solve_watched(&engine, &s, memory, jobs, || {
         let w: Box<dyn Watch> = Box::new(Watcher {
             proved: Arc::clone(&proved),
             bar: bar.clone(),

@@ -9,6 +9,9 @@
 //! paranoid search of a game of more than two players, another of the others), and changes
 //! sign otherwise.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
 /// Steps one line of a search may take below its root. Positions count their turn, so none
 /// repeats and a search has no cycle to notice: a game that need not end (each turn changes
 /// nothing, say) would otherwise recurse until the stack ran out.
@@ -92,11 +95,24 @@ pub trait Tree {
         false
     }
 
+    /// Whether searching `n` to the end is long enough to share among threads
+    /// ([`exact_value_parallel`]): starting them and sharing the table costs time of its own.
+    fn splits(&self, _n: &Self::Node) -> bool {
+        false
+    }
+
     /// `m` cut the search off at distance `ply`, `depth` steps from the horizon.
     fn cut(&mut self, _m: Self::Move, _ply: usize, _depth: Option<u32>) {}
 
     /// The error of a line that went [`MAX_SEARCH_STEPS`] without the game ending.
     fn endless(&self, message: String) -> Self::Error;
+
+    /// The error that ends a thread's search of a question another thread of a parallel
+    /// search has answered ([`exact_value_parallel`]). It never reaches the caller: the
+    /// answer is the other thread's.
+    fn stopped(&self) -> Self::Error {
+        self.endless("stopped: another thread answered first".into())
+    }
 }
 
 /// The moves of a position, as [`Tree::children`] lists them: each with its rank, and either
@@ -145,12 +161,50 @@ pub trait Watch: Send {
 /// Positions between two reports to a [`Watch`].
 const WATCH_EVERY: u64 = 1 << 20;
 
+/// What the threads of one parallel search share: the table, a pair of slots behind each
+/// lock (the locks are many, so two threads rarely wait on one), whether the question under
+/// way is answered, which positions some thread is searching now, and the positions the
+/// helpers have searched.
+struct Shared<K, M> {
+    pairs: Vec<Mutex<[Slot<K, M>; 2]>>,
+    answered: AtomicBool,
+    /// Keys (their hashes) of positions a thread is searching, by their hash's low bits: a
+    /// thread leaves such a position for last among its siblings, in the hope that the other
+    /// thread's answer is in the table by then (simplified ABDADA, after Tom Kerrigan). Two
+    /// positions that share a place only make one of them wait less or more.
+    busy: Vec<AtomicU64>,
+    helper_nodes: AtomicU64,
+}
+
+/// Places in [`Shared::busy`].
+const BUSY_PLACES: usize = 1 << 14;
+
+impl<K, M> Shared<K, M> {
+    fn busy_place(&self, hash: u64) -> &AtomicU64 {
+        &self.busy[hash as usize & (BUSY_PLACES - 1)]
+    }
+
+    /// The pair a key of hash `hash` belongs to: the hash scaled to the count of pairs (which
+    /// need not be a power of two, so the table takes the whole budget).
+    fn pair(&self, hash: u64) -> &Mutex<[Slot<K, M>; 2]> {
+        &self.pairs[((u128::from(hash) * self.pairs.len() as u128) >> 64) as usize]
+    }
+}
+
 /// The transposition table: slots in pairs, one kept for the entry of this search that stands
 /// for the most work and one for the latest. The table doubles while it is three quarters
 /// full, up to a set size; after that a full table forgets the cheapest positions first (a map
 /// cleared when full forgot everything at once, and grew to gigabytes before it did).
 pub struct Table<K, M> {
+    /// The slots of a table of one thread (empty when they are `shared`).
     slots: Vec<Slot<K, M>>,
+    /// The slots and the signals of a table several threads search with (see
+    /// [`Table::within_jobs`]).
+    shared: Option<Arc<Shared<K, M>>>,
+    /// The threads that search with this table: 1, or more when it is shared.
+    jobs: usize,
+    /// Of `nodes`, those a helper thread has added to its shared count.
+    flushed: u64,
     /// Slots in use, and the most there may be.
     used: usize,
     max_slots: usize,
@@ -180,6 +234,9 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
         .max(2);
         Table {
             slots: vec![Slot::default(); Self::FIRST_SLOTS.min(max_slots)],
+            shared: None,
+            jobs: 1,
+            flushed: 0,
             used: 0,
             max_slots,
             nodes: 0,
@@ -207,10 +264,89 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
         Self::new(bytes / Self::SLOT_BYTES)
     }
 
+    /// A table of at most `bytes` that `jobs` threads search with at once where a search is
+    /// long enough for that to pay ([`exact_value_parallel`]); until then it is one thread's.
+    pub fn within_jobs(bytes: usize, jobs: usize) -> Self {
+        Table {
+            jobs: jobs.max(1),
+            ..Self::within(bytes)
+        }
+    }
+
+    /// Makes the table one that threads share, of as many pairs of slots as its most slots
+    /// come to, each behind its lock, and keeps what it holds. The whole size is taken at
+    /// once: threads cannot wait while it grows.
+    fn share(&mut self) {
+        if self.shared.is_some() {
+            return;
+        }
+        let bytes = self.max_slots * Self::SLOT_BYTES;
+        let pairs = (bytes / std::mem::size_of::<Mutex<[Slot<K, M>; 2]>>()).max(1);
+        self.shared = Some(Arc::new(Shared {
+            pairs: (0..pairs)
+                .map(|_| Mutex::new([Slot::default(); 2]))
+                .collect(),
+            answered: AtomicBool::new(false),
+            busy: (0..BUSY_PLACES).map(|_| AtomicU64::new(0)).collect(),
+            helper_nodes: AtomicU64::new(0),
+        }));
+        for slot in std::mem::take(&mut self.slots) {
+            if slot.work != 0 {
+                self.put(slot);
+            }
+        }
+        self.used = 0;
+    }
+
+    /// Another thread's view of a shared table: the same slots, its own count.
+    fn helper(&self) -> Self {
+        Table {
+            slots: Vec::new(),
+            shared: self.shared.clone(),
+            jobs: self.jobs,
+            flushed: 0,
+            used: 0,
+            max_slots: 0,
+            nodes: 0,
+            watch: None,
+            next_report: WATCH_EVERY,
+            age: self.age,
+        }
+    }
+
     /// Forgets every position (the table keeps its size).
     pub fn clear(&mut self) {
         self.slots.fill(Slot::default());
+        if let Some(shared) = &self.shared {
+            for pair in &shared.pairs {
+                *lock(pair) = [Slot::default(); 2];
+            }
+        }
         self.used = 0;
+    }
+
+    /// Positions searched, counting those of the helper threads of a shared table so far.
+    fn searched(&self) -> u64 {
+        self.nodes
+            + self
+                .shared
+                .as_ref()
+                .map_or(0, |s| s.helper_nodes.load(Ordering::Relaxed))
+    }
+
+    /// Tells the watch how many positions have been searched; a helper adds its count to
+    /// the shared one, which the watched thread reports.
+    fn report(&mut self) {
+        self.next_report = self.nodes + WATCH_EVERY;
+        let searched = self.searched();
+        if let Some(w) = &mut self.watch {
+            w.searched(searched);
+        } else if let Some(shared) = &self.shared {
+            shared
+                .helper_nodes
+                .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
+        }
     }
 
     /// Twice the slots, the entries placed again.
@@ -228,35 +364,64 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
         (key.hash() as usize) & (self.slots.len() - 2)
     }
 
-    fn get(&self, key: &K) -> Option<&Slot<K, M>> {
-        let i = self.pair(key);
-        self.slots[i..i + 2]
-            .iter()
-            .find(|s| s.work != 0 && s.key == *key)
+    fn get(&self, key: &K) -> Option<Slot<K, M>> {
+        let find =
+            |pair: &[Slot<K, M>]| pair.iter().find(|s| s.work != 0 && s.key == *key).copied();
+        match &self.shared {
+            Some(shared) => find(&*lock(shared.pair(key.hash()))),
+            None => {
+                let i = self.pair(key);
+                find(&self.slots[i..i + 2])
+            }
+        }
     }
 
     fn put(&mut self, slot: Slot<K, M>) {
+        let age = self.age;
+        if let Some(shared) = &self.shared {
+            place(&mut lock(shared.pair(slot.key.hash())), slot, age);
+            return;
+        }
         if self.used * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_slots {
             self.grow();
         }
         let i = self.pair(&slot.key);
-        let (kept, latest) = (self.slots[i], self.slots[i + 1]);
-        if kept.key == slot.key || slot.work >= kept.work || kept.age != self.age {
-            // The displaced entry still stands for work: it moves to the latest's place.
-            if kept.work != 0 && kept.key != slot.key {
-                self.used += usize::from(latest.work == 0);
-                self.slots[i + 1] = kept;
-            } else if latest.work != 0 && latest.key == slot.key {
-                self.used -= 1;
-                self.slots[i + 1].work = 0;
-            }
-            self.used += usize::from(kept.work == 0);
-            self.slots[i] = slot;
-        } else {
-            self.used += usize::from(latest.work == 0);
-            self.slots[i + 1] = slot;
-        }
+        let pair: &mut [Slot<K, M>; 2] = (&mut self.slots[i..i + 2]).try_into().expect("a pair");
+        let used = place(pair, slot, age);
+        self.used = self.used.wrapping_add_signed(used);
     }
+}
+
+/// A pair of slots, the lock on it taken (a thread that panicked holding it left whole slots:
+/// each is written at once).
+fn lock<T>(pair: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    pair.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Stores `slot` in the pair that its key belongs to, in the search of age `age`: the slot
+/// kept for work takes it when it stands for at least as much work as the one there, or
+/// when that one is of an earlier search, and the displaced entry moves to the latest's
+/// place; otherwise it is the latest. Returns the change in slots used.
+fn place<K: TableKey, M: Copy>(pair: &mut [Slot<K, M>; 2], slot: Slot<K, M>, age: u8) -> isize {
+    let [kept, latest] = *pair;
+    let mut used = 0;
+    if kept.key == slot.key || slot.work >= kept.work || kept.age != age {
+        // The displaced entry still stands for work: it moves to the latest's place.
+        if kept.work != 0 && kept.key != slot.key {
+            used += isize::from(latest.work == 0);
+            pair[1] = kept;
+        } else if latest.work != 0 && latest.key == slot.key {
+            used -= 1;
+            pair[1].work = 0;
+        }
+        used += isize::from(kept.work == 0);
+        pair[0] = slot;
+    } else {
+        used += isize::from(latest.work == 0);
+        pair[1] = slot;
+    }
+    used
 }
 
 /// The value of `n` for its mover, exact when it lies inside (alpha, beta), otherwise a bound
@@ -274,9 +439,11 @@ pub fn value<T: Tree>(
 ) -> Result<f64, T::Error> {
     table.nodes += 1;
     if table.nodes >= table.next_report {
-        table.next_report = table.nodes + WATCH_EVERY;
-        if let Some(w) = &mut table.watch {
-            w.searched(table.nodes);
+        table.report();
+    }
+    if let Some(shared) = &table.shared {
+        if shared.answered.load(Ordering::Relaxed) {
+            return Err(tree.stopped());
         }
     }
     if let Some(v) = tree.over(n) {
@@ -339,33 +506,65 @@ pub fn value<T: Tree>(
     order.sort_unstable();
     let (alpha0, beta0) = (alpha, beta);
     let mut best = (f64::NEG_INFINITY, T::Move::default());
-    for (i, &(_, j)) in order.iter().enumerate() {
-        let mv = moves[j].1;
-        let t = match nodes.get(j) {
-            Some(&t) => t,
-            None => tree.play(n, mv)?,
-        };
-        // Principal variation search: the first child with the whole window, the others only
-        // asked whether they beat alpha (an empty window), searched again in full only when
-        // they do. Good ordering makes the searches again rare.
-        let v = if i == 0 || !T::PROBES {
-            child_value(tree, table, n, &t, child_depth, alpha, beta, ply)?
-        } else {
-            let probe = child_value(tree, table, n, &t, child_depth, alpha, next_up(alpha), ply)?;
-            if probe > alpha && probe < beta {
-                child_value(tree, table, n, &t, child_depth, alpha, beta, ply)?
+    // Threads that share the table leave a sibling another thread is searching for after the
+    // rest, where the search is long enough for that to pay.
+    let shared = table.shared.clone().filter(|_| tree.looks_ahead(n));
+    let mut pending = order;
+    let mut deferred = Vec::new();
+    let mut first_round = true;
+    let mut searched = 0;
+    'search: loop {
+        for (_, j) in std::mem::take(&mut pending) {
+            let mv = moves[j].1;
+            let t = match nodes.get(j) {
+                Some(&t) => t,
+                None => tree.play(n, mv)?,
+            };
+            let busy = match &shared {
+                Some(shared) if tree.over(&t).is_none() => {
+                    let hash = tree.key(&t).0.hash();
+                    let place = shared.busy_place(hash);
+                    if first_round && searched > 0 && place.load(Ordering::Relaxed) == hash {
+                        deferred.push((0, j));
+                        continue;
+                    }
+                    place.store(hash, Ordering::Relaxed);
+                    Some((place, hash))
+                }
+                _ => None,
+            };
+            // Principal variation search: the first child with the whole window, the others
+            // only asked whether they beat alpha (an empty window), searched again in full
+            // only when they do. Good ordering makes the searches again rare.
+            let v = if searched == 0 || !T::PROBES {
+                child_value(tree, table, n, &t, child_depth, alpha, beta, ply)
             } else {
-                probe
+                match child_value(tree, table, n, &t, child_depth, alpha, next_up(alpha), ply) {
+                    Ok(probe) if probe > alpha && probe < beta => {
+                        child_value(tree, table, n, &t, child_depth, alpha, beta, ply)
+                    }
+                    probed => probed,
+                }
+            };
+            if let Some((place, hash)) = busy {
+                let _ = place.compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
             }
-        };
-        if v > best.0 {
-            best = (v, mv);
+            let v = v?;
+            searched += 1;
+            if v > best.0 {
+                best = (v, mv);
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                tree.cut(mv, ply, depth);
+                break 'search;
+            }
         }
-        alpha = alpha.max(v);
-        if alpha >= beta {
-            tree.cut(mv, ply, depth);
+        if !first_round || deferred.is_empty() {
             break;
         }
+        first_round = false;
+        pending = std::mem::take(&mut deferred);
     }
     let value = best.0;
     let (low, high) = if value <= alpha0 {
@@ -423,11 +622,94 @@ pub fn exact_value<T: Tree>(
     table: &mut Table<T::Key, T::Move>,
     n: &T::Node,
 ) -> Result<f64, T::Error> {
+    close_in(table, |table, target| {
+        value(tree, table, n, None, next_down(target), target, 0)
+    })
+}
+
+/// [`exact_value`], each question asked of as many threads as share `table` (see
+/// [`Table::within_jobs`]) and answered by the first to finish. The threads search the same
+/// tree, each with its own copy of `tree`; what one stores in the table the others find,
+/// and each leaves last the moves the others are searching, so they spread over the tree.
+/// The value is the same whatever the threads; the positions searched are not.
+pub fn exact_value_parallel<T>(
+    tree: &mut T,
+    table: &mut Table<T::Key, T::Move>,
+    n: &T::Node,
+) -> Result<f64, T::Error>
+where
+    T: Tree + Clone + Send,
+    T::Node: Send,
+    T::Key: Send,
+    T::Move: Send,
+    T::Error: Send,
+{
+    if table.jobs <= 1 || !tree.splits(n) {
+        return exact_value(tree, table, n);
+    }
+    table.share();
+    close_in(table, |table, target| {
+        answer_together(tree, table, n, next_down(target), target)
+    })
+}
+
+/// [`value`] to the end of the game in the window (alpha, beta), searched by every thread of
+/// the shared `table` at once: the answer of the first to finish, the others stopped by it.
+fn answer_together<T>(
+    tree: &mut T,
+    table: &mut Table<T::Key, T::Move>,
+    n: &T::Node,
+    alpha: f64,
+    beta: f64,
+) -> Result<f64, T::Error>
+where
+    T: Tree + Clone + Send,
+    T::Node: Send,
+    T::Key: Send,
+    T::Move: Send,
+    T::Error: Send,
+{
+    let shared = table.shared.clone().expect("a shared table");
+    // Each thread's result, and whether it was the first to finish: the others stop as soon
+    // as they see that, with an error that is not the answer.
+    let finish = |r| (!shared.answered.swap(true, Ordering::SeqCst), r);
+    let (main, helpers) = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..table.jobs)
+            .map(|_| {
+                let (mut tree, mut own, n) = (tree.clone(), table.helper(), *n);
+                scope.spawn(move || {
+                    let r = finish(value(&mut tree, &mut own, &n, None, alpha, beta, 0));
+                    own.report();
+                    r
+                })
+            })
+            .collect();
+        let main = finish(value(tree, table, n, None, alpha, beta, 0));
+        let helpers: Vec<_> = helpers
+            .into_iter()
+            .map(|h| h.join().expect("a search thread panicked"))
+            .collect();
+        (main, helpers)
+    });
+    shared.answered.store(false, Ordering::SeqCst);
+    table.nodes += shared.helper_nodes.swap(0, Ordering::Relaxed);
+    std::iter::once(main)
+        .chain(helpers)
+        .find_map(|(first, r)| first.then_some(r))
+        .expect("one thread finished first")
+}
+
+/// The questions of [`exact_value`], each asked of `ask` (is the value at least `target`?),
+/// and the value they close in on.
+fn close_in<K, M, E>(
+    table: &mut Table<K, M>,
+    mut ask: impl FnMut(&mut Table<K, M>, f64) -> Result<f64, E>,
+) -> Result<f64, E> {
     let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut step = 1.0;
     let mut target = 0.0;
     while low < high {
-        let v = value(tree, table, n, None, next_down(target), target, 0)?;
+        let v = ask(table, target)?;
         if v >= target {
             low = v;
         } else {

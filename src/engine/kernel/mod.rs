@@ -702,7 +702,7 @@ impl AnyKernel {
                 match window {
                     None => tree
                         .order_from(table, &root)
-                        .and_then(|()| negamax::exact_value(&mut tree, table, &root)),
+                        .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root)),
                     Some((alpha, beta)) => {
                         negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
                     }
