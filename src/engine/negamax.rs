@@ -115,6 +115,13 @@ pub trait Tree {
     }
 }
 
+/// A tree that several threads search at once, each with its own copy
+/// ([`exact_value_parallel`]).
+pub trait SharedTree: Tree<Node: Send, Key: Send, Move: Send, Error: Send> + Clone + Send {}
+
+impl<T> SharedTree for T where T: Tree<Node: Send, Key: Send, Move: Send, Error: Send> + Clone + Send
+{}
+
 /// The moves of a position, as [`Tree::children`] lists them: each with its rank, and either
 /// no positions (each made by [`Tree::play`] when searched) or one per move, in their order.
 /// Kept apart so that sorting moves no position (a state of the engine is hundreds of bytes).
@@ -632,18 +639,11 @@ pub fn exact_value<T: Tree>(
 /// tree, each with its own copy of `tree`; what one stores in the table the others find,
 /// and each leaves last the moves the others are searching, so they spread over the tree.
 /// The value is the same whatever the threads; the positions searched are not.
-pub fn exact_value_parallel<T>(
+pub fn exact_value_parallel<T: SharedTree>(
     tree: &mut T,
     table: &mut Table<T::Key, T::Move>,
     n: &T::Node,
-) -> Result<f64, T::Error>
-where
-    T: Tree + Clone + Send,
-    T::Node: Send,
-    T::Key: Send,
-    T::Move: Send,
-    T::Error: Send,
-{
+) -> Result<f64, T::Error> {
     if table.jobs <= 1 || !tree.splits(n) {
         return exact_value(tree, table, n);
     }
@@ -655,20 +655,13 @@ where
 
 /// [`value`] to the end of the game in the window (alpha, beta), searched by every thread of
 /// the shared `table` at once: the answer of the first to finish, the others stopped by it.
-fn answer_together<T>(
+fn answer_together<T: SharedTree>(
     tree: &mut T,
     table: &mut Table<T::Key, T::Move>,
     n: &T::Node,
     alpha: f64,
     beta: f64,
-) -> Result<f64, T::Error>
-where
-    T: Tree + Clone + Send,
-    T::Node: Send,
-    T::Key: Send,
-    T::Move: Send,
-    T::Error: Send,
-{
+) -> Result<f64, T::Error> {
     let shared = table.shared.clone().expect("a shared table");
     // Each thread's result, and whether it was the first to finish: the others stop as soon
     // as they see that, with an error that is not the answer.
