@@ -576,32 +576,32 @@ fn commands_that_run_a_game_sum_up_its_warnings_in_one_line() {
 const FEINSTEIN_6X6: &str = "c2 b4 c5 d2 e4 e3 d1 c1 b1 d5 d6 f4 b3 b2 f3 f2 e2 b6 a4 c6 \
                              a6 a2 b5 a5 e6 e5 a3 a1 f5 f6 pass e1 f1";
 
-#[test]
-fn solve_6x6_othello_along_the_published_line() {
-    // The published result: White wins 20-16. The whole line replays to it, and the solver
-    // finds the same value 20 empty cells from the end (the whole board: docs/SOLVED.md).
-    let end = outflank(&[
-        "moves",
+/// `outflank COMMAND games/othello.rules --set size=6 --moves MOVES EXTRA...`.
+fn on_6x6_othello(command: &str, moves: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        command,
         "games/othello.rules",
         "--set",
         "size=6",
         "--moves",
-        FEINSTEIN_6X6,
-    ]);
+        moves,
+    ];
+    args.extend_from_slice(extra);
+    outflank(&args)
+}
+
+#[test]
+fn solve_6x6_othello_along_the_published_line() {
+    // The published result: White wins 20-16. The whole line replays to it, and the solver
+    // finds the same value 20 empty cells from the end (the whole board: docs/SOLVED.md).
+    let end = on_6x6_othello("moves", FEINSTEIN_6X6, &[]);
     assert!(
         stdout(&end).contains("game over: black 16, white 20: white wins"),
         "{}",
         stdout(&end)
     );
     let first: Vec<&str> = FEINSTEIN_6X6.split_whitespace().take(12).collect();
-    let o = outflank(&[
-        "solve",
-        "games/othello.rules",
-        "--set",
-        "size=6",
-        "--moves",
-        &first.join(" "),
-    ]);
+    let o = on_6x6_othello("solve", &first.join(" "), &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("with best play: black 16, white 20: white wins"),
@@ -609,15 +609,7 @@ fn solve_6x6_othello_along_the_published_line() {
         stdout(&o)
     );
     // As JSON: the value for the player to move (Black loses by four), the line, the counts.
-    let v = json(&outflank(&[
-        "solve",
-        "games/othello.rules",
-        "--set",
-        "size=6",
-        "--moves",
-        &first.join(" "),
-        "--json",
-    ]));
+    let v = json(&on_6x6_othello("solve", &first.join(" "), &["--json"]));
     assert_eq!(v["value"], -1e6 - 4.0, "{v}");
     assert_eq!(v["value_for"], "black", "{v}");
     assert_eq!(v["result"]["scores"]["white"], 20, "{v}");
@@ -632,14 +624,7 @@ fn solve_6x6_othello_along_the_published_line() {
     assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
     // Played out, the line reaches that result.
     let all = format!("{} {}", first.join(" "), line.join(" "));
-    let end = outflank(&[
-        "moves",
-        "games/othello.rules",
-        "--set",
-        "size=6",
-        "--moves",
-        &all,
-    ]);
+    let end = on_6x6_othello("moves", &all, &[]);
     assert!(
         stdout(&end).contains("game over: black 16, white 20: white wins"),
         "{}",
@@ -652,17 +637,11 @@ fn solving_on_two_threads_finds_what_one_finds() {
     // 24 empty cells along Feinstein's line: long enough to be shared among the threads.
     let first: Vec<&str> = FEINSTEIN_6X6.split_whitespace().take(8).collect();
     let solve = |jobs: &str| {
-        json(&outflank(&[
+        json(&on_6x6_othello(
             "solve",
-            "games/othello.rules",
-            "--set",
-            "size=6",
-            "--moves",
             &first.join(" "),
-            "--json",
-            "--jobs",
-            jobs,
-        ]))
+            &["--json", "--jobs", jobs],
+        ))
     };
     let (one, two) = (solve("1"), solve("2"));
     assert_eq!(one["value"], -1e6 - 4.0, "{one}");
