@@ -515,7 +515,7 @@ pub fn value<T: Tree>(
     let mut best = (f64::NEG_INFINITY, T::Move::default());
     // Threads that share the table leave a sibling another thread is searching for after the
     // rest, where the search is long enough for that to pay.
-    let shared = table.shared.clone().filter(|_| tree.looks_ahead(n));
+    let marks_busy = table.shared.is_some() && tree.looks_ahead(n);
     let mut pending = order;
     let mut deferred = Vec::new();
     let mut first_round = true;
@@ -527,8 +527,8 @@ pub fn value<T: Tree>(
                 Some(&t) => t,
                 None => tree.play(n, mv)?,
             };
-            let busy = match &shared {
-                Some(shared) if tree.over(&t).is_none() => {
+            let busy = match table.shared.as_deref() {
+                Some(shared) if marks_busy && tree.over(&t).is_none() => {
                     let hash = tree.key(&t).0.hash();
                     let place = shared.busy_place(hash);
                     if first_round && searched > 0 && place.load(Ordering::Relaxed) == hash {
@@ -536,7 +536,7 @@ pub fn value<T: Tree>(
                         continue;
                     }
                     place.store(hash, Ordering::Relaxed);
-                    Some((place, hash))
+                    Some(hash)
                 }
                 _ => None,
             };
@@ -553,7 +553,11 @@ pub fn value<T: Tree>(
                     probed => probed,
                 }
             };
-            if let Some((place, hash)) = busy {
+            // The place is looked up again rather than held: the child's search needed the
+            // table (a clone of the shared part's `Arc` at every position cost an atomic count
+            // that every thread touches).
+            if let (Some(hash), Some(shared)) = (busy, table.shared.as_deref()) {
+                let place = shared.busy_place(hash);
                 let _ = place.compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
             }
             let v = v?;
