@@ -553,9 +553,9 @@ pub fn value<T: Tree>(
                     probed => probed,
                 }
             };
-            // The place is looked up again rather than held: the child's search needed the
-            // table (a clone of the shared part's `Arc` at every position cost an atomic count
-            // that every thread touches).
+            // The place is looked up again rather than held across the child's search, which
+            // borrows the table: holding it took a clone of the shared part's `Arc` at every
+            // such position.
             if let (Some(hash), Some(shared)) = (busy, table.shared.as_deref()) {
                 let place = shared.busy_place(hash);
                 let _ = place.compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
