@@ -594,29 +594,17 @@ fn on_6x6(rules: &str, command: &str, moves: &str, extra: &[&str]) -> std::proce
     outflank(&args)
 }
 
-#[test]
-fn solve_6x6_othello_along_the_published_line() {
-    // The published result: White wins 20-16. The whole line replays to it, and the solver
-    // finds the same value 20 empty cells from the end (the whole board: docs/SOLVED.md).
-    let end = on_6x6("othello", "moves", FEINSTEIN_6X6, &[]);
-    assert!(
-        stdout(&end).contains("game over: black 16, white 20: white wins"),
-        "{}",
-        stdout(&end)
-    );
-    let first: Vec<&str> = FEINSTEIN_6X6.split_whitespace().take(12).collect();
-    let o = on_6x6("othello", "solve", &first.join(" "), &[]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("with best play: black 16, white 20: white wins"),
-        "{}",
-        stdout(&o)
-    );
-    // As JSON: the value for the player to move (Black loses by four), the line, the counts.
-    let v = json(&on_6x6("othello", "solve", &first.join(" "), &["--json"]));
-    assert_eq!(v["value"], -1e6 - 4.0, "{v}");
+/// Checks a published line of perfect play on the 6x6 board of `rules`: played out, it ends
+/// in `ending`; solved from 20 empty cells along it (its first 12 moves), the value for Black
+/// is `value`, and the line the solver finds ends in `ending` too. Returns the solve's JSON.
+fn solves_along(rules: &str, published: &str, value: f64, ending: &str) -> serde_json::Value {
+    let end = on_6x6(rules, "moves", published, &[]);
+    assert!(stdout(&end).contains(ending), "{}", stdout(&end));
+    let first: Vec<&str> = published.split_whitespace().take(12).collect();
+    let first = first.join(" ");
+    let v = json(&on_6x6(rules, "solve", &first, &["--json", "--jobs", "1"]));
+    assert_eq!(v["value"], value, "{v}");
     assert_eq!(v["value_for"], "black", "{v}");
-    assert_eq!(v["result"]["scores"]["white"], 20, "{v}");
     let line: Vec<&str> = v["line"]
         .as_array()
         .unwrap()
@@ -625,53 +613,39 @@ fn solve_6x6_othello_along_the_published_line() {
         .collect();
     // The best line ends the game: 20 empty cells, and the passes it holds.
     assert!(line.len() >= 20, "{line:?}");
+    let all = format!("{first} {}", line.join(" "));
+    let end = on_6x6(rules, "moves", &all, &[]);
+    assert!(stdout(&end).contains(ending), "{all}: {}", stdout(&end));
+    v
+}
+
+#[test]
+fn solve_6x6_othello_along_the_published_line() {
+    // The published result: White wins 20-16, so Black loses by four (the whole board:
+    // docs/SOLVED.md).
+    let ending = "game over: black 16, white 20: white wins";
+    let v = solves_along("othello", FEINSTEIN_6X6, -1e6 - 4.0, ending);
+    assert_eq!(v["result"]["scores"]["white"], 20, "{v}");
     assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
-    // Played out, the line reaches that result.
-    let all = format!("{} {}", first.join(" "), line.join(" "));
-    let end = on_6x6("othello", "moves", &all, &[]);
+    // The solve's own words, without --json.
+    let first: Vec<&str> = FEINSTEIN_6X6.split_whitespace().take(12).collect();
+    let o = on_6x6("othello", "solve", &first.join(" "), &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stdout(&end).contains("game over: black 16, white 20: white wins"),
+        stdout(&o).contains("with best play: black 16, white 20: white wins"),
         "{}",
-        stdout(&end)
+        stdout(&o)
     );
 }
 
 #[test]
 fn solve_6x6_anti_othello_along_the_published_lines() {
-    // Tothello's result: Black wins 17-19 along both lines (fewer discs win). From 20 empty
-    // cells along each, the solver finds that value and a line that reaches it (the whole
-    // board is beyond it today: docs/SOLVED.md).
+    // Tothello's result: Black wins 17-19 along both lines (fewer discs win), by two (the
+    // whole board is beyond the solver today: docs/SOLVED.md).
     for published in TOTHELLO_ANTI_6X6 {
-        let end = on_6x6("anti-othello", "moves", published, &[]);
-        assert!(
-            stdout(&end).contains("game over: black -17, white -19: black wins"),
-            "{}",
-            stdout(&end)
-        );
-        let first: Vec<&str> = published.split_whitespace().take(12).collect();
-        let first = first.join(" ");
-        let v = json(&on_6x6(
-            "anti-othello",
-            "solve",
-            &first,
-            &["--json", "--jobs", "1"],
-        ));
-        assert_eq!(v["value"], 1e6 + 2.0, "{v}");
-        assert_eq!(v["value_for"], "black", "{v}");
+        let ending = "game over: black -17, white -19: black wins";
+        let v = solves_along("anti-othello", published, 1e6 + 2.0, ending);
         assert_eq!(v["result"]["scores"]["black"], -17, "{v}");
-        let line: Vec<&str> = v["line"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap())
-            .collect();
-        let all = format!("{first} {}", line.join(" "));
-        let end = on_6x6("anti-othello", "moves", &all, &[]);
-        assert!(
-            stdout(&end).contains("game over: black -17, white -19: black wins"),
-            "{all}: {}",
-            stdout(&end)
-        );
     }
 }
 
