@@ -536,10 +536,12 @@ async fn replaying_a_record_forward_and_back() {
         .send_keys(file.to_str().unwrap())
         .await
         .unwrap();
-    std::fs::remove_file(&file).unwrap();
     let at =
         |k: usize| format!("return document.getElementById('where').textContent === '{k} / {n}'");
     until(&client, &at(0), "the record at its start").await;
+    // Only now: the page reads the chosen file after the keys are sent, and a file taken away
+    // before then cannot be read (the record never showed, once, under load).
+    std::fs::remove_file(&file).unwrap();
     assert_eq!(
         pieces_shown(&client).await,
         pieces_at(&engine, &positions[0])
