@@ -1980,3 +1980,42 @@ fn check_places_each_diagnostic_by_line_and_column_for_json_and_github() {
     assert!(o.status.success());
     assert_eq!(json(&o)["files"][0]["diagnostics"], Value::Array(vec![]));
 }
+
+#[test]
+fn a_variant_of_a_bundled_game_checks_from_any_folder() {
+    // A designer's own folder, without the base file: `extends "othello.rules"` names the
+    // bundled game, however the variant's path is spelt (it once depended on the folder the
+    // command ran in).
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-variant-of-bundled");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let variant = dir.join("mine.rules");
+    std::fs::write(&variant, "extends \"othello.rules\"\ntitle \"Mine\"\n").unwrap();
+    let variant = variant.to_str().unwrap();
+    let o = outflank(&["check", variant]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("ok (Mine, 8 x 8"), "{}", stdout(&o));
+    let o = outflank(&["run", variant, "--games", "2", "--set", "size=6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A base file beside the variant comes first.
+    let othello = std::fs::read_to_string("games/othello.rules").unwrap();
+    let small = othello.replacen("param size = 8", "param size = 4", 1);
+    assert_ne!(small, othello, "the bundled Othello's size parameter moved");
+    std::fs::write(dir.join("othello.rules"), small).unwrap();
+    let o = outflank(&["check", variant]);
+    assert!(stdout(&o).contains("ok (Mine, 4 x 4"), "{}", stdout(&o));
+    // A path with a folder in it names a file only.
+    std::fs::write(
+        dir.join("mine.rules"),
+        "extends \"elsewhere/othello.rules\"\ntitle \"Mine\"\n",
+    )
+    .unwrap();
+    let o = outflank(&["check", variant]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("cannot load base file"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

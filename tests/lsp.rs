@@ -154,6 +154,33 @@ fn an_error_in_a_base_file_shows_in_the_base_and_at_the_variants_extends() {
 }
 
 #[test]
+fn a_variant_of_a_bundled_game_checks_as_on_the_command_line() {
+    // No base file beside the variant: `extends "othello.rules"` names the bundled game, as
+    // `outflank check` reads it; a name that is no bundled game is still an error there.
+    let dir = folder("bundled-base");
+    let variant = "extends \"othello.rules\"\ntitle \"Mine\"\nset size = 6\n";
+    let vpath = dir.join("mine.rules");
+    std::fs::write(&vpath, variant).unwrap();
+    let vu = uri(&vpath);
+    let mut c = Client::start(false);
+    c.open(&vu, variant);
+    assert_eq!(c.diagnostics(&vu), Vec::<Value>::new());
+    let unknown = variant.replace("othello.rules", "no-such-game.rules");
+    c.change(
+        &vu,
+        2,
+        [0, 0, 1, 0],
+        &format!("{}\n", unknown.lines().next().unwrap()),
+    );
+    let errors = c.diagnostics(&vu);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(
+        errors[0]["range"],
+        range_of(&unknown, "\"no-such-game.rules\"", 0, false)
+    );
+}
+
+#[test]
 fn hover_tells_of_built_ins_keywords_names_and_parameters() {
     let dir = folder("hover");
     let path = dir.join("h.rules");

@@ -725,6 +725,26 @@ fn saving_an_edit_to_the_served_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A served variant of a bundled game, in a folder without the base file, finds the base as
+/// `outflank check` does: bundled.
+#[test]
+fn a_served_variant_of_a_bundled_game() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("outflank-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.rules");
+    std::fs::write(&file, "extends \"othello.rules\"\ntitle \"Mine\"\n").unwrap();
+    let s = serve(&[file.to_str().unwrap()]);
+    let games = get(&s.address, "/api/games");
+    let games = games.as_array().unwrap();
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(games[0]["id"], "mine");
+    assert_eq!(games[0]["title"], "Mine");
+    let session = post(&s.address, "/api/sessions", json!({ "game": "mine" }));
+    assert_eq!(session["width"], 8, "{session}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Waits (bounded) for an analysis to finish, and returns its last progress.
 fn finished(address: &str, id: &str) -> Value {
     let started = Instant::now();

@@ -240,8 +240,25 @@ pub(crate) fn read_rules(path: &str) -> Result<Arc<SourceFile>, String> {
     })
 }
 
-/// Base files (`extends`) from disk beside the file that names them, or bundled, as
-/// [`read_rules`] finds a file.
+/// The bundled base file that `extends "PATH"` names when no file `full` (PATH beside the
+/// variant) is on disk: the bundled game of a bare file name, so that a variant of
+/// `othello.rules` checks from any folder and however its own path is spelt; or, as
+/// [`read_rules`] finds a file, one in a `games` folder.
+pub(crate) fn bundled_base(full: &str, path: &str) -> Option<&'static str> {
+    let bare = std::path::Path::new(path)
+        .parent()
+        .is_some_and(|d| d.as_os_str().is_empty());
+    if !bare || std::path::Path::new(full).exists() {
+        return bundled(full);
+    }
+    BUNDLED
+        .iter()
+        .find(|(n, _)| *n == path)
+        .map(|(_, text)| *text)
+}
+
+/// Base files (`extends`) from disk beside the file that names them, or bundled (see
+/// [`bundled_base`]).
 pub(crate) struct RulesLoader;
 
 impl Loader for RulesLoader {
@@ -250,7 +267,7 @@ impl Loader for RulesLoader {
             let dir = std::path::Path::new(base).parent();
             let full = dir.map_or(path.into(), |d| d.join(path));
             let full = full.to_string_lossy();
-            bundled(&full)
+            bundled_base(&full, path)
                 .map(|text| SourceFile::new(full.as_ref(), text))
                 .ok_or(e)
         })

@@ -158,7 +158,12 @@ impl Loader for Overlay<'_> {
         let full = normal_path(&dir.join(path).to_string_lossy());
         match self.docs.get(&full) {
             Some(doc) => Ok(SourceFile::new(full, doc.text.clone())),
-            None => read_source(&full),
+            // As `check` finds it: from disk, else the bundled game of that name.
+            None => read_source(&full).or_else(|e| {
+                crate::cli::bundled_base(&full, path)
+                    .map(|text| SourceFile::new(full.clone(), text))
+                    .ok_or(e)
+            }),
         }
     }
 }

@@ -3,10 +3,10 @@
 
 use outflank::check::{check, CheckError, Checked};
 use outflank::diagnostic::Diagnostic;
-use outflank::source::{FsLoader, Loader, MemoryFiles, SourceFile};
+use outflank::source::{Loader, MemoryFiles, SourceFile};
 use std::sync::{Arc, RwLock};
 
-use crate::cli::BUNDLED;
+use crate::cli::{RulesLoader, BUNDLED};
 
 /// One game on offer.
 pub(super) struct Entry {
@@ -77,7 +77,8 @@ impl Catalogue {
                         sources.push(outflank::source::read_source(path)?);
                     }
                 }
-                (sources, Box::new(FsLoader))
+                // Base files as `check` finds them: beside the file, else bundled.
+                (sources, Box::new(RulesLoader))
             };
         let on_disk = !paths.is_empty();
         let mut catalogue = Catalogue {
