@@ -165,6 +165,31 @@ fn a_variant_of_a_bundled_game_checks_as_on_the_command_line() {
     let mut c = Client::start(false);
     c.open(&vu, variant);
     assert_eq!(c.diagnostics(&vu), Vec::<Value>::new());
+    // The bundled base has no file: no definition leads there, references stay in the
+    // variant, and a name it declares is not renamed (its uses there could not change).
+    let size = position_of(variant, "size", 0, 0, false);
+    let def = c.request("textDocument/definition", at(&vu, size.clone()));
+    assert_eq!(def, Value::Null);
+    let file = c.request(
+        "textDocument/definition",
+        at(&vu, position_of(variant, "othello.rules", 0, 1, false)),
+    );
+    assert_eq!(file, Value::Null);
+    let refs = c.request(
+        "textDocument/references",
+        json!({ "textDocument": { "uri": vu }, "position": size,
+                "context": { "includeDeclaration": true } }),
+    );
+    assert_eq!(
+        refs,
+        json!([{ "uri": vu, "range": range_of(variant, "size", 0, false) }])
+    );
+    let renamed = c.call(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": vu }, "position": size, "newName": "side" }),
+    );
+    let message = renamed["error"]["message"].as_str().unwrap();
+    assert!(message.contains("bundled game"), "{message}");
     let unknown = variant.replace("othello.rules", "no-such-game.rules");
     c.change(
         &vu,

@@ -184,8 +184,15 @@ impl Server {
             }
         };
         for o in a.index.references(symbol) {
-            let uri = self.uri_for(&a.index.files[o.file].name);
-            add(uri, self.range(a, o.file, o.span), o.declaration);
+            let name = &a.index.files[o.file].name;
+            // Not in a bundled base: it has no address (and `rename` refuses such names).
+            if self.addressable(name) {
+                add(
+                    self.uri_for(name),
+                    self.range(a, o.file, o.span),
+                    o.declaration,
+                );
+            }
         }
         let s = &a.index.symbols[symbol];
         if s.visible.is_some() {
@@ -198,9 +205,13 @@ impl Server {
                 t.visible.is_none() && t.kind == s.kind && t.name == s.name
             };
             for o in &other.index.occurrences {
-                if o.symbol.is_some_and(same) {
-                    let uri = self.uri_for(&other.index.files[o.file].name);
-                    add(uri, self.range(&other, o.file, o.span), o.declaration);
+                let name = &other.index.files[o.file].name;
+                if o.symbol.is_some_and(same) && self.addressable(name) {
+                    add(
+                        self.uri_for(name),
+                        self.range(&other, o.file, o.span),
+                        o.declaration,
+                    );
                 }
             }
         }
@@ -217,6 +228,12 @@ impl Server {
         self.docs
             .get(name)
             .map_or_else(|| uri_of(name), |d| d.uri.clone())
+    }
+
+    /// Whether a file of the chain has an address the editor can open: open in it, or on disk.
+    /// A bundled game that a variant extends by name (see `cli::bundled_base`) has neither.
+    fn addressable(&self, name: &str) -> bool {
+        self.docs.contains_key(name) || std::path::Path::new(name).exists()
     }
 
     /// A span of a file of the chain as a protocol location, in the editor's text for the
@@ -312,12 +329,21 @@ impl Server {
         let Some((_, a)) = self.analysis(&at.text_document.uri) else {
             return Ok(Value::Null);
         };
+        // A bundled base has no file to go to.
+        let at_file = |file: usize, span: Span| {
+            let name = &a.index.files[file].name;
+            if self.addressable(name) {
+                self.location(&a, file, span)
+            } else {
+                Value::Null
+            }
+        };
         if let Some((symbol, _)) = self.symbol_at(&a, at.position) {
             let s = a.index.definition(symbol);
-            return Ok(self.location(&a, s.file, s.span));
+            return Ok(at_file(s.file, s.span));
         }
         if let Some((_, target)) = self.extends_at(&a, at.position) {
-            return Ok(self.location(&a, target, Span::new(0, 0)));
+            return Ok(at_file(target, Span::new(0, 0)));
         }
         Ok(Value::Null)
     }
@@ -460,6 +486,18 @@ impl Server {
             return Err(Refusal::invalid(format!(
                 "`{new}` already names a {} of these rules",
                 clash.kind.noun()
+            )));
+        }
+        if let Some(o) = a
+            .index
+            .references(symbol)
+            .into_iter()
+            .find(|o| !self.addressable(&a.index.files[o.file].name))
+        {
+            return Err(Refusal::invalid(format!(
+                "`{}` is used in the bundled game {}, which has no file here to change; copy \
+                 it beside the variant to rename the name",
+                s.name, a.index.files[o.file].name
             )));
         }
         let mut changes: BTreeMap<String, Vec<Value>> = BTreeMap::new();
