@@ -190,6 +190,29 @@ fn a_variant_of_a_bundled_game_checks_as_on_the_command_line() {
     );
     let message = renamed["error"]["message"].as_str().unwrap();
     assert!(message.contains("bundled game"), "{message}");
+    // A variant that breaks the bundled base (its setup needs an even size): the errors show
+    // at the `extends`, and nothing is published for the base, which has no file.
+    let broken = variant.replace("set size = 6", "param size = 3");
+    c.change(&vu, 2, [0, 0, 999, 0], &broken);
+    let errors = c.diagnostics(&vu);
+    assert!(!errors.is_empty(), "{errors:#?}");
+    for e in &errors {
+        assert_eq!(e["range"], range_of(&broken, "\"othello.rules\"", 0, false));
+        let message = e["message"].as_str().unwrap();
+        assert!(message.contains("must be a whole number"), "{message}");
+        assert!(e.get("relatedInformation").is_none(), "{e}");
+    }
+    let _ = c.request(
+        "textDocument/definition",
+        at(&vu, position_of(&broken, "size", 0, 0, false)),
+    );
+    let base = uri(&dir.join("othello.rules"));
+    assert!(
+        !c.published_for(&base),
+        "diagnostics for a base with no file"
+    );
+    c.change(&vu, 3, [0, 0, 999, 0], variant);
+    assert_eq!(c.diagnostics(&vu), Vec::<Value>::new());
     let unknown = variant.replace("othello.rules", "no-such-game.rules");
     c.change(
         &vu,

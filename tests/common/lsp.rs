@@ -160,6 +160,13 @@ impl Client {
         }
     }
 
+    /// Whether diagnostics for `uri` came among the notifications received so far.
+    pub(crate) fn published_for(&self, uri: &str) -> bool {
+        self.notes
+            .iter()
+            .any(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri)
+    }
+
     pub(crate) fn open(&mut self, uri: &str, text: &str) {
         self.notify(
             "textDocument/didOpen",

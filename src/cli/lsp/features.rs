@@ -232,7 +232,7 @@ impl Server {
 
     /// Whether a file of the chain has an address the editor can open: open in it, or on disk.
     /// A bundled game that a variant extends by name (see `cli::bundled_base`) has neither.
-    fn addressable(&self, name: &str) -> bool {
+    pub(super) fn addressable(&self, name: &str) -> bool {
         self.docs.contains_key(name) || std::path::Path::new(name).exists()
     }
 

@@ -373,23 +373,29 @@ impl Server {
             if file == path {
                 continue;
             }
+            // A bundled base (see `cli::bundled_base`) has no file to show anything in: its
+            // errors show at the `extends` alone.
+            let addressable = self.addressable(file);
             if let Some(span) = extends {
                 for d in list.iter().filter(|d| d.is_error()) {
                     let (line, column) = outflank::check::line_col(&d.source.text, d.span.start);
                     let lines = Lines::new(&source.text, self.columns);
-                    own.push(json!({
+                    let mut shown_here = json!({
                         "range": lines.range(span.start, span.end),
                         "severity": DiagnosticSeverity::ERROR,
                         "source": "outflank",
                         "message": format!("in the base file {file} ({line}:{column}): {}", d.message),
-                        "relatedInformation": [{
+                    });
+                    if addressable {
+                        shown_here["relatedInformation"] = json!([{
                             "location": { "uri": self.uri_for(file), "range": Lines::new(&d.source.text, self.columns).range(d.span.start, d.span.end) },
                             "message": d.label.clone(),
-                        }],
-                    }));
+                        }]);
+                    }
+                    own.push(shown_here);
                 }
             }
-            if !self.docs.contains_key(file) {
+            if !self.docs.contains_key(file) && addressable {
                 let theirs: Vec<Value> = list.iter().map(|d| self.lsp_diagnostic(d)).collect();
                 self.publish(&uri_of(file), theirs);
                 shown.insert(file.clone());
