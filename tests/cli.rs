@@ -1986,12 +1986,12 @@ fn a_variant_of_a_bundled_game_checks_from_any_folder() {
     // A designer's own folder, without the base file: `extends "othello.rules"` names the
     // bundled game, however the variant's path is spelt (it once depended on the folder the
     // command ran in).
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-variant-of-bundled");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let variant = dir.join("mine.rules");
+    let variant = common::run::temp("cli-variant-of-bundled", "mine.rules");
+    let dir = std::path::Path::new(&variant).parent().unwrap();
+    // A base left beside it by an earlier run would be read instead of the bundled one.
+    let _ = std::fs::remove_file(dir.join("othello.rules"));
     std::fs::write(&variant, "extends \"othello.rules\"\ntitle \"Mine\"\n").unwrap();
-    let variant = variant.to_str().unwrap();
+    let variant = variant.as_str();
     let o = outflank(&["check", variant]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("ok (Mine, 8 x 8"), "{}", stdout(&o));
@@ -2017,5 +2017,5 @@ fn a_variant_of_a_bundled_game_checks_from_any_folder() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(dir.join("othello.rules")).unwrap();
 }

@@ -729,12 +729,9 @@ fn saving_an_edit_to_the_served_file() {
 /// `outflank check` does: bundled.
 #[test]
 fn a_served_variant_of_a_bundled_game() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("outflank-variant-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("mine.rules");
+    let file = crate::common::run::temp("serve-variant", "mine.rules");
     std::fs::write(&file, "extends \"othello.rules\"\ntitle \"Mine\"\n").unwrap();
-    let s = serve(&[file.to_str().unwrap()]);
+    let s = serve(&[&file]);
     let games = get(&s.address, "/api/games");
     let games = games.as_array().unwrap();
     assert_eq!(games.len(), 1, "{games:?}");
@@ -742,7 +739,6 @@ fn a_served_variant_of_a_bundled_game() {
     assert_eq!(games[0]["title"], "Mine");
     let session = post(&s.address, "/api/sessions", json!({ "game": "mine" }));
     assert_eq!(session["width"], 8, "{session}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Waits (bounded) for an analysis to finish, and returns its last progress.

@@ -224,7 +224,11 @@ fn bundled(path: &str) -> Option<&'static str> {
     if !(folder.is_empty() || folder == "games" || folder.ends_with("/games")) {
         return None;
     }
-    let name = p.file_name()?.to_str()?;
+    bundled_named(p.file_name()?.to_str()?)
+}
+
+/// The text of the bundled game whose file is named `name` (`othello.rules`).
+fn bundled_named(name: &str) -> Option<&'static str> {
     BUNDLED
         .iter()
         .find(|(n, _)| *n == name)
@@ -245,16 +249,18 @@ pub(crate) fn read_rules(path: &str) -> Result<Arc<SourceFile>, String> {
 /// `othello.rules` checks from any folder and however its own path is spelt; or, as
 /// [`read_rules`] finds a file, one in a `games` folder.
 pub(crate) fn bundled_base(full: &str, path: &str) -> Option<&'static str> {
+    // A file on disk comes first, and keeps its own error when it cannot be read.
+    if std::path::Path::new(full).exists() {
+        return None;
+    }
     let bare = std::path::Path::new(path)
         .parent()
         .is_some_and(|d| d.as_os_str().is_empty());
-    if !bare || std::path::Path::new(full).exists() {
-        return bundled(full);
+    if bare {
+        bundled_named(path)
+    } else {
+        bundled(full)
     }
-    BUNDLED
-        .iter()
-        .find(|(n, _)| *n == path)
-        .map(|(_, text)| *text)
 }
 
 /// Base files (`extends`) from disk beside the file that names them, or bundled (see

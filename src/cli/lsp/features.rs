@@ -183,15 +183,11 @@ impl Server {
                 out.push((uri, range, declaration));
             }
         };
+        // Not in a bundled base: it has no address (and `rename` refuses such names).
+        let uris = self.file_uris(&a.index);
         for o in a.index.references(symbol) {
-            let name = &a.index.files[o.file].name;
-            // Not in a bundled base: it has no address (and `rename` refuses such names).
-            if self.addressable(name) {
-                add(
-                    self.uri_for(name),
-                    self.range(a, o.file, o.span),
-                    o.declaration,
-                );
+            if let Some(uri) = &uris[o.file] {
+                add(uri.clone(), self.range(a, o.file, o.span), o.declaration);
             }
         }
         let s = &a.index.symbols[symbol];
@@ -204,11 +200,11 @@ impl Server {
                 let t = &other.index.symbols[i];
                 t.visible.is_none() && t.kind == s.kind && t.name == s.name
             };
+            let uris = self.file_uris(&other.index);
             for o in &other.index.occurrences {
-                let name = &other.index.files[o.file].name;
-                if o.symbol.is_some_and(same) && self.addressable(name) {
+                if let (true, Some(uri)) = (o.symbol.is_some_and(same), &uris[o.file]) {
                     add(
-                        self.uri_for(name),
+                        uri.clone(),
                         self.range(&other, o.file, o.span),
                         o.declaration,
                     );
@@ -234,6 +230,16 @@ impl Server {
     /// A bundled game that a variant extends by name (see `cli::bundled_base`) has neither.
     pub(super) fn addressable(&self, name: &str) -> bool {
         self.docs.contains_key(name) || std::path::Path::new(name).exists()
+    }
+
+    /// The address of each file of an index's chain, None for one that has none (see
+    /// [`Server::addressable`]): looked up once per file, not at each occurrence.
+    fn file_uris(&self, index: &Index) -> Vec<Option<String>> {
+        index
+            .files
+            .iter()
+            .map(|f| self.addressable(&f.name).then(|| self.uri_for(&f.name)))
+            .collect()
     }
 
     /// A span of a file of the chain as a protocol location, in the editor's text for the
@@ -488,11 +494,12 @@ impl Server {
                 clash.kind.noun()
             )));
         }
+        let uris = self.file_uris(&a.index);
         if let Some(o) = a
             .index
             .references(symbol)
             .into_iter()
-            .find(|o| !self.addressable(&a.index.files[o.file].name))
+            .find(|o| uris[o.file].is_none())
         {
             return Err(Refusal::invalid(format!(
                 "`{}` is used in the bundled game {}, which has no file here to change; copy \
