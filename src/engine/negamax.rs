@@ -222,6 +222,9 @@ pub struct Table<K, M> {
     next_report: u64,
     /// The search under way, counted round (see [`Table::new_search`]).
     age: u8,
+    /// What a tree learnt about its game before its first search, kept here for the later
+    /// searches of the same solve (the tree knows its type; see `kernel::search`).
+    pub learnt: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl<K: TableKey, M: Copy + Default> Table<K, M> {
@@ -250,6 +253,7 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
             watch: None,
             next_report: WATCH_EVERY,
             age: 0,
+            learnt: None,
         }
     }
 
@@ -318,6 +322,7 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
             watch: None,
             next_report: WATCH_EVERY,
             age: self.age,
+            learnt: self.learnt.clone(),
         }
     }
 

@@ -17,6 +17,7 @@
 
 mod choices;
 mod context;
+mod judge;
 mod lines;
 mod perft;
 mod playout;
@@ -701,7 +702,8 @@ impl AnyKernel {
             Some(
                 match window {
                     None => tree
-                        .order_from(table, &root)
+                        .learn(table, &root)
+                        .and_then(|()| tree.order_from(table, &root))
                         .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root)),
                     Some((alpha, beta)) => {
                         negamax::value(&mut tree, table, &root, None, alpha, beta, 0)

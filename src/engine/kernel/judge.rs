@@ -1,0 +1,191 @@
+//! A judge of positions learnt from the game itself, for the solver's move order far from the
+//! end: a linear estimate of the final margin, fitted to exact values the solver finds for
+//! positions a few cells from the end. It reads nothing but the board: what holds each cell,
+//! what holds each pair of neighbouring cells, and how many placements each side has; cells
+//! and pairs that a symmetry of the rules maps onto each other share their weights.
+
+/// The ridge penalty of the fit: keeps the weights of features the samples rarely show near
+/// zero instead of letting them fit noise (10 did best of 1, 10 and 100 on 6x6 Othello).
+const RIDGE: f64 = 10.0;
+
+/// The features of a board and their learnt weights.
+#[derive(Debug)]
+pub(super) struct Judge {
+    /// Each playable cell and its class (cells a symmetry maps onto each other share one).
+    cells: Vec<(usize, usize)>,
+    /// Each ordered pair of neighbouring cells and its class.
+    pairs: Vec<(usize, usize, usize)>,
+    /// Where the pairs' weights and the placement counts' weights begin.
+    pair_base: usize,
+    count_base: usize,
+    weights: Vec<f64>,
+}
+
+/// One position's features (index, value) and its exact margin for its mover.
+pub(super) type Sample = (Vec<(usize, f64)>, f64);
+
+impl Judge {
+    /// A judge with every weight zero over `cells` and neighbouring `pairs`, each given with
+    /// the representative of its class under the board's symmetries.
+    pub(super) fn new(cells: &[(usize, usize)], pairs: &[(usize, usize, (usize, usize))]) -> Judge {
+        let mut cell_classes = std::collections::BTreeMap::new();
+        let cells: Vec<_> = cells
+            .iter()
+            .map(|&(c, class)| {
+                let n = cell_classes.len();
+                (c, *cell_classes.entry(class).or_insert(n))
+            })
+            .collect();
+        let mut pair_classes = std::collections::BTreeMap::new();
+        let pairs: Vec<_> = pairs
+            .iter()
+            .map(|&(a, b, class)| {
+                let n = pair_classes.len();
+                (a, b, *pair_classes.entry(class).or_insert(n))
+            })
+            .collect();
+        let pair_base = cell_classes.len() * 3;
+        let count_base = pair_base + pair_classes.len() * 9;
+        Judge {
+            cells,
+            pairs,
+            pair_base,
+            count_base,
+            // Both sides' placements, and a constant.
+            weights: vec![0.0; count_base + 3],
+        }
+    }
+
+    /// What each playable cell holds, from the mover's side: 0 its own piece, 1 the other
+    /// player's, 2 nothing.
+    #[inline]
+    fn states(&self, mine: u128, theirs: u128) -> [u8; 128] {
+        let mut states = [2; 128];
+        let empty = !(mine | theirs);
+        for &(c, _) in &self.cells {
+            states[c] = (theirs >> c & 1) as u8 | ((empty >> c & 1) as u8) << 1;
+        }
+        states
+    }
+
+    /// The features of a position whose mover holds `mine` and may place `my_moves` times,
+    /// and whose other player holds `theirs` and could place `their_moves` times.
+    pub(super) fn features(
+        &self,
+        mine: u128,
+        theirs: u128,
+        my_moves: u32,
+        their_moves: u32,
+    ) -> Vec<(usize, f64)> {
+        let states = self.states(mine, theirs);
+        let state = |c: usize| usize::from(states[c]);
+        let cells = self.cells.iter().map(|&(c, k)| (k * 3 + state(c), 1.0));
+        let pairs = self
+            .pairs
+            .iter()
+            .map(|&(a, b, k)| (self.pair_base + k * 9 + state(a) * 3 + state(b), 1.0));
+        let counts = [
+            (self.count_base, f64::from(my_moves)),
+            (self.count_base + 1, f64::from(their_moves)),
+            (self.count_base + 2, 1.0),
+        ];
+        cells.chain(pairs).chain(counts).collect()
+    }
+
+    /// The estimated final margin for the mover of such a position ([`Judge::features`]).
+    pub(super) fn margin(&self, mine: u128, theirs: u128, my_moves: u32, their_moves: u32) -> f64 {
+        // The hot part of ordering far from the end: plain loops over precomputed places.
+        let states = self.states(mine, theirs);
+        let state = |c: usize| usize::from(states[c]);
+        let w = &self.weights;
+        let mut sum = 0.0;
+        for &(c, k) in &self.cells {
+            sum += w[k * 3 + state(c)];
+        }
+        for &(a, b, k) in &self.pairs {
+            sum += w[self.pair_base + k * 9 + state(a) * 3 + state(b)];
+        }
+        sum + w[self.count_base] * f64::from(my_moves)
+            + w[self.count_base + 1] * f64::from(their_moves)
+            + w[self.count_base + 2]
+    }
+
+    /// Fits the weights to `samples` by ridge regression (least squares, each weight also
+    /// pulled towards zero by [`RIDGE`]).
+    pub(super) fn fit(&mut self, samples: &[Sample]) {
+        let n = self.weights.len();
+        let mut a = vec![vec![0.0; n]; n];
+        let mut b = vec![0.0; n];
+        for (features, y) in samples {
+            for &(i, x) in features {
+                for &(j, z) in features {
+                    a[i][j] += x * z;
+                }
+                b[i] += x * y;
+            }
+        }
+        for (i, row) in a.iter_mut().enumerate() {
+            row[i] += RIDGE;
+        }
+        self.weights = solve_linear(a, b);
+    }
+}
+
+/// The solution of `a x = b` for a symmetric positive definite `a` (the ridge term makes it
+/// so), by Gaussian elimination.
+fn solve_linear(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for i in 0..n {
+        let pivot = a[i][i];
+        for r in i + 1..n {
+            let f = a[r][i] / pivot;
+            if f == 0.0 {
+                continue;
+            }
+            let (above, below) = a.split_at_mut(r);
+            for (x, y) in below[0][i..].iter_mut().zip(&above[i][i..]) {
+                *x -= f * y;
+            }
+            b[r] -= f * b[i];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for i in (0..n).rev() {
+        let rest: f64 = (i + 1..n).map(|c| a[i][c] * x[c]).sum();
+        x[i] = (b[i] - rest) / a[i][i];
+    }
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_recovers_weights_that_explain_the_samples() {
+        // Two cells of separate classes and no pairs: a margin of 3 per own piece on the
+        // first cell and -2 per opponent's piece on the second, plus a placement each.
+        let mut judge = Judge::new(&[(0, 0), (1, 1)], &[]);
+        let mut samples = Vec::new();
+        for bits in 0..9u32 {
+            let (first, second) = (bits % 3, bits / 3);
+            let mine = u128::from(first == 0) | u128::from(second == 0) << 1;
+            let theirs = u128::from(first == 1) | u128::from(second == 1) << 1;
+            for moves in 0..4 {
+                let y = 3.0 * f64::from(u8::from(first == 0))
+                    - 2.0 * f64::from(u8::from(second == 1))
+                    + f64::from(moves);
+                samples.push((judge.features(mine, theirs, moves, 0), y));
+            }
+        }
+        // Many copies, so that the ridge's pull is small beside them.
+        let samples: Vec<_> = samples.iter().cycle().take(36 * 1000).cloned().collect();
+        judge.fit(&samples);
+        let own_first = judge.margin(1, 0, 0, 0) - judge.margin(0, 0, 0, 0);
+        let theirs_second = judge.margin(0, 2, 0, 0) - judge.margin(0, 0, 0, 0);
+        let a_move = judge.margin(0, 0, 1, 0) - judge.margin(0, 0, 0, 0);
+        assert!((own_first - 3.0).abs() < 0.01, "{own_first}");
+        assert!((theirs_second + 2.0).abs() < 0.01, "{theirs_second}");
+        assert!((a_move - 1.0).abs() < 0.01, "{a_move}");
+    }
+}
