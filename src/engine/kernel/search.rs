@@ -214,7 +214,8 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
     /// A guess at what `t`, where its mover may place on `replies`, is worth to that mover,
     /// `depth` turns ahead: negamax over the turns of a [`Direct`] game with
     /// [`Kernel::prospects`] at the leaves (depth 0 is the fastest-first order itself). A
-    /// mover with no placement is as badly off as can be.
+    /// mover with no placement is as badly off as can be. With a judge, a leaf (or a mover
+    /// with no placement) is worth the judge's margin plus the prospects.
     fn guess(&self, d: &Direct<B>, t: &KState<B, P>, replies: B, depth: u32) -> i32 {
         let k = self.kernel;
         if let Some(judge) = self
