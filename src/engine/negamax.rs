@@ -225,6 +225,8 @@ pub struct Table<K, M> {
     /// What a tree learnt about its game before its first search, kept here for the later
     /// searches of the same solve (the tree knows its type; see `kernel::search`).
     pub learnt: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// Whether the watch hears of positions only (see [`Table::lend_watch`]).
+    bounds_hidden: bool,
 }
 
 impl<K: TableKey, M: Copy + Default> Table<K, M> {
@@ -254,6 +256,7 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
             next_report: WATCH_EVERY,
             age: 0,
             learnt: None,
+            bounds_hidden: false,
         }
     }
 
@@ -268,6 +271,19 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
     /// Reports the search's progress to `watch` from now on.
     pub fn watch(&mut self, watch: Box<dyn Watch>) {
         self.watch = Some(watch);
+    }
+
+    /// Lends this table's watch to `other`, for searches made on the way to this one's: the
+    /// watch hears of their positions (the user sees work going on) but not of their bounds,
+    /// which are not this search's. [`Table::take_back_watch`] ends the loan.
+    pub fn lend_watch(&mut self, other: &mut Self) {
+        other.watch = self.watch.take();
+        other.bounds_hidden = true;
+    }
+
+    /// Takes back the watch lent to `other` ([`Table::lend_watch`]).
+    pub fn take_back_watch(&mut self, other: &mut Self) {
+        self.watch = other.watch.take();
     }
 
     /// A table of at most `bytes` of slots.
@@ -323,6 +339,7 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
             next_report: WATCH_EVERY,
             age: self.age,
             learnt: self.learnt.clone(),
+            bounds_hidden: self.bounds_hidden,
         }
     }
 
@@ -717,7 +734,7 @@ fn close_in<K, M, E>(
         } else {
             high = v;
         }
-        if let Some(w) = &mut table.watch {
+        if let Some(w) = table.watch.as_mut().filter(|_| !table.bounds_hidden) {
             w.bounded(low, high);
         }
         target = match (low.is_finite(), high.is_finite()) {

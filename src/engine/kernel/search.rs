@@ -103,41 +103,49 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
         let mut judge = self.features(root);
         let mut rng = crate::engine::rng::Rng::new(LEARNT_SEED);
         // The samples' solves share a table of their own: the solve's may be shared by
-        // threads, and its watch would show their bounds as the root's.
+        // threads. Its watch hears of their positions, not of their bounds.
         let mut own = Table::within(LEARNT_TABLE_BYTES);
+        table.lend_watch(&mut own);
         let mut solver = KernelTree::new(k, self.game);
         let mut samples: Vec<Sample> = Vec::new();
         // Games that end early give no sample; a game that ends early every time gives up.
-        for _ in 0..LEARNT_SAMPLES * 4 {
-            if samples.len() == LEARNT_SAMPLES {
-                break;
-            }
-            let mut n = *root;
-            while empties(&n) > LEARNT_EMPTIES {
-                n = match n.1 {
-                    At::Over(_) => break,
-                    At::Choice { moves, .. } => {
-                        let i = rng.below(moves.count() as usize);
-                        let cell = moves.cells().nth(i).expect("i is below the count");
-                        self.play(&n, cell as u8)?
-                    }
-                    At::Pass => self.play(&n, PASS)?,
+        // The watch goes back whether or not the samples' solves fail.
+        let mut sample = || -> Result<(), Fault> {
+            for _ in 0..LEARNT_SAMPLES * 4 {
+                if samples.len() == LEARNT_SAMPLES {
+                    break;
+                }
+                let mut n = *root;
+                while empties(&n) > LEARNT_EMPTIES {
+                    n = match n.1 {
+                        At::Over(_) => break,
+                        At::Choice { moves, .. } => {
+                            let i = rng.below(moves.count() as usize);
+                            let cell = moves.cells().nth(i).expect("i is below the count");
+                            self.play(&n, cell as u8)?
+                        }
+                        At::Pass => self.play(&n, PASS)?,
+                    };
+                }
+                let At::Choice { moves, .. } = n.1 else {
+                    continue;
                 };
+                if empties(&n) != LEARNT_EMPTIES {
+                    continue;
+                }
+                let value = negamax::exact_value(&mut solver, &mut own, &n)?;
+                let m = n.0.mover as usize;
+                let (mine, theirs) = (n.0.pieces[m], n.0.pieces[1 - m]);
+                let their_moves = k.direct_moves::<false>(&d, theirs, mine).count();
+                let features =
+                    judge.features(mine.to_u128(), theirs.to_u128(), moves.count(), their_moves);
+                samples.push((features, crate::engine::state::read_value(value).1));
             }
-            let At::Choice { moves, .. } = n.1 else {
-                continue;
-            };
-            if empties(&n) != LEARNT_EMPTIES {
-                continue;
-            }
-            let value = negamax::exact_value(&mut solver, &mut own, &n)?;
-            let m = n.0.mover as usize;
-            let (mine, theirs) = (n.0.pieces[m], n.0.pieces[1 - m]);
-            let their_moves = k.direct_moves::<false>(&d, theirs, mine).count();
-            let features =
-                judge.features(mine.to_u128(), theirs.to_u128(), moves.count(), their_moves);
-            samples.push((features, crate::engine::state::read_value(value).1));
-        }
+            Ok(())
+        };
+        let sampled = sample();
+        table.take_back_watch(&mut own);
+        sampled?;
         table.nodes += own.nodes;
         if samples.len() < LEARNT_SAMPLES {
             return Ok(());
