@@ -13,7 +13,7 @@ const RIDGE: f64 = 10.0;
 pub(super) struct Judge {
     /// Each playable cell and its class (cells a symmetry maps onto each other share one).
     cells: Vec<(usize, usize)>,
-    /// Each ordered pair of neighbouring cells and its class.
+    /// Each pair of neighbouring cells, once, and its class.
     pairs: Vec<(usize, usize, usize)>,
     /// Where the pairs' weights and the placement counts' weights begin.
     pair_base: usize,
@@ -68,8 +68,32 @@ impl Judge {
         states
     }
 
-    /// The features of a position whose mover holds `mine` and may place `my_moves` times,
-    /// and whose other player holds `theirs` and could place `their_moves` times.
+    /// Calls `each` with the index and the value of every feature of a position whose mover
+    /// holds `mine` and may place `my_moves` times, and whose other player holds `theirs`
+    /// and could place `their_moves` times. One walk for the fit and the hot judging alike.
+    #[inline]
+    fn each_feature(
+        &self,
+        mine: u128,
+        theirs: u128,
+        my_moves: u32,
+        their_moves: u32,
+        mut each: impl FnMut(usize, f64),
+    ) {
+        let states = self.states(mine, theirs);
+        let state = |c: usize| usize::from(states[c]);
+        for &(c, k) in &self.cells {
+            each(k * 3 + state(c), 1.0);
+        }
+        for &(a, b, k) in &self.pairs {
+            each(self.pair_base + k * 9 + state(a) * 3 + state(b), 1.0);
+        }
+        each(self.count_base, f64::from(my_moves));
+        each(self.count_base + 1, f64::from(their_moves));
+        each(self.count_base + 2, 1.0);
+    }
+
+    /// The features of such a position ([`Judge::each_feature`]), as (index, value).
     pub(super) fn features(
         &self,
         mine: u128,
@@ -77,37 +101,20 @@ impl Judge {
         my_moves: u32,
         their_moves: u32,
     ) -> Vec<(usize, f64)> {
-        let states = self.states(mine, theirs);
-        let state = |c: usize| usize::from(states[c]);
-        let cells = self.cells.iter().map(|&(c, k)| (k * 3 + state(c), 1.0));
-        let pairs = self
-            .pairs
-            .iter()
-            .map(|&(a, b, k)| (self.pair_base + k * 9 + state(a) * 3 + state(b), 1.0));
-        let counts = [
-            (self.count_base, f64::from(my_moves)),
-            (self.count_base + 1, f64::from(their_moves)),
-            (self.count_base + 2, 1.0),
-        ];
-        cells.chain(pairs).chain(counts).collect()
+        let mut out = Vec::new();
+        self.each_feature(mine, theirs, my_moves, their_moves, |i, x| {
+            out.push((i, x));
+        });
+        out
     }
 
-    /// The estimated final margin for the mover of such a position ([`Judge::features`]).
+    /// The estimated final margin for the mover of such a position.
     pub(super) fn margin(&self, mine: u128, theirs: u128, my_moves: u32, their_moves: u32) -> f64 {
-        // The hot part of ordering far from the end: plain loops over precomputed places.
-        let states = self.states(mine, theirs);
-        let state = |c: usize| usize::from(states[c]);
-        let w = &self.weights;
         let mut sum = 0.0;
-        for &(c, k) in &self.cells {
-            sum += w[k * 3 + state(c)];
-        }
-        for &(a, b, k) in &self.pairs {
-            sum += w[self.pair_base + k * 9 + state(a) * 3 + state(b)];
-        }
-        sum + w[self.count_base] * f64::from(my_moves)
-            + w[self.count_base + 1] * f64::from(their_moves)
-            + w[self.count_base + 2]
+        self.each_feature(mine, theirs, my_moves, their_moves, |i, x| {
+            sum += self.weights[i] * x;
+        });
+        sum
     }
 
     /// Fits the weights to `samples` by ridge regression (least squares, each weight also

@@ -89,7 +89,7 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
             return Ok(());
         }
         let k = self.kernel;
-        let empties = |n: &Node<B, P>| (k.playable & !(n.0.pieces[0] | n.0.pieces[1])).count();
+        let empties = |n: &Node<B, P>| k.empties(&n.0);
         let direct = match root.1 {
             At::Choice { pc, .. } => k.direct_at_choice(pc).filter(|d| !d.wraps),
             _ => None,
@@ -368,6 +368,12 @@ const JUDGED_EMPTIES: u32 = 12;
 const JUDGED_UNITS: f64 = 2.0;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
+    /// The cells of `s` still empty: how far it is from the end, which sets how it is searched.
+    #[inline]
+    fn empties(&self, s: &KState<B, P>) -> u32 {
+        (self.playable & !(s.pieces[0] | s.pieces[1])).count()
+    }
+
     fn key(s: &KState<B, P>) -> Key {
         // The search runs only with two players (see `Kernel::value`'s callers).
         let (a, b) = (s.pieces[0].to_u128(), s.pieces[1].to_u128());
@@ -484,16 +490,16 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
     fn work(&self, (s, _): &Self::Node, depth: Option<u32>) -> u8 {
         // To the end, the empty cells say how much is left below; a search that orders the
         // solver's moves stops sooner.
-        let empties = (self.kernel.playable & !(s.pieces[0] | s.pieces[1])).count();
+        let empties = self.kernel.empties(s);
         empties.min(depth.unwrap_or(u32::MAX)).min(254) as u8
     }
 
     fn looks_ahead(&self, (s, _): &Self::Node) -> bool {
-        (self.kernel.playable & !(s.pieces[0] | s.pieces[1])).count() >= LOOK_AHEAD_EMPTIES
+        self.kernel.empties(s) >= LOOK_AHEAD_EMPTIES
     }
 
     fn splits(&self, (s, _): &Self::Node) -> bool {
-        (self.kernel.playable & !(s.pieces[0] | s.pieces[1])).count() >= SPLIT_EMPTIES
+        self.kernel.empties(s) >= SPLIT_EMPTIES
     }
 
     fn horizon(&mut self, (s, at): &Self::Node) -> Result<f64, Fault> {
@@ -579,7 +585,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         }
         // The table's best first, then those that leave the opponent the fewest replies (a cut
         // comes soonest from a move that constrains).
-        let empties = (k.playable & !(n.0.pieces[0] | n.0.pieces[1])).count();
+        let empties = k.empties(&n.0);
         let guessed_from = if self.judge.is_some() {
             JUDGED_EMPTIES
         } else {
@@ -657,7 +663,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         let Some(d) = k.direct_at_choice(pc).filter(|d| !d.wraps) else {
             return Ok(None);
         };
-        let empties = (k.playable & !(s.pieces[0] | s.pieces[1])).count();
+        let empties = k.empties(s);
         if empties <= DIRECT_PLAIN_EMPTIES {
             let m = s.mover as usize;
             let boards = (s.pieces[m], s.pieces[1 - m]);
