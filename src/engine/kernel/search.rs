@@ -9,11 +9,13 @@
 
 use std::sync::Arc;
 
-use super::judge::{Judge, Sample};
+use super::judge::Judge;
 use super::{At, Direct, Fault, KState, Kernel};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
 use crate::ir::Game;
+
+mod learning;
 
 /// A position as the table knows it: both players' cells, the turn, and the passes and the
 /// mover together (a slot then fills 64 bytes, one cache line).
@@ -72,133 +74,6 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
             mirrors: Mirrors::new(game),
             judge: None,
         }
-    }
-
-    /// Learns a [`Judge`] for the order far from the end, where the solve from `root` is long
-    /// enough for that to pay: [`LEARNT_SAMPLES`] random games from `root` to
-    /// [`LEARNT_EMPTIES`] empty cells, each position solved exactly, the judge fitted to
-    /// those values. The positions searched count in `table`'s; the judge stays in `table`
-    /// for its later searches (the rest of the best line), so it is learnt once a solve.
-    pub fn learn(&mut self, table: &mut Table, root: &Node<B, P>) -> Result<(), Fault> {
-        if let Some(judge) = table
-            .learnt
-            .clone()
-            .and_then(|j| j.downcast::<Judge>().ok())
-        {
-            self.judge = Some(judge);
-            return Ok(());
-        }
-        let k = self.kernel;
-        let empties = |n: &Node<B, P>| k.empties(&n.0);
-        let direct = match root.1 {
-            At::Choice { pc, .. } => k.direct_at_choice(pc).filter(|d| !d.wraps),
-            _ => None,
-        };
-        let Some(d) = direct.copied() else {
-            return Ok(());
-        };
-        if empties(root) < LEARNT_FROM_EMPTIES {
-            return Ok(());
-        }
-        let mut judge = self.features(root);
-        let mut rng = crate::engine::rng::Rng::new(LEARNT_SEED);
-        // The samples' solves share a table of their own: the solve's may be shared by
-        // threads. Its watch hears of their positions, not of their bounds.
-        let mut own = Table::within(LEARNT_TABLE_BYTES);
-        table.lend_watch(&mut own);
-        let mut solver = KernelTree::new(k, self.game);
-        let mut samples: Vec<Sample> = Vec::new();
-        // Games that end early give no sample; a game that ends early every time gives up.
-        // The watch goes back whether or not the samples' solves fail.
-        let mut sample = || -> Result<(), Fault> {
-            for _ in 0..LEARNT_SAMPLES * 4 {
-                if samples.len() == LEARNT_SAMPLES {
-                    break;
-                }
-                let mut n = *root;
-                while empties(&n) > LEARNT_EMPTIES {
-                    n = match n.1 {
-                        At::Over(_) => break,
-                        At::Choice { moves, .. } => {
-                            let i = rng.below(moves.count() as usize);
-                            let cell = moves.cells().nth(i).expect("i is below the count");
-                            self.play(&n, cell as u8)?
-                        }
-                        At::Pass => self.play(&n, PASS)?,
-                    };
-                }
-                let At::Choice { moves, .. } = n.1 else {
-                    continue;
-                };
-                if empties(&n) != LEARNT_EMPTIES {
-                    continue;
-                }
-                let value = negamax::exact_value(&mut solver, &mut own, &n)?;
-                let m = n.0.mover as usize;
-                let (mine, theirs) = (n.0.pieces[m], n.0.pieces[1 - m]);
-                let their_moves = k.direct_moves::<false>(&d, theirs, mine).count();
-                let features =
-                    judge.features(mine.to_u128(), theirs.to_u128(), moves.count(), their_moves);
-                samples.push((features, crate::engine::state::read_value(value).1));
-            }
-            Ok(())
-        };
-        let sampled = sample();
-        table.take_back_watch(&mut own);
-        sampled?;
-        table.nodes += own.nodes;
-        if samples.len() < LEARNT_SAMPLES {
-            return Ok(());
-        }
-        judge.fit(&samples);
-        let judge = Arc::new(judge);
-        table.learnt = Some(judge.clone());
-        self.judge = Some(judge);
-        Ok(())
-    }
-
-    /// A judge with no weights yet, over the cells of `root`'s board and their neighbours.
-    fn features(&self, root: &Node<B, P>) -> Judge {
-        let k = self.kernel;
-        let images = |c: usize| {
-            self.mirrors
-                .cells
-                .iter()
-                .map(move |map| usize::from(map[c]))
-        };
-        let cells: Vec<_> = k
-            .playable
-            .cells()
-            .map(|c| (c, images(c).fold(c, usize::min)))
-            .collect();
-        let ctx = k.ctx(self.game, &root.0);
-        let mut pairs = Vec::new();
-        for a in k.playable.cells() {
-            // Each pair once: the pair read the other way round says the same.
-            for b in (ctx.adjacent(B::single(a), 0xff) & k.playable)
-                .cells()
-                .filter(|&b| b > a)
-            {
-                let class = images(a).zip(images(b)).fold((a, b), std::cmp::min);
-                pairs.push((a, b, class));
-            }
-        }
-        Judge::new(&cells, &pairs)
-    }
-
-    /// The judge's estimate of `t`'s final margin for its mover, who may place on `replies`,
-    /// in [`JUDGED_UNITS`] of a piece.
-    fn judged(&self, judge: &Judge, d: &Direct<B>, t: &KState<B, P>, replies: B) -> i32 {
-        let m = t.mover as usize;
-        let (mine, theirs) = (t.pieces[m], t.pieces[1 - m]);
-        let their_moves = self.kernel.direct_moves::<false>(d, theirs, mine).count();
-        let margin = judge.margin(
-            mine.to_u128(),
-            theirs.to_u128(),
-            replies.count(),
-            their_moves,
-        );
-        (margin * JUDGED_UNITS) as i32
     }
 
     /// Fills the table with the best moves of searches `1..=ORDERING_DEPTH` turns deep from
@@ -348,24 +223,10 @@ const SPLIT_EMPTIES: u32 = 24;
 /// from 26 empty cells (Feinstein's line), and a sixth from 24.
 const ORDERING_DEPTH: u32 = 6;
 
-/// A solve from this many empty cells up learns a [`Judge`] first ([`KernelTree::learn`]):
-/// on Othello 6x6 from 26 empty cells (Feinstein's line) the learning costs 53 M positions
-/// and saves 114 M; from 24 it would cost more than it saves.
-const LEARNT_FROM_EMPTIES: u32 = 26;
-
-/// The judge learns from this many positions of this many empty cells (10 was cheaper to
-/// solve and ordered worse). The seed makes the samples, and so the solve, the same each run.
-const LEARNT_SAMPLES: usize = 3000;
-const LEARNT_EMPTIES: u32 = 12;
-const LEARNT_SEED: u64 = 777;
-const LEARNT_TABLE_BYTES: usize = 16 << 20;
-
 /// With a judge, the moves are ordered by guesses from this many empty cells up (one turn
 /// ahead below [`GUESSED_EMPTIES`], the judge's margin plus the count of replies at the
-/// leaves); the margin is counted in halves of a piece (quarters and single pieces ordered
-/// worse).
+/// leaves).
 const JUDGED_EMPTIES: u32 = 12;
-const JUDGED_UNITS: f64 = 2.0;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
     /// The cells of `s` still empty: how far it is from the end, which sets how it is searched.
