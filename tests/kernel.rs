@@ -865,3 +865,32 @@ fn counters_run_fast_as_on_the_plain_build() {
     compare_playouts(&e, "supply", 200);
     compare_perft(&e, "supply", 8, 4);
 }
+
+/// The solver's learnt judge (docs/SOLVED.md): its regression finds weights known in advance.
+#[test]
+fn a_judge_fit_recovers_weights_that_explain_its_samples() {
+    use outflank::engine::kernel::judge::Judge;
+    // Two cells of separate classes and no pairs: a margin of 3 per own piece on the
+    // first cell and -2 per opponent's piece on the second, plus a placement each.
+    let mut judge = Judge::new(&[(0, 0), (1, 1)], &[]);
+    let mut samples = Vec::new();
+    for bits in 0..9u32 {
+        let (first, second) = (bits % 3, bits / 3);
+        let mine = u128::from(first == 0) | u128::from(second == 0) << 1;
+        let theirs = u128::from(first == 1) | u128::from(second == 1) << 1;
+        for moves in 0..4 {
+            let y = 3.0 * f64::from(u8::from(first == 0)) - 2.0 * f64::from(u8::from(second == 1))
+                + f64::from(moves);
+            samples.push((judge.features(mine, theirs, moves, 0), y));
+        }
+    }
+    // Many copies, so that the ridge's pull is small beside them.
+    let samples: Vec<_> = samples.iter().cycle().take(36 * 1000).cloned().collect();
+    judge.fit(&samples);
+    let own_first = judge.margin(1, 0, 0, 0) - judge.margin(0, 0, 0, 0);
+    let theirs_second = judge.margin(0, 2, 0, 0) - judge.margin(0, 0, 0, 0);
+    let a_move = judge.margin(0, 0, 1, 0) - judge.margin(0, 0, 0, 0);
+    assert!((own_first - 3.0).abs() < 0.01, "{own_first}");
+    assert!((theirs_second + 2.0).abs() < 0.01, "{theirs_second}");
+    assert!((a_move - 1.0).abs() < 0.01, "{a_move}");
+}

@@ -17,7 +17,7 @@
 
 mod choices;
 mod context;
-mod judge;
+pub mod judge;
 mod lines;
 mod perft;
 mod playout;
