@@ -894,3 +894,39 @@ fn a_judge_fit_recovers_weights_that_explain_its_samples() {
     assert!((theirs_second + 2.0).abs() < 0.01, "{theirs_second}");
     assert!((a_move - 1.0).abs() < 0.01, "{a_move}");
 }
+
+/// The judge reads a pair of neighbours both ways round when it is listed both ways, each
+/// way with its own class: what it judges is what its fit learnt, whichever way the weights
+/// were laid out for the solver.
+#[test]
+fn a_judge_reads_pairs_listed_both_ways_round_as_its_fit_learnt_them() {
+    use outflank::engine::kernel::judge::Judge;
+    let pairs = [(0, 1, (0, 1)), (1, 0, (1, 0))];
+    let mut judge = Judge::new(&[(0, 0), (1, 1)], &pairs);
+    // 0 own piece, 1 the other player's, 2 empty; worth 4 when the first cell is the mover's
+    // and the second empty, and 1 a second cell of the other player's.
+    let truth = |first: u32, second: u32| {
+        4.0 * f64::from(u8::from(first == 0 && second == 2)) + f64::from(u8::from(second == 1))
+    };
+    let boards = |first: u32, second: u32| {
+        let mine = u128::from(first == 0) | u128::from(second == 0) << 1;
+        let theirs = u128::from(first == 1) | u128::from(second == 1) << 1;
+        (mine, theirs)
+    };
+    let mut samples = Vec::new();
+    for (first, second) in (0..3).flat_map(|a| (0..3).map(move |b| (a, b))) {
+        let (mine, theirs) = boards(first, second);
+        samples.push((judge.features(mine, theirs, 0, 0), truth(first, second)));
+    }
+    let samples: Vec<_> = samples.iter().cycle().take(9 * 4000).cloned().collect();
+    judge.fit(&samples);
+    for (first, second) in (0..3).flat_map(|a| (0..3).map(move |b| (a, b))) {
+        let (mine, theirs) = boards(first, second);
+        let judged = judge.margin(mine, theirs, 0, 0);
+        let want = truth(first, second);
+        assert!(
+            (judged - want).abs() < 0.01,
+            "{first} {second}: {judged} for {want}"
+        );
+    }
+}

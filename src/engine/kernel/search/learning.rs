@@ -126,11 +126,9 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         let ctx = k.ctx(self.game, &root.0);
         let mut pairs = Vec::new();
         for a in k.playable.cells() {
-            // Each pair once: the pair read the other way round says the same.
-            for b in (ctx.adjacent(B::single(a), 0xff) & k.playable)
-                .cells()
-                .filter(|&b| b > a)
-            {
+            // Each pair both ways round, so that pairs a symmetry maps onto each other with
+            // their ends swapped share their weights too.
+            for b in (ctx.adjacent(B::single(a), 0xff) & k.playable).cells() {
                 let class = images(a).zip(images(b)).fold((a, b), std::cmp::min);
                 pairs.push((a, b, class));
             }
