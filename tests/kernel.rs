@@ -666,6 +666,10 @@ fn kernel_solutions_equal_the_step_by_step_search() {
             ),
     );
     assert!(compare_solutions(&halves, "othello 4x4 with a half point", 8, 0) > 40);
+    // The fewest pieces win (each player scores minus its count): the solver counts a
+    // finished game's value on the boards, with the sign the score gives.
+    let anti = engine("games/anti-othello.rules", &[("size", "4")]);
+    assert!(compare_solutions(&anti, "anti-othello 4x4", 8, 0) > 40);
     // Without the early win, so that games last into the solved stretch.
     let to_the_end = engine_from(&GENERAL.replace("end after step", "// end after step"));
     assert!(compare_solutions(&to_the_end, "general rules", 6, 22) > 20);

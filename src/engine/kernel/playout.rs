@@ -236,6 +236,19 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         opponent: B,
         cell: usize,
     ) -> (B, B, B) {
+        let (next, other) = self.direct_place::<W>(d, mover, opponent, cell);
+        (next, other, self.direct_moves::<W>(d, next, other))
+    }
+
+    /// As [`Kernel::direct_turn`], without the next mover's placements.
+    #[inline(always)]
+    pub(super) fn direct_place<const W: bool>(
+        &self,
+        d: &Direct<B>,
+        mover: B,
+        opponent: B,
+        cell: usize,
+    ) -> (B, B) {
         let line = &self.lines[d.line];
         let empty = self.playable & !(mover | opponent);
         let (run, end) = (
@@ -247,8 +260,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         } else {
             line.run_captures(cell, run, end, false)
         } & opponent;
-        let (next, other) = (opponent ^ captured, mover | captured | B::single(cell));
-        (next, other, self.direct_moves::<W>(d, next, other))
+        (opponent ^ captured, mover | captured | B::single(cell))
     }
 
     /// The placements of a [`Direct`] game's mover, who has the cells `mover`.

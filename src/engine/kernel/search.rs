@@ -13,7 +13,8 @@ use super::judge::Judge;
 use super::{At, Direct, Fault, KState, Kernel};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
-use crate::ir::Game;
+use crate::engine::state::WIN_VALUE;
+use crate::ir::{Cond, Game, Num, Player, Set, Timing};
 
 mod learning;
 
@@ -64,6 +65,12 @@ pub struct KernelTree<'a, B: Board, const P: usize> {
     mirrors: Mirrors,
     /// A judge learnt for this game ([`KernelTree::learn`]), when the solve is long enough.
     judge: Option<Arc<Judge>>,
+    /// The game ends exactly when neither player can place, and its winner is the better
+    /// score: the end of a [`Direct`] game is then known from the two boards alone.
+    ends_when_blocked: bool,
+    /// Each player's score is its count of pieces, times this (1 or -1), and there is no
+    /// tie-break: a finished game's value is then a matter of counting.
+    counted_score: Option<f64>,
 }
 
 impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
@@ -73,6 +80,14 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
             game,
             mirrors: Mirrors::new(game),
             judge: None,
+            ends_when_blocked: !game.ends.is_empty()
+                && game.ends.iter().all(|e| {
+                    e.timing == Timing::AfterTurn
+                        && !e.for_each
+                        && e.winner.is_none()
+                        && matches!(e.condition, Cond::Blocked)
+                }),
+            counted_score: counted_score(game),
         }
     }
 
@@ -122,6 +137,23 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
             best = best.max(-self.guess(d, &u, r2, depth - 1));
         }
         best
+    }
+}
+
+/// The sign of the game's score when each player's is its count of pieces, or minus that,
+/// with no tie-break: see [`KernelTree::counted_score`].
+fn counted_score(game: &Game) -> Option<f64> {
+    let own = |n: &Num| match n {
+        Num::Count(set) => matches!(&**set, Set::Pieces(p) if matches!(**p, Player::Bound)),
+        _ => false,
+    };
+    if !game.tiebreaks.is_empty() {
+        return None;
+    }
+    match &game.score {
+        n if own(n) => Some(1.0),
+        Num::Neg(n) if own(n) => Some(-1.0),
+        _ => None,
     }
 }
 
@@ -615,12 +647,48 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         Ok(best)
     }
 
+    /// The value of a finished [`Direct`] game, reached `plies` turns after `s` by a turn
+    /// of the mover that leaves the opponent `next` and the mover `other`, for the mover.
+    #[inline]
+    fn end_value(&self, s: &KState<B, P>, plies: u32, next: B, other: B) -> f64 {
+        if let Some(sign) = self.counted_score {
+            let margin = sign * (f64::from(other.count()) - f64::from(next.count()));
+            // As `Outcome::value_for` reads it: the higher score wins.
+            return match margin {
+                m if m > 0.0 => WIN_VALUE + m,
+                m if m < 0.0 => -WIN_VALUE + m,
+                m => m,
+            };
+        }
+        let (here, t) = self.states_at(s, plies, next, other);
+        self.kernel.terminal_value(self.game, &t, None, here.mover)
+    }
+
+    /// The position `plies` turns after `s` as a state, and the one after its mover's turn
+    /// that leaves the opponent `next` and the mover `other`.
+    fn states_at(
+        &self,
+        s: &KState<B, P>,
+        plies: u32,
+        next: B,
+        other: B,
+    ) -> (KState<B, P>, KState<B, P>) {
+        let mut here = s.at_boundary(self.kernel.counted());
+        here.mover ^= (plies & 1) as u8;
+        here.turn += plies;
+        let t = Kernel::after_direct(&here, next, other);
+        (here, t)
+    }
+
     /// The value of a [`Direct`] game near its end, `plies` turns after `s` (at `ply + plies`
     /// below the root), with the mover's and the opponent's cells in `boards`: plain
     /// alpha-beta over the boards, the mover's placements `moves` tried on the cells with
     /// fewest neighbours first (no sort, and a tenth fewer positions than in the order of the
     /// cells). A whole state is made only where a mover is blocked and the general path
-    /// decides between a pass and the end (copying one per position was a fifth of the time).
+    /// decides between a pass and the end (copying one per position was a fifth of the time);
+    /// in a game that ends exactly when neither side can place, not even there: the boards
+    /// say which it is, and with a counted score what the end is worth (the general path's
+    /// checks and scoring were a seventh of a solve).
     #[allow(clippy::too_many_arguments)]
     fn direct_plain(
         &mut self,
@@ -641,13 +709,29 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             .iter()
             .flat_map(|&class| (moves & class).cells())
         {
-            let (next, other, replies) = k.direct_turn::<false>(d, mover, opponent, cell);
-            let v = if replies.is_empty() {
+            let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
+            // A full board has no placement for either side: no need to look for them.
+            let full = self.ends_when_blocked && (next | other) == k.playable;
+            let replies = if full {
+                B::EMPTY
+            } else {
+                k.direct_moves::<false>(d, next, other)
+            };
+            let v = if full {
+                self.end_value(s, plies, next, other)
+            } else if replies.is_empty() && self.ends_when_blocked {
+                let again = k.direct_moves::<false>(d, other, next);
+                if again.is_empty() {
+                    self.end_value(s, plies, next, other)
+                } else {
+                    // The opponent passes and the mover places again.
+                    table.nodes += 1;
+                    let boards = (other, next);
+                    self.direct_plain(table, d, s, plies + 2, boards, again, alpha, beta, ply)?
+                }
+            } else if replies.is_empty() {
                 // The position this search stands at, as a state, then the turn played.
-                let mut here = s.at_boundary(k.counted());
-                here.mover ^= (plies & 1) as u8;
-                here.turn += plies;
-                let t = Kernel::after_direct(&here, next, other);
+                let (here, t) = self.states_at(s, plies, next, other);
                 let at = k.start_or_end(game, &t, None);
                 self.after(table, &here, (t, at), alpha, beta, ply + plies as usize)?
             } else {
