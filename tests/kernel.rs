@@ -928,8 +928,9 @@ fn a_judge_reads_pairs_listed_both_ways_round_as_its_fit_learnt_them() {
         let (mine, theirs) = boards(first, second);
         let judged = judge.margin(mine, theirs, 0, 0);
         let want = truth(first, second);
+        // The judge sums its weights in 256ths of a piece: three of them, each rounded.
         assert!(
-            (judged - want).abs() < 0.01,
+            (judged - want).abs() < 0.02,
             "{first} {second}: {judged} for {want}"
         );
     }

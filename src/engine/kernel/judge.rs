@@ -20,11 +20,17 @@ pub struct Judge {
     pair_base: usize,
     count_base: usize,
     weights: Vec<f64>,
-    /// The fitted weights laid out for judging: per cell its three states' weights, per
-    /// pair of neighbours (once, whichever ways round it is a feature) its nine.
-    cell_weights: Vec<(usize, [f64; 3])>,
-    pair_weights: Vec<(usize, usize, [f64; 9])>,
+    /// The fitted weights laid out for judging, in [`FIXED_POINT`] units: per cell its three
+    /// states' weights, per pair of neighbours (once, whichever ways round it is a feature)
+    /// its nine.
+    cell_weights: Vec<(u8, [i32; 3])>,
+    pair_weights: Vec<(u8, u8, [i32; 9])>,
 }
+
+/// The laid-out weights count in these parts of a piece: whole numbers, so that the sum of a
+/// judgement is a chain of integer additions (a chain of floating-point ones waits four
+/// cycles an addition, and was most of the judge's time), and as fine as the order needs.
+const FIXED_POINT: f64 = 256.0;
 
 /// One position's features (index, value) and its exact margin for its mover.
 pub type Sample = (Vec<(usize, f64)>, f64);
@@ -122,22 +128,26 @@ impl Judge {
         let states = self.states(mine, theirs);
         let state = |c: usize| usize::from(states[c]);
         let w = &self.weights[self.count_base..];
-        let mut sum = w[0] * f64::from(my_moves) + w[1] * f64::from(their_moves) + w[2];
-        for (c, weights) in &self.cell_weights {
-            sum += weights[state(*c)];
+        let counts = w[0] * f64::from(my_moves) + w[1] * f64::from(their_moves) + w[2];
+        // In 64 bits: a rules file may score in millions, and the weights' casts saturate.
+        let mut sum = 0i64;
+        for &(c, weights) in &self.cell_weights {
+            sum += i64::from(weights[state(c.into())]);
         }
-        for (a, b, weights) in &self.pair_weights {
-            sum += weights[state(*a) * 3 + state(*b)];
+        for &(a, b, weights) in &self.pair_weights {
+            sum += i64::from(weights[state(a.into()) * 3 + state(b.into())]);
         }
-        sum
+        counts + sum as f64 / FIXED_POINT
     }
 
     /// Lays the weights out for [`Judge::margin`]: each cell's and each unordered pair's,
     /// its classes' weights summed.
     fn lay_out(&mut self) {
         let w = &self.weights;
+        let fixed = |x: f64| (x * FIXED_POINT).round() as i32;
+        // Cells are below 128 (the judge reads boards as 128-bit sets).
         self.cell_weights = (self.cells.iter())
-            .map(|&(c, k)| (c, [w[k * 3], w[k * 3 + 1], w[k * 3 + 2]]))
+            .map(|&(c, k)| (c as u8, [0, 1, 2].map(|s| fixed(w[k * 3 + s]))))
             .collect();
         let mut pairs: std::collections::BTreeMap<(usize, usize), [f64; 9]> = Default::default();
         for &(a, b, k) in &self.pairs {
@@ -149,7 +159,9 @@ impl Judge {
                 slot[i] += w[base + sa * 3 + sb];
             }
         }
-        self.pair_weights = pairs.into_iter().map(|((a, b), w)| (a, b, w)).collect();
+        self.pair_weights = (pairs.into_iter())
+            .map(|((a, b), w)| (a as u8, b as u8, w.map(fixed)))
+            .collect();
     }
 
     /// Fits the weights to `samples` by ridge regression (least squares, each weight also
