@@ -179,11 +179,7 @@ pub fn outcome<E: Evaluate>(
             }
             level = leaders(level, |p| value(t, p));
         }
-        if level.is_power_of_two() {
-            level.trailing_zeros() as u8
-        } else {
-            NOBODY
-        }
+        sole(level)
     });
     Outcome {
         winner,
@@ -192,11 +188,34 @@ pub fn outcome<E: Evaluate>(
     }
 }
 
+/// The outcome of a game of `players` whose scores are `scores`, with no tie-break and no
+/// winner named by an end: what [`outcome`] decides then, for callers that count the scores
+/// themselves (the solver, from its boards).
+pub fn by_scores(scores: [f64; MAX_PLAYERS], players: u8) -> Outcome {
+    Outcome {
+        winner: sole(leaders((1u32 << players) - 1, |p| scores[p as usize])),
+        players,
+        by_player: scores,
+    }
+}
+
+/// The one player of `level` (bits), or `NOBODY` when several are level.
+fn sole(level: u32) -> u8 {
+    if level.is_power_of_two() {
+        level.trailing_zeros() as u8
+    } else {
+        NOBODY
+    }
+}
+
 /// The players of `among` (bits) whose `value` is the highest among them.
 fn leaders(among: u32, value: impl Fn(u8) -> f64) -> u32 {
     let mut best = f64::NEG_INFINITY;
     let mut out = 0;
-    for p in (0..32u8).filter(|p| among >> p & 1 != 0) {
+    let mut rest = among;
+    while rest != 0 {
+        let p = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
         let v = value(p);
         if v > best {
             (best, out) = (v, 0);

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use super::judge::Judge;
 use super::{At, Direct, Fault, KState, Kernel};
 use crate::board::sets::Board;
+use crate::engine::eval;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
-use crate::engine::state::WIN_VALUE;
-use crate::ir::{Cond, Game, Num, Player, Set, Timing};
+use crate::ir::{Game, MAX_PLAYERS};
 
 mod learning;
 
@@ -65,12 +65,6 @@ pub struct KernelTree<'a, B: Board, const P: usize> {
     mirrors: Mirrors,
     /// A judge learnt for this game ([`KernelTree::learn`]), when the solve is long enough.
     judge: Option<Arc<Judge>>,
-    /// The game ends exactly when neither player can place, and its winner is the better
-    /// score: the end of a [`Direct`] game is then known from the two boards alone.
-    ends_when_blocked: bool,
-    /// Each player's score is its count of pieces, times this (1 or -1), and there is no
-    /// tie-break: a finished game's value is then a matter of counting.
-    counted_score: Option<f64>,
 }
 
 impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
@@ -80,14 +74,6 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
             game,
             mirrors: Mirrors::new(game),
             judge: None,
-            ends_when_blocked: !game.ends.is_empty()
-                && game.ends.iter().all(|e| {
-                    e.timing == Timing::AfterTurn
-                        && !e.for_each
-                        && e.winner.is_none()
-                        && matches!(e.condition, Cond::Blocked)
-                }),
-            counted_score: counted_score(game),
         }
     }
 
@@ -137,23 +123,6 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
             best = best.max(-self.guess(d, &u, r2, depth - 1));
         }
         best
-    }
-}
-
-/// The sign of the game's score when each player's is its count of pieces, or minus that,
-/// with no tie-break: see [`KernelTree::counted_score`].
-fn counted_score(game: &Game) -> Option<f64> {
-    let own = |n: &Num| match n {
-        Num::Count(set) => matches!(&**set, Set::Pieces(p) if matches!(**p, Player::Bound)),
-        _ => false,
-    };
-    if !game.tiebreaks.is_empty() {
-        return None;
-    }
-    match &game.score {
-        n if own(n) => Some(1.0),
-        Num::Neg(n) if own(n) => Some(-1.0),
-        _ => None,
     }
 }
 
@@ -650,15 +619,12 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// The value of a finished [`Direct`] game, reached `plies` turns after `s` by a turn
     /// of the mover that leaves the opponent `next` and the mover `other`, for the mover.
     #[inline]
-    fn end_value(&self, s: &KState<B, P>, plies: u32, next: B, other: B) -> f64 {
-        if let Some(sign) = self.counted_score {
-            let margin = sign * (f64::from(other.count()) - f64::from(next.count()));
-            // As `Outcome::value_for` reads it: the higher score wins.
-            return match margin {
-                m if m > 0.0 => WIN_VALUE + m,
-                m if m < 0.0 => -WIN_VALUE + m,
-                m => m,
-            };
+    fn end_value(&self, d: &Direct<B>, s: &KState<B, P>, plies: u32, next: B, other: B) -> f64 {
+        if let Some(sign) = d.counted_score {
+            let mut scores = [0.0; MAX_PLAYERS];
+            scores[0] = sign * f64::from(other.count());
+            scores[1] = sign * f64::from(next.count());
+            return eval::by_scores(scores, 2).value_for(0);
         }
         let (here, t) = self.states_at(s, plies, next, other);
         self.kernel.terminal_value(self.game, &t, None, here.mover)
@@ -711,18 +677,18 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         {
             let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
             // A full board has no placement for either side: no need to look for them.
-            let full = self.ends_when_blocked && (next | other) == k.playable;
+            let full = d.ends_when_blocked && (next | other) == k.playable;
             let replies = if full {
                 B::EMPTY
             } else {
                 k.direct_moves::<false>(d, next, other)
             };
             let v = if full {
-                self.end_value(s, plies, next, other)
-            } else if replies.is_empty() && self.ends_when_blocked {
+                self.end_value(d, s, plies, next, other)
+            } else if replies.is_empty() && d.ends_when_blocked {
                 let again = k.direct_moves::<false>(d, other, next);
                 if again.is_empty() {
-                    self.end_value(s, plies, next, other)
+                    self.end_value(d, s, plies, next, other)
                 } else {
                     // The opponent passes and the mover places again.
                     table.nodes += 1;

@@ -32,6 +32,12 @@ pub(super) struct Direct<B> {
     /// matched by lanes. The loop is compiled once for each (`W` in [`Kernel::direct_turn`]),
     /// so that neither pays for a test of the other inside it.
     pub(super) wraps: bool,
+    /// The game ends exactly when neither player can place, and its winner is the better
+    /// score: the end is known from the two boards alone.
+    pub(super) ends_when_blocked: bool,
+    /// Each player's score is its count of pieces times this sign (1 or -1), with no
+    /// tie-break: a finished game's value is then a matter of counting.
+    pub(super) counted_score: Option<f64>,
 }
 
 /// A cell class as a selection: all of a part's cells or none (no branch on the class). The
@@ -120,7 +126,38 @@ pub(super) fn direct<B: Board>(
         run,
         end,
         wraps: game.geometry.wrap.any(),
+        ends_when_blocked: ends_when_blocked(game),
+        counted_score: counted_score(game),
     })
+}
+
+/// Every end of `game` is a plain `end when blocked` checked after the turn, naming no
+/// winner: see [`Direct::ends_when_blocked`].
+fn ends_when_blocked(game: &Game) -> bool {
+    !game.ends.is_empty()
+        && game.ends.iter().all(|e| {
+            e.timing == Timing::AfterTurn
+                && !e.for_each
+                && e.winner.is_none()
+                && matches!(e.condition, Cond::Blocked)
+        })
+}
+
+/// The sign of `game`'s score when each player's is its count of pieces, or minus that, with
+/// no tie-break: see [`Direct::counted_score`].
+fn counted_score(game: &Game) -> Option<f64> {
+    let own = |n: &Num| match n {
+        Num::Count(set) => matches!(&**set, Set::Pieces(p) if matches!(**p, Player::Bound)),
+        _ => false,
+    };
+    if !game.tiebreaks.is_empty() {
+        return None;
+    }
+    match &game.score {
+        n if own(n) => Some(1.0),
+        Num::Neg(n) if own(n) => Some(-1.0),
+        _ => None,
+    }
 }
 
 /// A turn that opens with a choice whose first option is a capture by enclosure (see
