@@ -876,7 +876,7 @@ fn a_judge_fit_recovers_weights_that_explain_its_samples() {
     use outflank::engine::kernel::judge::Judge;
     // Two cells of separate classes and no pairs: a margin of 3 per own piece on the
     // first cell and -2 per opponent's piece on the second, plus a placement each.
-    let mut judge = Judge::new(&[(0, 0), (1, 1)], &[]);
+    let mut judge = Judge::new(&[(0, 0), (1, 1)], &[], 2);
     let mut samples = Vec::new();
     for bits in 0..9u32 {
         let (first, second) = (bits % 3, bits / 3);
@@ -899,6 +899,69 @@ fn a_judge_fit_recovers_weights_that_explain_its_samples() {
     assert!((a_move - 1.0).abs() < 0.01, "{a_move}");
 }
 
+/// The judge's laid-out sum (blocks of two by two cells, pairs across joined edges apart)
+/// is the sum of its features' weights, on a board whose last row and column fill blocks of
+/// their own and with a pair that no block holds.
+#[test]
+fn a_judges_laid_out_margin_is_the_sum_of_its_features_weights() {
+    use outflank::engine::kernel::judge::Judge;
+    let (width, height) = (5usize, 3usize);
+    let cells: Vec<_> = (0..width * height).map(|c| (c, c % 4)).collect();
+    let mut pairs = Vec::new();
+    for a in 0..width * height {
+        for b in 0..width * height {
+            let (ax, ay, bx, by) = (a % width, a / width, b % width, b / width);
+            if a != b && ax.abs_diff(bx) <= 1 && ay.abs_diff(by) <= 1 {
+                pairs.push((a, b, (a.min(b), a.max(b))));
+            }
+        }
+    }
+    // The two ends of the first row, as neighbours across a joined edge.
+    pairs.push((0, width - 1, (0, width - 1)));
+    let mut judge = Judge::new(&cells, &pairs, width);
+    let mut seed = 12345u64;
+    let mut random = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        seed >> 33
+    };
+    let position = |random: &mut dyn FnMut() -> u64| {
+        let (mut mine, mut theirs) = (0u128, 0u128);
+        for c in 0..width * height {
+            match random() % 3 {
+                0 => mine |= 1 << c,
+                1 => theirs |= 1 << c,
+                _ => {}
+            }
+        }
+        (mine, theirs, (random() % 9) as u32, (random() % 9) as u32)
+    };
+    let mut samples = Vec::new();
+    for _ in 0..400 {
+        let (mine, theirs, m, t) = position(&mut random);
+        let truth = f64::from((mine & 0b1_0001).count_ones()) * 3.0
+            - f64::from(theirs.count_ones())
+            + f64::from(m) * 0.5
+            + (random() % 100) as f64 / 50.0;
+        samples.push((judge.features(mine, theirs, m, t), truth));
+    }
+    judge.fit(&samples);
+    assert!(judge.weights().iter().any(|w| w.abs() > 0.1));
+    for _ in 0..500 {
+        let (mine, theirs, m, t) = position(&mut random);
+        let plain: f64 = (judge.features(mine, theirs, m, t).iter())
+            .map(|&(i, x)| judge.weights()[i] * x)
+            .sum();
+        let laid_out = judge.margin(mine, theirs, m, t);
+        // Each block's and loose pair's weight is rounded to a 256th of a piece.
+        assert!(
+            (laid_out - plain).abs() < 0.02,
+            "{mine:b} {theirs:b}: {laid_out} for {plain}"
+        );
+    }
+}
+
 /// The judge reads a pair of neighbours both ways round when it is listed both ways, each
 /// way with its own class: what it judges is what its fit learnt, whichever way the weights
 /// were laid out for the solver.
@@ -906,7 +969,7 @@ fn a_judge_fit_recovers_weights_that_explain_its_samples() {
 fn a_judge_reads_pairs_listed_both_ways_round_as_its_fit_learnt_them() {
     use outflank::engine::kernel::judge::Judge;
     let pairs = [(0, 1, (0, 1)), (1, 0, (1, 0))];
-    let mut judge = Judge::new(&[(0, 0), (1, 1)], &pairs);
+    let mut judge = Judge::new(&[(0, 0), (1, 1)], &pairs, 2);
     // 0 own piece, 1 the other player's, 2 empty; worth 4 when the first cell is the mover's
     // and the second empty, and 1 a second cell of the other player's.
     let truth = |first: u32, second: u32| {

@@ -20,11 +20,16 @@ pub struct Judge {
     pair_base: usize,
     count_base: usize,
     weights: Vec<f64>,
-    /// The fitted weights laid out for judging, in [`FIXED_POINT`] units: per cell its three
-    /// states' weights, per pair of neighbours (once, whichever ways round it is a feature)
-    /// its nine.
-    cell_weights: Vec<(u8, [i32; 3])>,
-    pair_weights: Vec<(u8, u8, [i32; 9])>,
+    /// The board's width: the cell below cell `c` is `c + width`.
+    width: usize,
+    /// The fitted weights laid out for judging, in [`FIXED_POINT`] units: per block of two
+    /// by two cells (its first cell, and the first of its second row), the weights of the
+    /// cells and pairs it holds, summed for each of its arrangements (see [`block_index`]).
+    /// Every neighbour of a board without joined edges shares a block with its cell, so a
+    /// judgement on 6x6 is 25 lookups instead of 36 cells' and 110 pairs' weights.
+    blocks: Vec<(u8, u8, [i32; 256])>,
+    /// The pairs no block holds (neighbours across a board's joined edges), once each.
+    loose_pairs: Vec<(u8, u8, [i32; 9])>,
 }
 
 /// The laid-out weights count in these parts of a piece: whole numbers, so that the sum of a
@@ -38,7 +43,12 @@ pub type Sample = (Vec<(usize, f64)>, f64);
 impl Judge {
     /// A judge with every weight zero over `cells` and neighbouring `pairs`, each given with
     /// the representative of its class under the board's symmetries.
-    pub fn new(cells: &[(usize, usize)], pairs: &[(usize, usize, (usize, usize))]) -> Judge {
+    /// `width` is the board's: the cell below cell `c` is `c + width`.
+    pub fn new(
+        cells: &[(usize, usize)],
+        pairs: &[(usize, usize, (usize, usize))],
+        width: usize,
+    ) -> Judge {
         let mut cell_classes = std::collections::BTreeMap::new();
         let cells: Vec<_> = cells
             .iter()
@@ -64,8 +74,9 @@ impl Judge {
             count_base,
             // Both sides' placements, and a constant.
             weights: vec![0.0; count_base + 3],
-            cell_weights: Vec::new(),
-            pair_weights: Vec::new(),
+            width,
+            blocks: Vec::new(),
+            loose_pairs: Vec::new(),
         }
     }
 
@@ -121,34 +132,39 @@ impl Judge {
         out
     }
 
+    /// The fitted weights, by the features' indices ([`Judge::features`]).
+    pub fn weights(&self) -> &[f64] {
+        &self.weights
+    }
+
     /// The estimated final margin for the mover of such a position: the sum of its
     /// features' weights, read from the layout [`Judge::fit`] made (the hot path of the
-    /// solver's order: a class looked up per feature cost a fifth of a solve).
+    /// solver's order: a class looked up per feature cost a fifth of a solve, and a weight
+    /// per cell and pair, read through each cell's state, a third).
     pub fn margin(&self, mine: u128, theirs: u128, my_moves: u32, their_moves: u32) -> f64 {
-        let states = self.states(mine, theirs);
-        let state = |c: usize| usize::from(states[c]);
         let w = &self.weights[self.count_base..];
         let counts = w[0] * f64::from(my_moves) + w[1] * f64::from(their_moves) + w[2];
         // In 64 bits: a rules file may score in millions, and the weights' casts saturate.
         let mut sum = 0i64;
-        for &(c, weights) in &self.cell_weights {
-            sum += i64::from(weights[state(c.into())]);
+        for (top, bottom, weights) in &self.blocks {
+            sum += i64::from(weights[block_index(mine, theirs, *top, *bottom)]);
         }
-        for &(a, b, weights) in &self.pair_weights {
-            sum += i64::from(weights[state(a.into()) * 3 + state(b.into())]);
+        if !self.loose_pairs.is_empty() {
+            let state = |c: u8| {
+                usize::from(theirs >> c & 1 != 0) | usize::from(!(mine | theirs) >> c & 1 != 0) << 1
+            };
+            for &(a, b, weights) in &self.loose_pairs {
+                sum += i64::from(weights[state(a) * 3 + state(b)]);
+            }
         }
         counts + sum as f64 / FIXED_POINT
     }
 
-    /// Lays the weights out for [`Judge::margin`]: each cell's and each unordered pair's,
-    /// its classes' weights summed.
+    /// Lays the weights out for [`Judge::margin`]: each cell's and each pair's weights (its
+    /// classes' summed, once for a pair whichever ways round it is a feature) added into the
+    /// block that holds it, for each arrangement of the block.
     fn lay_out(&mut self) {
         let w = &self.weights;
-        let fixed = |x: f64| (x * FIXED_POINT).round() as i32;
-        // Cells are below 128 (the judge reads boards as 128-bit sets).
-        self.cell_weights = (self.cells.iter())
-            .map(|&(c, k)| (c as u8, [0, 1, 2].map(|s| fixed(w[k * 3 + s]))))
-            .collect();
         let mut pairs: std::collections::BTreeMap<(usize, usize), [f64; 9]> = Default::default();
         for &(a, b, k) in &self.pairs {
             let base = self.pair_base + k * 9;
@@ -159,8 +175,65 @@ impl Judge {
                 slot[i] += w[base + sa * 3 + sb];
             }
         }
-        self.pair_weights = (pairs.into_iter())
-            .map(|((a, b), w)| (a as u8, b as u8, w.map(fixed)))
+        let width = self.width;
+        let last_row = self
+            .cells
+            .iter()
+            .map(|&(c, _)| c / width)
+            .max()
+            .unwrap_or(0);
+        // The block of the cells at (column, row) pairs: the one whose first cell is at the
+        // least of each, moved in from the last column and row so that it lies on the board.
+        let block_of = |cells: &[usize]| {
+            let x = cells.iter().map(|c| c % width).min()?;
+            let y = cells.iter().map(|c| c / width).min()?;
+            let x_span = cells.iter().map(|c| c % width).max()? - x;
+            let y_span = cells.iter().map(|c| c / width).max()? - y;
+            (width >= 2 && x_span <= 1 && y_span <= 1)
+                .then(|| x.min(width - 2) + y.min(last_row.saturating_sub(1)) * width)
+        };
+        // Per block, by its first cell: its weights in floating point until all are added.
+        let mut blocks: std::collections::BTreeMap<usize, [f64; 256]> = Default::default();
+        let mut add = |top: usize, cells: &[usize], weight: &dyn Fn(&[usize]) -> f64| {
+            let block = blocks.entry(top).or_insert([0.0; 256]);
+            for (i, slot) in block.iter_mut().enumerate() {
+                // Arrangements with a cell both players' never occur.
+                if i & 15 & (i >> 4) != 0 {
+                    continue;
+                }
+                let states: Vec<usize> = (cells.iter())
+                    .map(|&c| {
+                        let bit = block_bit(top, width, c);
+                        usize::from(i >> (bit + 4) & 1 != 0)
+                            | usize::from((i | i >> 4) >> bit & 1 == 0) << 1
+                    })
+                    .collect();
+                *slot += weight(&states);
+            }
+        };
+        for &(c, k) in &self.cells {
+            let top = block_of(&[c]).unwrap_or(c);
+            add(top, &[c], &|s| w[k * 3 + s[0]]);
+        }
+        let mut loose = Vec::new();
+        for ((a, b), weights) in pairs {
+            match block_of(&[a, b]) {
+                Some(top) => add(top, &[a, b], &|s| weights[s[0] * 3 + s[1]]),
+                None => loose.push((a, b, weights)),
+            }
+        }
+        let fixed = |x: f64| (x * FIXED_POINT).round() as i32;
+        // Cells are below 128 (the judge reads boards as 128-bit sets).
+        self.blocks = (blocks.into_iter())
+            .map(|(top, weights)| {
+                // A block in the last row of a board of one row that ends at the 128th cell
+                // has no second row: reading its first again gives bits no weight reads.
+                let bottom = if top + width < 128 { top + width } else { top };
+                (top as u8, bottom as u8, weights.map(fixed))
+            })
+            .collect();
+        self.loose_pairs = (loose.into_iter())
+            .map(|(a, b, w)| (a as u8, b as u8, w.map(fixed)))
             .collect();
     }
 
@@ -184,6 +257,25 @@ impl Judge {
         self.weights = solve_linear(a, b);
         self.lay_out();
     }
+}
+
+/// Where cell `c` stands in the block whose first cell is `top`: 0 and 1 in its first row,
+/// 2 and 3 in its second.
+fn block_bit(top: usize, width: usize, c: usize) -> usize {
+    if c >= top + width {
+        2 + c - top - width
+    } else {
+        c - top
+    }
+}
+
+/// A block's arrangement: the mover's four cells as the low four bits (in the order of
+/// [`block_bit`]), the other player's as the high four; `top` and `bottom` are the first
+/// cells of its two rows.
+#[inline(always)]
+fn block_index(mine: u128, theirs: u128, top: u8, bottom: u8) -> usize {
+    let two = |b: u128, at: u8| (b >> at) as usize & 3;
+    two(mine, top) | two(mine, bottom) << 2 | two(theirs, top) << 4 | two(theirs, bottom) << 6
 }
 
 /// The solution of `a x = b` for a symmetric positive definite `a` (the ridge term makes it

@@ -133,7 +133,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 pairs.push((a, b, class));
             }
         }
-        Judge::new(&cells, &pairs)
+        Judge::new(&cells, &pairs, self.game.geometry.width)
     }
 
     /// The judge's estimate of `t`'s final margin for its mover, who may place on `replies`,
