@@ -182,8 +182,9 @@ impl Judge {
             .map(|&(c, _)| c / width)
             .max()
             .unwrap_or(0);
-        // The block of the cells at (column, row) pairs: the one whose first cell is at the
-        // least of each, moved in from the last column and row so that it lies on the board.
+        // The first cell of the block that holds all of `cells`: at their least column and
+        // row, moved in from the last column and row so that the block lies on the board;
+        // None for cells further apart (neighbours across joined edges).
         let block_of = |cells: &[usize]| {
             let x = cells.iter().map(|c| c % width).min()?;
             let y = cells.iter().map(|c| c / width).min()?;
