@@ -85,9 +85,8 @@ impl Judge {
     #[inline]
     fn states(&self, mine: u128, theirs: u128) -> [u8; 128] {
         let mut states = [2; 128];
-        let empty = !(mine | theirs);
         for &(c, _) in &self.cells {
-            states[c] = (theirs >> c & 1) as u8 | ((empty >> c & 1) as u8) << 1;
+            states[c] = state(mine >> c & 1 != 0, theirs >> c & 1 != 0) as u8;
         }
         states
     }
@@ -150,11 +149,9 @@ impl Judge {
             sum += i64::from(weights[block_index(mine, theirs, *top, *bottom)]);
         }
         if !self.loose_pairs.is_empty() {
-            let state = |c: u8| {
-                usize::from(theirs >> c & 1 != 0) | usize::from(!(mine | theirs) >> c & 1 != 0) << 1
-            };
+            let at = |c: u8| state(mine >> c & 1 != 0, theirs >> c & 1 != 0);
             for &(a, b, weights) in &self.loose_pairs {
-                sum += i64::from(weights[state(a) * 3 + state(b)]);
+                sum += i64::from(weights[at(a) * 3 + at(b)]);
             }
         }
         counts + sum as f64 / FIXED_POINT
@@ -205,8 +202,7 @@ impl Judge {
                 let states: Vec<usize> = (cells.iter())
                     .map(|&c| {
                         let bit = block_bit(top, width, c);
-                        usize::from(i >> (bit + 4) & 1 != 0)
-                            | usize::from((i | i >> 4) >> bit & 1 == 0) << 1
+                        state(i >> bit & 1 != 0, i >> (bit + 4) & 1 != 0)
                     })
                     .collect();
                 *slot += weight(&states);
@@ -257,6 +253,19 @@ impl Judge {
         }
         self.weights = solve_linear(a, b);
         self.lay_out();
+    }
+}
+
+/// What a cell holds, from the mover's side, as the features number it: 0 the mover's piece,
+/// 1 the other player's, 2 nothing.
+#[inline(always)]
+fn state(mine: bool, theirs: bool) -> usize {
+    if mine {
+        0
+    } else if theirs {
+        1
+    } else {
+        2
     }
 }
 
