@@ -236,12 +236,12 @@ const ORDERING_DEPTH: u32 = 6;
 /// leaves).
 const JUDGED_EMPTIES: u32 = 12;
 
-/// At a guess's leaves with this many empty cells or more (the judge's samples have 12), the
-/// prospects weigh [`FAR_COUNT_WEIGHT`] times beside the judge's margin: so far from its
+/// At a guess's leaves with this many empty cells or more, eight beyond the judge's samples,
+/// the prospects weigh [`FAR_COUNT_WEIGHT`] times beside the judge's margin: so far from its
 /// samples the judge orders worse than the count does. On Othello 6x6 the whole board
 /// takes 32% fewer positions (weighed three times everywhere, 33%); on Anti-Othello 6x6 at 24
 /// empty cells, 1% fewer (everywhere, 49% more). See docs/SOLVED.md.
-const FAR_COUNT_EMPTIES: u32 = 20;
+const FAR_COUNT_EMPTIES: u32 = learning::LEARNT_EMPTIES + 8;
 const FAR_COUNT_WEIGHT: i32 = 3;
 
 impl<B: Board, const P: usize> Kernel<B, P> {

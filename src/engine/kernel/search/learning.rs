@@ -17,7 +17,7 @@ const LEARNT_FROM_EMPTIES: u32 = 26;
 /// The judge learns from this many positions of this many empty cells (10 was cheaper to
 /// solve and ordered worse). The seed makes the samples, and so the solve, the same each run.
 const LEARNT_SAMPLES: usize = 3000;
-const LEARNT_EMPTIES: u32 = 12;
+pub(super) const LEARNT_EMPTIES: u32 = 12;
 const LEARNT_SEED: u64 = 777;
 const LEARNT_TABLE_BYTES: usize = 16 << 20;
 
