@@ -63,6 +63,8 @@ struct Proved {
     /// Bounds on the value for the player to move at the solved position.
     low: f64,
     high: f64,
+    /// While the solver learns its order: how many of how many sample endgames are solved.
+    learning: Option<(usize, usize)>,
 }
 
 /// A value of the search (see `Outcome::value_for`) in words, for `player`.
@@ -90,16 +92,26 @@ impl Proved {
         }
     }
 
+    /// The bounds in words, or what is under way before any is known.
+    fn proved(&self, player: &str, nothing: &str) -> String {
+        self.bounds(player).unwrap_or_else(|| match self.learning {
+            Some((valued, of)) => {
+                format!(
+                    "{nothing}; learning the move order: {valued} of {of} sample endgames solved"
+                )
+            }
+            None => nothing.into(),
+        })
+    }
+
     fn line(&self, player: &str) -> String {
         let seconds = self.started.elapsed().as_secs_f64();
         let rate = self.nodes as f64 / seconds.max(1e-9);
-        let bounds = self
-            .bounds(player)
-            .unwrap_or_else(|| "not bounded yet".into());
         format!(
-            "{} positions, {:.1} M/s, {seconds:.0} s; value: {bounds}",
+            "{} positions, {:.1} M/s, {seconds:.0} s; value: {}",
             self.nodes,
-            rate / 1e6
+            rate / 1e6,
+            self.proved(player, "not bounded yet")
         )
     }
 }
@@ -131,6 +143,14 @@ impl Watch for Watcher {
             bar.set_message(p.line(&self.player));
         }
     }
+
+    fn learning(&mut self, progress: Option<(usize, usize)>) {
+        let mut p = lock(&self.proved);
+        p.learning = progress;
+        if let Some(bar) = &self.bar {
+            bar.set_message(p.line(&self.player));
+        }
+    }
 }
 
 fn lock(m: &Mutex<Proved>) -> std::sync::MutexGuard<'_, Proved> {
@@ -155,17 +175,17 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         nodes: 0,
         low: f64::NEG_INFINITY,
         high: f64::INFINITY,
+        learning: None,
     }));
     // Ctrl-C, SIGTERM or a closed terminal: what is proved so far is not lost.
     {
         let (proved, player) = (Arc::clone(&proved), player.clone());
         let _ = ctrlc::set_handler(move || {
             let p = lock(&proved);
-            let bounds = p
-                .bounds(&player)
-                .map_or("nothing is proved yet".into(), |b| {
-                    format!("the value is {b}")
-                });
+            let bounds = match p.bounds(&player) {
+                Some(b) => format!("the value is {b}"),
+                None => p.proved(&player, "nothing is proved yet"),
+            };
             let text = format!(
                 "interrupted after {} positions in {:.1} s: {bounds}",
                 p.nodes,

@@ -157,12 +157,15 @@ pub struct Slot<K, M> {
 }
 
 /// Someone watching a long search (the solver's progress): told how many positions have been
-/// searched every [`WATCH_EVERY`], and of the bounds on the value as [`exact_value`] narrows
-/// them.
+/// searched every [`WATCH_EVERY`], of the bounds on the value as [`exact_value`] narrows
+/// them, and of the sample positions valued while a tree learns before its first search.
 pub trait Watch: Send {
     fn searched(&mut self, _nodes: u64) {}
     /// The value of the position [`exact_value`] was asked for lies in `low..=high`.
     fn bounded(&mut self, _low: f64, _high: f64) {}
+    /// While a tree learns: how many of how many sample positions it has valued; None once
+    /// the learning is over.
+    fn learning(&mut self, _progress: Option<(usize, usize)>) {}
 }
 
 /// Positions between two reports to a [`Watch`].
@@ -279,6 +282,13 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
     pub fn lend_watch(&mut self, other: &mut Self) {
         other.watch = self.watch.take();
         other.bounds_hidden = true;
+    }
+
+    /// Tells the watch how a tree's learning goes ([`Watch::learning`]).
+    pub fn learning(&mut self, progress: Option<(usize, usize)>) {
+        if let Some(w) = self.watch.as_mut() {
+            w.learning(progress);
+        }
     }
 
     /// Takes back the watch lent to `other` ([`Table::lend_watch`]).

@@ -58,6 +58,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         // threads. Its watch hears of their positions, not of their bounds.
         let mut own = Table::within(LEARNT_TABLE_BYTES);
         table.lend_watch(&mut own);
+        own.learning(Some((0, LEARNT_SAMPLES)));
         let mut solver = KernelTree::new(k, self.game);
         let mut samples: Vec<Sample> = Vec::new();
         // Games that end early give no sample; a game that ends early every time gives up.
@@ -92,10 +93,12 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 let features =
                     judge.features(mine.to_u128(), theirs.to_u128(), moves.count(), their_moves);
                 samples.push((features, crate::engine::state::read_value(value).1));
+                own.learning(Some((samples.len(), LEARNT_SAMPLES)));
             }
             Ok(())
         };
         let sampled = sample();
+        own.learning(None);
         table.take_back_watch(&mut own);
         sampled?;
         table.nodes += own.nodes;
