@@ -66,8 +66,9 @@ pub fn solve(engine: &Engine, s: &State, memory: usize) -> Result<Solution, Rule
 
 /// [`solve`] on `jobs` threads where the game is searched a turn at a time and the solve is
 /// long enough (the value and the line are the same whatever `jobs`; the positions searched
-/// are not), telling a watch made by `watch` how it goes: the positions searched, and the
-/// bounds on the value of `s` as they close in.
+/// are not), telling a watch made by `watch` how it goes: the positions searched, the
+/// samples solved while the solver learns its move order, and the bounds on the value of `s`
+/// as they close in.
 pub fn solve_watched(
     engine: &Engine,
     s: &State,
