@@ -123,13 +123,20 @@ struct Watcher {
     player: String,
 }
 
+impl Watcher {
+    /// Puts what `p` records on the progress line, where there is one.
+    fn show(&self, p: &Proved) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(p.line(&self.player));
+        }
+    }
+}
+
 impl Watch for Watcher {
     fn searched(&mut self, nodes: u64) {
         let mut p = lock(&self.proved);
         p.nodes = nodes;
-        if let Some(bar) = &self.bar {
-            bar.set_message(p.line(&self.player));
-        }
+        self.show(&p);
     }
 
     fn bounded(&mut self, low: f64, high: f64) {
@@ -139,17 +146,13 @@ impl Watch for Watcher {
         if p.low < p.high {
             (p.low, p.high) = (low, high);
         }
-        if let Some(bar) = &self.bar {
-            bar.set_message(p.line(&self.player));
-        }
+        self.show(&p);
     }
 
     fn learning(&mut self, progress: Option<(usize, usize)>) {
         let mut p = lock(&self.proved);
         p.learning = progress;
-        if let Some(bar) = &self.bar {
-            bar.set_message(p.line(&self.player));
-        }
+        self.show(&p);
     }
 }
 
