@@ -724,6 +724,7 @@ impl AnyKernel {
                         .and_then(|()| tree.order_from(table, &root))
                         .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root)),
                     Some((alpha, beta)) => {
+                        tree.recall(table);
                         negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
                     }
                 }

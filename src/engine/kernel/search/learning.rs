@@ -26,18 +26,24 @@ const LEARNT_TABLE_BYTES: usize = 16 << 20;
 const JUDGED_UNITS: f64 = 2.0;
 
 impl<B: Board, const P: usize> KernelTree<'_, B, P> {
+    /// Takes up the judge that an earlier search of this solve learnt into `table`, if one
+    /// did: the questions of the best line are searched in the judge's order too. Whether
+    /// there was one.
+    pub fn recall(&mut self, table: &Table) -> bool {
+        self.judge = table
+            .learnt
+            .clone()
+            .and_then(|j| j.downcast::<Judge>().ok());
+        self.judge.is_some()
+    }
+
     /// Learns a [`Judge`] for the order far from the end, where the solve from `root` is long
     /// enough for that to pay: [`LEARNT_SAMPLES`] random games from `root` to
     /// [`LEARNT_EMPTIES`] empty cells, each position solved exactly, the judge fitted to
     /// those values. The positions searched count in `table`'s; the judge stays in `table`
     /// for its later searches (the rest of the best line), so it is learnt once a solve.
     pub fn learn(&mut self, table: &mut Table, root: &Node<B, P>) -> Result<(), Fault> {
-        if let Some(judge) = table
-            .learnt
-            .clone()
-            .and_then(|j| j.downcast::<Judge>().ok())
-        {
-            self.judge = Some(judge);
+        if self.recall(table) {
             return Ok(());
         }
         let k = self.kernel;
