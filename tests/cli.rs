@@ -655,15 +655,42 @@ fn a_long_solve_learns_a_judge_for_its_order() {
     // (docs/SOLVED.md): the published value still, in far fewer positions than the 165.1 M
     // the solve took without one, though the count holds the positions its samples took.
     let first: Vec<&str> = FEINSTEIN_6X6.split_whitespace().take(6).collect();
-    let v = json(&on_6x6(
-        "othello",
-        "solve",
-        &first.join(" "),
-        &["--json", "--jobs", "1"],
-    ));
+    let first = first.join(" ");
+    let solve = |jobs: &str| {
+        json(&on_6x6(
+            "othello",
+            "solve",
+            &first,
+            &["--json", "--jobs", jobs],
+        ))
+    };
+    let v = solve("1");
     assert_eq!(v["value"], -1e6 - 4.0, "{v}");
     let nodes = v["nodes"].as_u64().unwrap();
     assert!(nodes < 125_000_000, "{nodes} positions");
+    // The line follows the judge's order, which the threads share: two of them find the same
+    // line, and it is a best one (it replays to the published result).
+    let two = solve("2");
+    for field in ["value", "result", "line"] {
+        assert_eq!(v[field], two[field], "{field}: {v} against {two}");
+    }
+    let line: Vec<&str> = v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let end = on_6x6(
+        "othello",
+        "moves",
+        &format!("{first} {}", line.join(" ")),
+        &[],
+    );
+    assert!(
+        stdout(&end).contains("game over: black 16, white 20: white wins"),
+        "{}",
+        stdout(&end)
+    );
 }
 
 #[test]

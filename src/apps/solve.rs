@@ -50,6 +50,25 @@ impl Solver {
         }
     }
 
+    /// Puts `steps`, the moves of `s`, in the order the line tries them: the runner's solver's
+    /// own order where it takes `s` (ties, and moves it does not rank, in the rules' order),
+    /// else the rules' order. That order reads nothing the search left in the table but the
+    /// judge, which is the same each run, so the line is the same whatever the threads.
+    fn order(&self, engine: &Engine, s: &State, steps: &mut [Step]) -> Result<(), RuleError> {
+        if let Solver::Turns(table) = self {
+            if let Some(ranks) = engine.kernel_ranks(s, table)? {
+                let rank = |step: &Step| {
+                    ranks
+                        .iter()
+                        .find(|&&(_, cell)| cell == usize::from(step.value))
+                        .map_or(u64::MAX, |&(rank, _)| rank)
+                };
+                steps.sort_by_cached_key(rank);
+            }
+        }
+        Ok(())
+    }
+
     fn nodes(&self) -> u64 {
         match self {
             Solver::Turns(table) => table.nodes,
@@ -109,6 +128,7 @@ fn best_line(
         };
         while !cur.is_over() {
             engine.steps(&cur, &mut steps)?;
+            solver.order(engine, &cur, &mut steps)?;
             let mut chosen = None;
             for &step in &steps {
                 let t = engine.apply(&cur, step)?;

@@ -208,6 +208,17 @@ impl Engine {
         self.kernel.value(&self.game, s, table, window).transpose()
     }
 
+    /// The cells `s`'s mover may place on, each with its rank in the order the runner's solver
+    /// tries them (lower first; see `AnyKernel::ranks`): the same whatever `table` holds
+    /// but the judge a solve learnt into it. None where that solver cannot take `s`.
+    pub fn kernel_ranks(
+        &self,
+        s: &State,
+        table: &kernel::search::Table,
+    ) -> Result<Option<Vec<(u64, usize)>>, RuleError> {
+        self.kernel.ranks(&self.game, s, table).transpose()
+    }
+
     /// How many cells the runner's sets hold: the board's cells rounded up to the width the
     /// runner was built for (64, 128, 192, 384, or the largest board's).
     pub fn runner_set_cells(&self) -> usize {

@@ -739,6 +739,39 @@ impl AnyKernel {
         }
     }
 
+    /// The moves of `s` in the order the solver tries them, with their ranks (lower first)
+    /// and without the table's best move: the judge that a solve learnt into `table`, or the
+    /// count of replies. A pure function of the position and the judge, so the same whatever
+    /// the table holds. Of moves that one of the board's symmetries maps onto each other
+    /// where `s` is its own image, only the first is ranked. None where the solver cannot
+    /// take `s`.
+    pub fn ranks(
+        &self,
+        game: &Game,
+        s: &State,
+        table: &search::Table,
+    ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
+        fn run<B: Board, const P: usize>(
+            k: &Kernel<B, P>,
+            game: &Game,
+            s: &State,
+            table: &search::Table,
+        ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
+            if !k.single_step || s.agreeing || s.is_over() {
+                return None;
+            }
+            let root = k.import(game, s);
+            let mut tree = search::KernelTree::new(k, game);
+            tree.recall(table);
+            Some(tree.ranks(&root).map_err(|e| *e))
+        }
+        match self {
+            AnyKernel::Narrow(k) => run(k, game, s, table),
+            AnyKernel::Wide(k) => run(k, game, s, table),
+            _ => None,
+        }
+    }
+
     /// Perft from `s`: sequences of `depth` whole turns (see [`Kernel::perft`] and
     /// [`Kernel::perft_steps`]).
     pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Result<u64, RuleError> {

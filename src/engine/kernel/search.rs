@@ -95,6 +95,22 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
         Ok(())
     }
 
+    /// The moves of `n` with their ranks, as [`Tree::children`] orders them without a move
+    /// from the table (see [`super::AnyKernel::ranks`]); a pass is none.
+    pub fn ranks(&mut self, n: &Node<B, P>) -> Result<Vec<(u64, usize)>, Fault> {
+        let mut out = Children {
+            moves: Vec::new(),
+            nodes: Vec::new(),
+        };
+        self.children(n, None, 0, &mut out)?;
+        Ok(out
+            .moves
+            .into_iter()
+            .filter(|&(_, m)| m != PASS)
+            .map(|(rank, m)| (rank, usize::from(m)))
+            .collect())
+    }
+
     /// A guess at what `t`, where its mover may place on `replies`, is worth to that mover,
     /// `depth` turns ahead: negamax over the turns of a [`Direct`] game with
     /// [`Kernel::prospects`] at the leaves (depth 0 is the fastest-first order itself). A
