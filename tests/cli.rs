@@ -527,12 +527,7 @@ fn solve_small_othello() {
     ]));
     assert_eq!(v["result"]["winner"], "white");
     // The best line replays to that result.
-    let line: Vec<&str> = v["line"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let line = line_of(&v);
     let end = json(&outflank(&[
         "moves",
         "games/othello.rules",
@@ -587,6 +582,16 @@ const TOTHELLO_ANTI_6X6: [&str; 2] = [
 ];
 
 /// `outflank COMMAND games/RULES.rules --set size=6 --moves MOVES EXTRA...`.
+/// The moves of a solve's best line, from its JSON.
+fn line_of(v: &serde_json::Value) -> Vec<&str> {
+    v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect()
+}
+
 fn on_6x6(rules: &str, command: &str, moves: &str, extra: &[&str]) -> std::process::Output {
     let file = format!("games/{rules}.rules");
     let mut args = vec![command, &file, "--set", "size=6", "--moves", moves];
@@ -605,12 +610,7 @@ fn solves_along(rules: &str, published: &str, value: f64, ending: &str) -> serde
     let v = json(&on_6x6(rules, "solve", &first, &["--json", "--jobs", "1"]));
     assert_eq!(v["value"], value, "{v}");
     assert_eq!(v["value_for"], "black", "{v}");
-    let line: Vec<&str> = v["line"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let line = line_of(&v);
     // The best line ends the game: 20 empty cells, and the passes it holds.
     assert!(line.len() >= 20, "{line:?}");
     let all = format!("{first} {}", line.join(" "));
@@ -674,12 +674,7 @@ fn a_long_solve_learns_a_judge_for_its_order() {
     for field in ["value", "result", "line"] {
         assert_eq!(v[field], two[field], "{field}: {v} against {two}");
     }
-    let line: Vec<&str> = v["line"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let line = line_of(&v);
     let end = on_6x6(
         "othello",
         "moves",
