@@ -608,6 +608,23 @@ macro_rules! each_width {
 }
 pub(crate) use each_width;
 
+/// The solver's tree at `s`, with the judge a solve learnt into `table` if there is one, and
+/// `s` as its root; None where the solver cannot take `s` (a turn of several steps, inside a
+/// turn, or the game over).
+fn solver_at<'a, B: Board, const P: usize>(
+    k: &'a Kernel<B, P>,
+    game: &'a Game,
+    s: &State,
+    table: &search::Table,
+) -> Option<(search::KernelTree<'a, B, P>, search::Node<B, P>)> {
+    if !k.single_step || s.agreeing || s.is_over() {
+        return None;
+    }
+    let mut tree = search::KernelTree::new(k, game);
+    tree.recall(table);
+    Some((tree, k.import(game, s)))
+}
+
 impl AnyKernel {
     /// How many cells this kernel's sets hold (a multiple of 64).
     pub fn set_cells(&self) -> usize {
@@ -712,11 +729,7 @@ impl AnyKernel {
             table: &mut search::Table,
             window: Option<(f64, f64)>,
         ) -> Option<Result<f64, RuleError>> {
-            if !k.single_step || s.agreeing || s.is_over() {
-                return None;
-            }
-            let root = k.import(game, s);
-            let mut tree = search::KernelTree::new(k, game);
+            let (mut tree, root) = solver_at(k, game, s, table)?;
             Some(
                 match window {
                     None => tree
@@ -724,7 +737,6 @@ impl AnyKernel {
                         .and_then(|()| tree.order_from(table, &root))
                         .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root)),
                     Some((alpha, beta)) => {
-                        tree.recall(table);
                         negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
                     }
                 }
@@ -757,12 +769,7 @@ impl AnyKernel {
             s: &State,
             table: &search::Table,
         ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
-            if !k.single_step || s.agreeing || s.is_over() {
-                return None;
-            }
-            let root = k.import(game, s);
-            let mut tree = search::KernelTree::new(k, game);
-            tree.recall(table);
+            let (mut tree, root) = solver_at(k, game, s, table)?;
             Some(tree.ranks(&root).map_err(|e| *e))
         }
         match self {
