@@ -28,6 +28,7 @@ mod rotations;
 mod run;
 pub mod search;
 mod shapes;
+mod solving;
 mod translations;
 
 use context::{Ctx, Reached};
@@ -40,7 +41,6 @@ use shapes::{
 use super::draw::{draw_tried, Swaps};
 use super::eval::{self, Evaluate};
 use super::hash::PositionMap;
-use super::negamax;
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END};
@@ -608,23 +608,6 @@ macro_rules! each_width {
 }
 pub(crate) use each_width;
 
-/// The solver's tree at `s`, with the judge a solve learnt into `table` if there is one, and
-/// `s` as its root; None where the solver cannot take `s` (a turn of several steps, inside a
-/// turn, or the game over).
-fn solver_at<'a, B: Board, const P: usize>(
-    k: &'a Kernel<B, P>,
-    game: &'a Game,
-    s: &State,
-    table: &search::Table,
-) -> Option<(search::KernelTree<'a, B, P>, search::Node<B, P>)> {
-    if !k.single_step || s.agreeing || s.is_over() {
-        return None;
-    }
-    let mut tree = search::KernelTree::new(k, game);
-    tree.recall(table);
-    Some((tree, k.import(game, s)))
-}
-
 impl AnyKernel {
     /// How many cells this kernel's sets hold (a multiple of 64).
     pub fn set_cells(&self) -> usize {
@@ -709,74 +692,6 @@ impl AnyKernel {
             Ok((k.export(game, &t, &at), n))
         }
         each_width!(self, k => run(k, game, s, rng, limit))
-    }
-
-    /// The value of `s` for its mover with best play (see [`search`]): exact with no
-    /// `window`; with one, exact inside it and otherwise a bound on the side it falls. None
-    /// when some turn has several steps, `s` is inside a turn, or the board is beyond the
-    /// search table's keys (128 cells: no board that large is solved).
-    pub fn value(
-        &self,
-        game: &Game,
-        s: &State,
-        table: &mut search::Table,
-        window: Option<(f64, f64)>,
-    ) -> Option<Result<f64, RuleError>> {
-        fn run<B: Board, const P: usize>(
-            k: &Kernel<B, P>,
-            game: &Game,
-            s: &State,
-            table: &mut search::Table,
-            window: Option<(f64, f64)>,
-        ) -> Option<Result<f64, RuleError>> {
-            let (mut tree, root) = solver_at(k, game, s, table)?;
-            Some(
-                match window {
-                    None => tree
-                        .learn(table, &root)
-                        .and_then(|()| tree.order_from(table, &root))
-                        .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root)),
-                    Some((alpha, beta)) => {
-                        negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
-                    }
-                }
-                .map_err(|e| *e),
-            )
-        }
-        match self {
-            AnyKernel::Narrow(k) => run(k, game, s, table, window),
-            AnyKernel::Wide(k) => run(k, game, s, table, window),
-            // Negamax between two players, on boards whose sets fit the table's keys.
-            _ => None,
-        }
-    }
-
-    /// The moves of `s` in the order the solver tries them, with their ranks (lower first)
-    /// and without the table's best move: the judge that a solve learnt into `table`, or the
-    /// count of replies. A pure function of the position and the judge, so the same whatever
-    /// the table holds. Of moves that one of the board's symmetries maps onto each other
-    /// where `s` is its own image, only the first is ranked. None where the solver cannot
-    /// take `s`.
-    pub fn ranks(
-        &self,
-        game: &Game,
-        s: &State,
-        table: &search::Table,
-    ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
-        fn run<B: Board, const P: usize>(
-            k: &Kernel<B, P>,
-            game: &Game,
-            s: &State,
-            table: &search::Table,
-        ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
-            let (mut tree, root) = solver_at(k, game, s, table)?;
-            Some(tree.ranks(&root).map_err(|e| *e))
-        }
-        match self {
-            AnyKernel::Narrow(k) => run(k, game, s, table),
-            AnyKernel::Wide(k) => run(k, game, s, table),
-            _ => None,
-        }
     }
 
     /// Perft from `s`: sequences of `depth` whole turns (see [`Kernel::perft`] and

@@ -1,0 +1,96 @@
+//! The solver's doors into the runner: a position's exact value and its moves in the
+//! solver's order, for the boards whose sets fit the search table's keys.
+
+use super::{search, AnyKernel, Kernel};
+use crate::board::sets::Board;
+use crate::engine::negamax;
+use crate::engine::state::State;
+use crate::engine::RuleError;
+use crate::ir::Game;
+
+/// The solver's tree at `s`, with the judge a solve learnt into `table` if there is one, and
+/// `s` as its root; None where the solver cannot take `s` (a turn of several steps, inside a
+/// turn, or the game over).
+fn solver_at<'a, B: Board, const P: usize>(
+    k: &'a Kernel<B, P>,
+    game: &'a Game,
+    s: &State,
+    table: &search::Table,
+) -> Option<(search::KernelTree<'a, B, P>, search::Node<B, P>)> {
+    if !k.single_step || s.agreeing || s.is_over() {
+        return None;
+    }
+    let mut tree = search::KernelTree::new(k, game);
+    tree.recall(table);
+    Some((tree, k.import(game, s)))
+}
+
+impl AnyKernel {
+    /// The value of `s` for its mover with best play (see [`search`]): exact with no
+    /// `window`; with one, exact inside it and otherwise a bound on the side it falls. None
+    /// when some turn has several steps, `s` is inside a turn, or the board is beyond the
+    /// search table's keys (128 cells: no board that large is solved).
+    pub fn value(
+        &self,
+        game: &Game,
+        s: &State,
+        table: &mut search::Table,
+        window: Option<(f64, f64)>,
+    ) -> Option<Result<f64, RuleError>> {
+        fn run<B: Board, const P: usize>(
+            k: &Kernel<B, P>,
+            game: &Game,
+            s: &State,
+            table: &mut search::Table,
+            window: Option<(f64, f64)>,
+        ) -> Option<Result<f64, RuleError>> {
+            let (mut tree, root) = solver_at(k, game, s, table)?;
+            Some(
+                match window {
+                    None => tree
+                        .learn(table, &root)
+                        .and_then(|()| tree.order_from(table, &root))
+                        .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root)),
+                    Some((alpha, beta)) => {
+                        negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
+                    }
+                }
+                .map_err(|e| *e),
+            )
+        }
+        match self {
+            AnyKernel::Narrow(k) => run(k, game, s, table, window),
+            AnyKernel::Wide(k) => run(k, game, s, table, window),
+            // Negamax between two players, on boards whose sets fit the table's keys.
+            _ => None,
+        }
+    }
+
+    /// The moves of `s` in the order the solver tries them, with their ranks (lower first)
+    /// and without the table's best move: the judge that a solve learnt into `table`, or the
+    /// count of replies. A pure function of the position and the judge, so the same whatever
+    /// the table holds. Of moves that one of the board's symmetries maps onto each other
+    /// where `s` is its own image, only the first is ranked. None where the solver cannot
+    /// take `s`.
+    pub fn ranks(
+        &self,
+        game: &Game,
+        s: &State,
+        table: &search::Table,
+    ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
+        fn run<B: Board, const P: usize>(
+            k: &Kernel<B, P>,
+            game: &Game,
+            s: &State,
+            table: &search::Table,
+        ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
+            let (mut tree, root) = solver_at(k, game, s, table)?;
+            Some(tree.ranks(&root).map_err(|e| *e))
+        }
+        match self {
+            AnyKernel::Narrow(k) => run(k, game, s, table),
+            AnyKernel::Wide(k) => run(k, game, s, table),
+            _ => None,
+        }
+    }
+}
