@@ -48,11 +48,10 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         }
         let k = self.kernel;
         let empties = |n: &Node<B, P>| k.empties(&n.0);
-        let direct = match root.1 {
-            At::Choice { pc, .. } => k.direct_at_choice(pc).filter(|d| !d.wraps),
-            _ => None,
-        };
-        let Some(d) = direct.copied() else {
+        // The root need not be at the game's outflanking placements: a game may open with
+        // placements of another kind (the centre filled in turns), which the samples' random
+        // games play through.
+        let Some(d) = k.direct.filter(|d| !d.wraps) else {
             return Ok(());
         };
         if empties(root) < LEARNT_FROM_EMPTIES {
@@ -86,9 +85,12 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                         At::Pass => self.play(&n, PASS)?,
                     };
                 }
-                let At::Choice { moves, .. } = n.1 else {
+                let At::Choice { pc, moves, .. } = n.1 else {
                     continue;
                 };
+                if k.direct_at_choice(pc).is_none() {
+                    continue;
+                }
                 if empties(&n) != LEARNT_EMPTIES {
                     continue;
                 }
