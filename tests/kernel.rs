@@ -1012,3 +1012,29 @@ fn a_judge_reads_pairs_listed_both_ways_round_as_its_fit_learnt_them() {
         );
     }
 }
+
+/// A solve long enough learns its judge (docs/SOLVED.md) also where its position comes before
+/// the game's outflanking placements: BrainKing Reversi's empty board, whose centre is filled
+/// first, learns from the positions its samples' games reach after that opening. A short
+/// solve learns none.
+#[test]
+fn a_judge_is_learnt_through_an_opening_of_another_kind() {
+    use outflank::engine::kernel::{search, AnyKernel};
+    for (path, set, learns) in [
+        ("games/reversi-6x6.rules", &[][..], true),
+        ("games/othello.rules", &[("size", "4")][..], false),
+    ] {
+        let e = engine(path, set);
+        let kernel = AnyKernel::new(&e.game, false);
+        let AnyKernel::Narrow(k) = &kernel else {
+            panic!("{path}: a small board runs on sets of one word");
+        };
+        let start = e.start().unwrap();
+        let mut tree = search::KernelTree::new(k, &e.game);
+        let mut table = search::Table::within(16 << 20);
+        tree.learn(&mut table, &k.import(&e.game, &start)).unwrap();
+        assert_eq!(table.learnt.is_some(), learns, "{path}");
+        // The samples' solves count in the table's positions.
+        assert_eq!(table.nodes > 1_000_000, learns, "{path}: {}", table.nodes);
+    }
+}
