@@ -803,6 +803,67 @@ fn a_loop_that_never_ends_is_reported_not_run_forever() {
 }
 
 #[test]
+fn a_windowed_solve_near_the_end_is_exact_inside_and_a_bound_outside() {
+    // In its last nine empty cells a game that counts pieces is searched in whole pieces of
+    // margin, not in the general values (a win is a million and the margin). Whatever the
+    // window, the answer must be the exact value inside it and a bound on the right side
+    // outside: windows that fall between a draw and the least win included, where no value
+    // lies. The exact value comes from the step-by-step search on the plain runner.
+    use outflank::engine::kernel::search::Table;
+    let mut checked = 0;
+    for rules in ["games/othello.rules", "games/anti-othello.rules"] {
+        let e = engine(rules, &[("size", "6")]);
+        let slow = oracle(&e);
+        for game in 0..10 {
+            // 32 empty cells at the start: 5 to 9 left (fewer where a pass came).
+            let (from, _) = e
+                .random_playout(&e.start().unwrap(), &mut Rng::new(game), 23 + game % 5)
+                .unwrap();
+            if from.is_over() {
+                continue;
+            }
+            let memory = outflank::apps::solve::DEFAULT_MEMORY;
+            let end = outflank::apps::solve::solve(&slow, &from, memory)
+                .unwrap()
+                .end;
+            let v = outflank::agents::terminal_value(&end, from.mover);
+            let inf = f64::INFINITY;
+            let windows = [
+                (-inf, inf),
+                (v - 0.5, v + 0.5),
+                (v - 1.0, v + 1.0),
+                (v + 0.5, v + 2.5),
+                (v - 2.5, v - 0.5),
+                (v, inf),
+                (-inf, v),
+                (0.25, 0.75),
+                (0.5, 1e6),
+                (-1e6, -0.5),
+                (-1e6 - 1.5, 1e6 + 1.5),
+                (-inf, 0.0),
+                (0.0, inf),
+            ];
+            for (alpha, beta) in windows {
+                let got = e
+                    .kernel_value(&from, &mut Table::new(1 << 12), Some((alpha, beta)))
+                    .unwrap()
+                    .expect("the kernel searches it");
+                let what = format!("{rules}, game {game}, value {v}, window ({alpha}, {beta})");
+                if v <= alpha {
+                    assert!(v <= got && got <= alpha, "{what}: {got}");
+                } else if v >= beta {
+                    assert!(beta <= got && got <= v, "{what}: {got}");
+                } else {
+                    assert_eq!(got, v, "{what}");
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 16, "{checked} positions");
+}
+
+#[test]
 fn a_table_that_forgets_gives_the_same_values() {
     // Two slots: nearly every entry is overwritten before it is read again, so the values
     // must come from the search alone; a table that kept wrong bounds, or reused an entry for

@@ -263,6 +263,32 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         (opponent ^ captured, mover | captured | B::single(cell))
     }
 
+    /// As [`Kernel::direct_place`] where the mover may not know whether `cell` is one of its
+    /// placements: None when no run is closed from it. One cell's rays instead of the whole
+    /// board's placements, for the solver's last empty cell.
+    #[inline(always)]
+    pub(super) fn direct_try(
+        &self,
+        d: &Direct<B>,
+        mover: B,
+        opponent: B,
+        cell: usize,
+    ) -> Option<(B, B)> {
+        let line = &self.lines[d.line];
+        let empty = self.playable & !(mover | opponent);
+        let (run, end) = (
+            d.run.cells(mover, opponent, empty),
+            d.end.cells(mover, opponent, empty),
+        );
+        // The runs that some end closes, captured or not: the cell is a placement exactly when
+        // there is one (as `run_sources` finds them for every cell at once).
+        let runs = line.run_captures(cell, run, end, false);
+        (!runs.is_empty()).then(|| {
+            let captured = runs & opponent;
+            (opponent ^ captured, mover | captured | B::single(cell))
+        })
+    }
+
     /// The placements of a [`Direct`] game's mover, who has the cells `mover`.
     #[inline(always)]
     pub(super) fn direct_moves<const W: bool>(&self, d: &Direct<B>, mover: B, opponent: B) -> B {

@@ -16,6 +16,7 @@ use crate::engine::eval;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
 use crate::ir::{Game, MAX_PLAYERS};
 
+mod counted;
 mod learning;
 
 /// A position as the table knows it: both players' cells, the turn, and the passes and the
@@ -296,8 +297,15 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// positions than counting placements alone); any rules get the same order.
     fn prospects(&self, game: &Game, t: &KState<B, P>, moves: B) -> u32 {
         let other = t.pieces[1 - t.mover as usize];
-        let empty = self.playable & !(t.pieces[0] | t.pieces[1]);
-        let near = self.ctx(game, t).adjacent(other, 0xff);
+        self.prospects_on(game, t, moves, other, t.pieces[t.mover as usize])
+    }
+
+    /// [`Kernel::prospects`] of a mover with the cells `mine` against `other`, at any state
+    /// `s` of the game (the count reads the boards alone).
+    #[inline(always)]
+    fn prospects_on(&self, game: &Game, s: &KState<B, P>, moves: B, other: B, mine: B) -> u32 {
+        let empty = self.playable & !(mine | other);
+        let near = self.ctx(game, s).adjacent(other, 0xff);
         let fewest = self.by_exposure.first().copied().unwrap_or(B::EMPTY);
         moves.count() + 2 * (moves & fewest).count() + (near & empty).count()
     }
@@ -557,19 +565,22 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             return Ok(None);
         };
         let empties = k.empties(s);
+        if empties > DIRECT_UNTABLED_EMPTIES {
+            return Ok(None);
+        }
+        let m = s.mover as usize;
+        let boards = (s.pieces[m], s.pieces[1 - m]);
+        if let Some(sign) = d.counted_score.filter(|_| d.ends_when_blocked) {
+            let v = self.counted_value(table, d, s, sign, boards, moves, alpha, beta);
+            return Ok(Some(v));
+        }
         if empties <= DIRECT_PLAIN_EMPTIES {
-            let m = s.mover as usize;
-            let boards = (s.pieces[m], s.pieces[1 - m]);
             return self
                 .direct_plain(table, d, s, 0, boards, moves, alpha, beta, ply)
                 .map(Some);
         }
-        if empties <= DIRECT_UNTABLED_EMPTIES {
-            return self
-                .direct_sorted(table, d, s, moves, alpha, beta, ply)
-                .map(Some);
-        }
-        Ok(None)
+        self.direct_sorted(table, d, s, moves, alpha, beta, ply)
+            .map(Some)
     }
 
     /// The value for the mover at `s` of the turn that leads to `t`, at `ply` below the root.

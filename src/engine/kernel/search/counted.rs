@@ -1,0 +1,217 @@
+//! The last empty cells of a game that ends exactly when neither side can place and scores
+//! each side's pieces ([`Direct::ends_when_blocked`], [`Direct::counted_score`]): alpha-beta
+//! over the two boards in whole pieces of margin, with none of the general values (a win
+//! worth a million and the margin, as `f64`) on the way. The values of the general search are
+//! a strictly rising function of the margin ([`value_of_margin`]), so a window on them is a
+//! window on the margin, and a bound on the margin is one on the value.
+
+use super::{KernelTree, Table, DIRECT_PLAIN_EMPTIES, DIRECT_UNTABLED_EMPTIES};
+use crate::board::sets::Board;
+use crate::engine::kernel::{Direct, KState};
+use crate::engine::state::WIN_VALUE;
+
+/// Beyond every margin a board the table's keys hold can end with (128 cells).
+const NO_MARGIN: i32 = 256;
+
+/// The general search's value of a finished game that the mover leads by `margin` pieces
+/// (as `Outcome::value_for` gives it for a counted score with two players).
+fn value_of_margin(margin: i32) -> f64 {
+    let m = f64::from(margin);
+    match margin.signum() {
+        1 => WIN_VALUE + m,
+        -1 => -WIN_VALUE + m,
+        _ => 0.0,
+    }
+}
+
+/// The largest margin whose value is at most `x` (a margin at or below it fails low).
+fn margin_at_most(x: f64) -> i32 {
+    let m = if x >= value_of_margin(1) {
+        (x - WIN_VALUE).floor()
+    } else if x >= 0.0 {
+        0.0
+    } else if x >= value_of_margin(-1) {
+        -1.0
+    } else {
+        (x + WIN_VALUE).floor()
+    };
+    m.clamp(-f64::from(NO_MARGIN), f64::from(NO_MARGIN)) as i32
+}
+
+/// The least margin whose value is at least `x` (a margin at or above it fails high).
+fn margin_at_least(x: f64) -> i32 {
+    let m = if x > value_of_margin(1) {
+        (x - WIN_VALUE).ceil()
+    } else if x > 0.0 {
+        1.0
+    } else if x > value_of_margin(-1) {
+        0.0
+    } else {
+        (x + WIN_VALUE).ceil()
+    };
+    m.clamp(-f64::from(NO_MARGIN), f64::from(NO_MARGIN)) as i32
+}
+
+impl<B: Board, const P: usize> KernelTree<'_, B, P> {
+    /// The value at `s`, whose mover and opponent have the cells `boards` and whose mover may
+    /// place on `moves`, of a game of `d`'s kind whose score counts pieces times `sign`,
+    /// within the general search's window `(alpha, beta)`: what `direct_sorted` and
+    /// `direct_plain` would find, in the same positions, counted in `table`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn counted_value(
+        &self,
+        table: &mut Table,
+        d: &Direct<B>,
+        s: &KState<B, P>,
+        sign: f64,
+        boards: (B, B),
+        moves: B,
+        alpha: f64,
+        beta: f64,
+    ) -> f64 {
+        let (low, high) = (margin_at_most(alpha), margin_at_least(beta));
+        let sign = if sign < 0.0 { -1 } else { 1 };
+        let nodes = &mut table.nodes;
+        value_of_margin(self.counted_sorted(d, s, sign, boards, moves, low, high, nodes))
+    }
+
+    /// [`KernelTree::counted_value`]'s search, over margins: the placements in the order of
+    /// `direct_plain` (odd quarters first, fewest neighbours first), the positions counted as
+    /// there.
+    #[allow(clippy::too_many_arguments)]
+    fn counted_plain(
+        &self,
+        d: &Direct<B>,
+        sign: i32,
+        (mover, opponent): (B, B),
+        moves: B,
+        mut alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+    ) -> i32 {
+        let k = self.kernel;
+        let empty = k.playable & !(mover | opponent);
+        let odd = k.quarters.iter().fold(B::EMPTY, |odd, &quarter| {
+            if (empty & quarter).count() % 2 == 1 {
+                odd | quarter
+            } else {
+                odd
+            }
+        });
+        let mut best = -NO_MARGIN;
+        for cell in [odd, !odd]
+            .into_iter()
+            .flat_map(|part| k.by_exposure.iter().map(move |&class| moves & part & class))
+            .flat_map(Board::cells)
+        {
+            // The placer's cells are `other`, the next mover's `next`.
+            let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
+            let end = || sign * (other.count() as i32 - next.count() as i32);
+            let rest = k.playable & !(next | other);
+            let v = if rest.is_empty() {
+                end()
+            } else if rest.without_lowest().is_empty() {
+                // One empty cell left: whoever may place there ends the game, the opponent
+                // first; found from that cell's rays, not from every placement.
+                let last = rest.lowest();
+                if let Some((placer, them)) = k.direct_try(d, next, other, last) {
+                    *nodes += 1;
+                    sign * (placer.count() as i32 - them.count() as i32)
+                } else if let Some((them, placer)) = k.direct_try(d, other, next, last) {
+                    *nodes += 1;
+                    sign * (placer.count() as i32 - them.count() as i32)
+                } else {
+                    end()
+                }
+            } else {
+                let replies = k.direct_moves::<false>(d, next, other);
+                if replies.is_empty() {
+                    let again = k.direct_moves::<false>(d, other, next);
+                    if again.is_empty() {
+                        end()
+                    } else {
+                        // The opponent passes and the mover places again.
+                        *nodes += 1;
+                        self.counted_plain(d, sign, (other, next), again, alpha, beta, nodes)
+                    }
+                } else {
+                    *nodes += 1;
+                    -self.counted_plain(d, sign, (next, other), replies, -beta, -alpha, nodes)
+                }
+            };
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The margin as [`KernelTree::counted_plain`] finds it, a little before the end: the
+    /// placements ordered by what they leave the opponent (`Kernel::prospects`), as
+    /// `direct_sorted` orders them, without the general search's steps between the turns.
+    /// `s` is a state of the game (the order reads only the boards); a pass counts as two
+    /// positions, as it does in the general search.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn counted_sorted(
+        &self,
+        d: &Direct<B>,
+        s: &KState<B, P>,
+        sign: i32,
+        (mover, opponent): (B, B),
+        moves: B,
+        mut alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+    ) -> i32 {
+        let k = self.kernel;
+        let empties = (k.playable & !(mover | opponent)).count();
+        if empties <= DIRECT_PLAIN_EMPTIES {
+            return self.counted_plain(d, sign, (mover, opponent), moves, alpha, beta, nodes);
+        }
+        let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); DIRECT_UNTABLED_EMPTIES as usize];
+        let mut n = 0;
+        for cell in moves.cells() {
+            let (next, other, replies) = k.direct_turn::<false>(d, mover, opponent, cell);
+            let order = if replies.is_empty() {
+                0
+            } else {
+                1 + k.prospects_on(self.game, s, replies, other, next)
+            };
+            children[n] = (order, next, other, replies);
+            n += 1;
+        }
+        let children = &mut children[..n];
+        children.sort_unstable_by_key(|c| c.0);
+        let mut best = -NO_MARGIN;
+        for &(_, next, other, replies) in children.iter() {
+            let v = if replies.is_empty() {
+                let again = k.direct_moves::<false>(d, other, next);
+                if again.is_empty() {
+                    sign * (other.count() as i32 - next.count() as i32)
+                } else {
+                    *nodes += 2;
+                    self.counted_sorted(d, s, sign, (other, next), again, alpha, beta, nodes)
+                }
+            } else {
+                *nodes += 1;
+                -self.counted_sorted(d, s, sign, (next, other), replies, -beta, -alpha, nodes)
+            };
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
