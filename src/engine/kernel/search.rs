@@ -12,9 +12,8 @@ use std::sync::Arc;
 use super::judge::Judge;
 use super::{At, Direct, Fault, KState, Kernel};
 use crate::board::sets::Board;
-use crate::engine::eval;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
-use crate::ir::{Game, MAX_PLAYERS};
+use crate::ir::Game;
 
 mod counted;
 mod learning;
@@ -308,6 +307,29 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let near = self.ctx(game, s).adjacent(other, 0xff);
         let fewest = self.by_exposure.first().copied().unwrap_or(B::EMPTY);
         moves.count() + 2 * (moves & fewest).count() + (near & empty).count()
+    }
+
+    /// The placements `moves` in the order of the solver's last stretch, where `empty` is
+    /// empty: first those in the quarters of the board with an odd number of empty cells (see
+    /// [`Kernel::quarters`]), and in each part those on the cells with fewest neighbours first
+    /// (no sort, and a tenth fewer positions than in the order of the cells).
+    #[inline(always)]
+    fn last_stretch_order(&self, moves: B, empty: B) -> impl Iterator<Item = usize> + '_ {
+        let odd = self.quarters.iter().fold(B::EMPTY, |odd, &quarter| {
+            if (empty & quarter).count() % 2 == 1 {
+                odd | quarter
+            } else {
+                odd
+            }
+        });
+        [odd, !odd]
+            .into_iter()
+            .flat_map(move |part| {
+                self.by_exposure
+                    .iter()
+                    .map(move |&class| moves & part & class)
+            })
+            .flat_map(Board::cells)
     }
 
     /// The position after the mover of a [`Direct`] game places on `cell`, and where it
@@ -623,25 +645,9 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     ) -> Result<f64, Fault> {
         let (k, game) = (self.kernel, self.game);
         let m = s.mover as usize;
-        let (mover, opponent) = (s.pieces[m], s.pieces[1 - m]);
-        // Placements are on empty cells, so they fit.
-        let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); DIRECT_UNTABLED_EMPTIES as usize];
-        let mut n = 0;
-        for cell in moves.cells() {
-            let (next, other, replies) = k.direct_turn::<false>(d, mover, opponent, cell);
-            let order = if replies.is_empty() {
-                // A pass or the end: either leaves the opponent nothing to choose from now.
-                0
-            } else {
-                1 + k.prospects(game, &Kernel::after_direct(s, next, other), replies)
-            };
-            children[n] = (order, next, other, replies);
-            n += 1;
-        }
-        let children = &mut children[..n];
-        children.sort_unstable_by_key(|c| c.0);
+        let (children, n) = self.sorted_turns(d, s, (s.pieces[m], s.pieces[1 - m]), moves);
         let mut best = f64::NEG_INFINITY;
-        for &(_, next, other, replies) in children.iter() {
+        for &(_, next, other, replies) in &children[..n] {
             let t = Kernel::after_direct(s, next, other);
             let at = k.direct_at(game, d, &t, replies);
             let v = self.after(table, s, (t, at), alpha, beta, ply)?;
@@ -658,16 +664,45 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         Ok(best)
     }
 
+    /// The turns of a [`Direct`] game's mover, who has the cells `mover` against `opponent`
+    /// and may place on `moves` (as at `s`, whose boards the order need not read), in the
+    /// order of the stretch a little before the end: those that leave the opponent no
+    /// placement first, then by [`Kernel::prospects`], fewest first. Each with its rank, the
+    /// cells of the next mover and of its opponent, and the next mover's placements; the
+    /// first of the array's entries are the turns, as many as the count says.
+    #[allow(clippy::type_complexity)]
+    #[inline(always)]
+    fn sorted_turns(
+        &self,
+        d: &Direct<B>,
+        s: &KState<B, P>,
+        (mover, opponent): (B, B),
+        moves: B,
+    ) -> ([(u32, B, B, B); DIRECT_UNTABLED_EMPTIES as usize], usize) {
+        let k = self.kernel;
+        // Placements are on empty cells, so they fit.
+        let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); DIRECT_UNTABLED_EMPTIES as usize];
+        let mut n = 0;
+        for cell in moves.cells() {
+            let (next, other, replies) = k.direct_turn::<false>(d, mover, opponent, cell);
+            let order = if replies.is_empty() {
+                // A pass or the end: either leaves the opponent nothing to choose from now.
+                0
+            } else {
+                1 + k.prospects_on(self.game, s, replies, other, next)
+            };
+            children[n] = (order, next, other, replies);
+            n += 1;
+        }
+        children[..n].sort_unstable_by_key(|c| c.0);
+        (children, n)
+    }
+
     /// The value of a finished [`Direct`] game, reached `plies` turns after `s` by a turn
     /// of the mover that leaves the opponent `next` and the mover `other`, for the mover.
     #[inline]
-    fn end_value(&self, d: &Direct<B>, s: &KState<B, P>, plies: u32, next: B, other: B) -> f64 {
-        if let Some(sign) = d.counted_score {
-            let mut scores = [0.0; MAX_PLAYERS];
-            scores[0] = sign * f64::from(other.count());
-            scores[1] = sign * f64::from(next.count());
-            return eval::by_scores(scores, 2).value_for(0);
-        }
+    fn end_value(&self, s: &KState<B, P>, plies: u32, next: B, other: B) -> f64 {
+        // A game whose score counts pieces never comes here: see `counted`.
         let (here, t) = self.states_at(s, plies, next, other);
         self.kernel.terminal_value(self.game, &t, None, here.mover)
     }
@@ -690,14 +725,12 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
 
     /// The value of a [`Direct`] game near its end, `plies` turns after `s` (at `ply + plies`
     /// below the root), with the mover's and the opponent's cells in `boards`: plain
-    /// alpha-beta over the boards, the mover's placements `moves` tried in the quarters of
-    /// the board with an odd number of empty cells first (see `Kernel::quarters`), and in
-    /// each part on the cells with fewest neighbours first (no sort, and a tenth fewer
-    /// positions than in the order of the cells). A whole state is made only where a mover
-    /// is blocked and the general path decides between a pass and the end (copying one per
-    /// position was a fifth of the time); in a game that ends exactly when neither side can
-    /// place, not even there: the boards say which it is, and with a counted score what the
-    /// end is worth (the general path's checks and scoring were a seventh of a solve).
+    /// alpha-beta over the boards, the mover's placements `moves` tried in the order of
+    /// [`Kernel::last_stretch_order`]. A whole state is made only where a mover is blocked
+    /// and the general path decides between a pass and the end (copying one per position was
+    /// a fifth of the time); in a game that ends exactly when neither side can place, only
+    /// to score the end: the boards say which it is (a game that also counts pieces is
+    /// searched by `counted` instead).
     #[allow(clippy::too_many_arguments)]
     fn direct_plain(
         &mut self,
@@ -713,19 +746,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     ) -> Result<f64, Fault> {
         let (k, game) = (self.kernel, self.game);
         let mut best = f64::NEG_INFINITY;
-        let empty = k.playable & !(mover | opponent);
-        let odd = k.quarters.iter().fold(B::EMPTY, |odd, &quarter| {
-            if (empty & quarter).count() % 2 == 1 {
-                odd | quarter
-            } else {
-                odd
-            }
-        });
-        for cell in [odd, !odd]
-            .into_iter()
-            .flat_map(|part| k.by_exposure.iter().map(move |&class| moves & part & class))
-            .flat_map(Board::cells)
-        {
+        for cell in k.last_stretch_order(moves, k.playable & !(mover | opponent)) {
             let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
             // A full board has no placement for either side: no need to look for them.
             let full = d.ends_when_blocked && (next | other) == k.playable;
@@ -735,11 +756,11 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 k.direct_moves::<false>(d, next, other)
             };
             let v = if full {
-                self.end_value(d, s, plies, next, other)
+                self.end_value(s, plies, next, other)
             } else if replies.is_empty() && d.ends_when_blocked {
                 let again = k.direct_moves::<false>(d, other, next);
                 if again.is_empty() {
-                    self.end_value(d, s, plies, next, other)
+                    self.end_value(s, plies, next, other)
                 } else {
                     // The opponent passes and the mover places again.
                     table.nodes += 1;

@@ -5,7 +5,7 @@
 //! a strictly rising function of the margin ([`value_of_margin`]), so a window on them is a
 //! window on the margin, and a bound on the margin is one on the value.
 
-use super::{KernelTree, Table, DIRECT_PLAIN_EMPTIES, DIRECT_UNTABLED_EMPTIES};
+use super::{KernelTree, Table, DIRECT_PLAIN_EMPTIES};
 use crate::board::sets::Board;
 use crate::engine::kernel::{Direct, KState};
 use crate::engine::state::WIN_VALUE;
@@ -76,8 +76,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     }
 
     /// [`KernelTree::counted_value`]'s search, over margins: the placements in the order of
-    /// `direct_plain` (odd quarters first, fewest neighbours first), the positions counted as
-    /// there.
+    /// `Kernel::last_stretch_order`, the positions counted as in `direct_plain`.
     #[allow(clippy::too_many_arguments)]
     fn counted_plain(
         &self,
@@ -90,20 +89,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         nodes: &mut u64,
     ) -> i32 {
         let k = self.kernel;
-        let empty = k.playable & !(mover | opponent);
-        let odd = k.quarters.iter().fold(B::EMPTY, |odd, &quarter| {
-            if (empty & quarter).count() % 2 == 1 {
-                odd | quarter
-            } else {
-                odd
-            }
-        });
         let mut best = -NO_MARGIN;
-        for cell in [odd, !odd]
-            .into_iter()
-            .flat_map(|part| k.by_exposure.iter().map(move |&class| moves & part & class))
-            .flat_map(Board::cells)
-        {
+        for cell in k.last_stretch_order(moves, k.playable & !(mover | opponent)) {
             // The placer's cells are `other`, the next mover's `next`.
             let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
             let end = || sign * (other.count() as i32 - next.count() as i32);
@@ -153,8 +140,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     }
 
     /// The margin as [`KernelTree::counted_plain`] finds it, a little before the end: the
-    /// placements ordered by what they leave the opponent (`Kernel::prospects`), as
-    /// `direct_sorted` orders them, without the general search's steps between the turns.
+    /// placements ordered as `direct_sorted` orders them (`KernelTree::sorted_turns`),
+    /// without the general search's steps between the turns.
     /// `s` is a state of the game (the order reads only the boards); a pass counts as two
     /// positions, as it does in the general search.
     #[allow(clippy::too_many_arguments)]
@@ -174,22 +161,9 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         if empties <= DIRECT_PLAIN_EMPTIES {
             return self.counted_plain(d, sign, (mover, opponent), moves, alpha, beta, nodes);
         }
-        let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); DIRECT_UNTABLED_EMPTIES as usize];
-        let mut n = 0;
-        for cell in moves.cells() {
-            let (next, other, replies) = k.direct_turn::<false>(d, mover, opponent, cell);
-            let order = if replies.is_empty() {
-                0
-            } else {
-                1 + k.prospects_on(self.game, s, replies, other, next)
-            };
-            children[n] = (order, next, other, replies);
-            n += 1;
-        }
-        let children = &mut children[..n];
-        children.sort_unstable_by_key(|c| c.0);
+        let (children, n) = self.sorted_turns(d, s, (mover, opponent), moves);
         let mut best = -NO_MARGIN;
-        for &(_, next, other, replies) in children.iter() {
+        for &(_, next, other, replies) in &children[..n] {
             let v = if replies.is_empty() {
                 let again = k.direct_moves::<false>(d, other, next);
                 if again.is_empty() {
