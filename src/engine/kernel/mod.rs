@@ -127,6 +127,31 @@ fn later(c: &Choose, v: usize) -> (usize, usize) {
     }
 }
 
+/// Declares `$name`, a view of a [`Kernel`] whose methods the compiler builds in the codegen
+/// unit of the module that declares it. A generic type's methods, in every file and for every
+/// width, are built in the unit of the module that defines the type; the runner's entry points
+/// (playouts, random games, perft, applying steps), each with the interpreter inlined, would
+/// otherwise make one unit of all seven widths, which one core builds while the others wait
+/// (in the test profile, eleven minutes after every other unit was done). A view changes
+/// nothing at run time: it derefs to the kernel, and a build of one codegen unit (the release
+/// profile) sees through it.
+macro_rules! kernel_view {
+    ($name:ident) => {
+        #[derive(Clone, Copy)]
+        struct $name<'k, B: Board, const P: usize>(&'k Kernel<B, P>);
+
+        impl<B: Board, const P: usize> std::ops::Deref for $name<'_, B, P> {
+            type Target = Kernel<B, P>;
+
+            #[inline(always)]
+            fn deref(&self) -> &Kernel<B, P> {
+                self.0
+            }
+        }
+    };
+}
+use kernel_view;
+
 /// Jumps one step may take before its next choice: past them, the run is reported as a loop
 /// that never ends.
 const STEP_BUDGET: u32 = 1_000_000;

@@ -4,9 +4,41 @@
 use super::*;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
-    /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2.
-    pub(super) fn direct_perft<const W: bool>(
+    /// Perft over whole turns of any number of steps, counted as `outflank perft` counts: a
+    /// pass is a turn, a finished game a leaf, and the last step of the last turn counted without
+    /// being played where it surely ends the turn. Sub-states reached twice inside a turn (a
+    /// chain reaching one board by two routes) are counted once, through `memo`.
+    pub fn perft_steps(
         &self,
+        game: &Game,
+        s: &KState<B, P>,
+        at: &At<B>,
+        depth: u32,
+        memo: &mut StepMemo<B, P>,
+    ) -> Result<u64, Fault> {
+        Counting(self).perft_steps(game, s, at, depth, memo)
+    }
+
+    /// Perft over whole turns of one placement, counted as [`Kernel::perft_steps`]
+    /// counts: a pass is a turn, a finished game a leaf, and the last turn counted without being played.
+    pub fn perft(
+        &self,
+        game: &Game,
+        s: &KState<B, P>,
+        at: &At<B>,
+        depth: u32,
+    ) -> Result<u64, Fault> {
+        Counting(self).perft(game, s, at, depth)
+    }
+}
+
+// Perft is built in a unit of its own (see `kernel_view`).
+kernel_view!(Counting);
+
+impl<B: Board, const P: usize> Counting<'_, B, P> {
+    /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2.
+    fn direct_perft<const W: bool>(
+        self,
         game: &Game,
         d: &Direct<B>,
         s: &KState<B, P>,
@@ -18,25 +50,22 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         for cell in moves.cells() {
             let (next, other, replies) = self.direct_turn::<W>(d, mover, opponent, cell);
             total += if replies.is_empty() {
-                let t = Self::after_direct(s, next, other);
+                let t = Kernel::after_direct(s, next, other);
                 let at = self.start_or_end(game, &t, None);
                 self.perft(game, &t, &at, depth - 1)?
             } else if depth == 2 {
                 u64::from(replies.count())
             } else {
-                let t = Self::after_direct(s, next, other);
+                let t = Kernel::after_direct(s, next, other);
                 self.direct_perft::<W>(game, d, &t, replies, depth - 1)?
             };
         }
         Ok(total)
     }
 
-    /// Perft over whole turns of any number of steps, counted as `outflank perft` counts: a
-    /// pass is a turn, a finished game a leaf, and the last step of the last turn counted without
-    /// being played where it surely ends the turn. Sub-states reached twice inside a turn (a
-    /// chain reaching one board by two routes) are counted once, through `memo`.
-    pub fn perft_steps(
-        &self,
+    /// [`Kernel::perft_steps`].
+    fn perft_steps(
+        self,
         game: &Game,
         s: &KState<B, P>,
         at: &At<B>,
@@ -99,15 +128,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         Ok(total)
     }
 
-    /// Perft over whole turns of one placement, counted as [`Kernel::perft_steps`]
-    /// counts: a pass is a turn, a finished game a leaf, and the last turn counted without being played.
-    pub fn perft(
-        &self,
-        game: &Game,
-        s: &KState<B, P>,
-        at: &At<B>,
-        depth: u32,
-    ) -> Result<u64, Fault> {
+    /// [`Kernel::perft`].
+    fn perft(self, game: &Game, s: &KState<B, P>, at: &At<B>, depth: u32) -> Result<u64, Fault> {
         if depth == 0 {
             return Ok(1);
         }

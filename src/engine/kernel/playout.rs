@@ -15,6 +15,23 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         rng: &mut Rng,
         limit: u64,
     ) -> Result<(KState<B, P>, At<B>, u64), Fault> {
+        Playouts(self).playout(game, s, at, rng, limit)
+    }
+}
+
+// Playouts are built in a unit of their own (see `kernel_view`).
+kernel_view!(Playouts);
+
+impl<B: Board, const P: usize> Playouts<'_, B, P> {
+    /// [`Kernel::playout`].
+    fn playout(
+        self,
+        game: &Game,
+        s: &KState<B, P>,
+        at: At<B>,
+        rng: &mut Rng,
+        limit: u64,
+    ) -> Result<(KState<B, P>, At<B>, u64), Fault> {
         let (mut s, mut at) = (*s, at);
         let mut steps = 0;
         let mut swaps = Swaps::default();
@@ -71,8 +88,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// (`swaps`: the draw's room for refused candidates, kept from step to step.)
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub(super) fn random_tried(
-        &self,
+    fn random_tried(
+        self,
         game: &Game,
         s: &mut KState<B, P>,
         pc: u32,
@@ -114,7 +131,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn enclosing_playout(
-        &self,
+        self,
         game: &Game,
         e: Enclosing,
         s: &mut KState<B, P>,
@@ -203,7 +220,9 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         }
         Ok(Some(At::Choice { pc: 0, moves, more }))
     }
+}
 
+impl<B: Board, const P: usize> Kernel<B, P> {
     /// The [`Direct`] shape, when the choice at `pc` is its choice (reached only once its phase
     /// gate is passed for good).
     #[inline(always)]

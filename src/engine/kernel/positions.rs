@@ -4,7 +4,7 @@
 //! runs on the kernel's own state, and writes the result back; playouts, perft and the solver
 //! stay on the kernel's state throughout.
 
-use super::{At, Fault, Flow, KState, Kernel};
+use super::{kernel_view, At, Fault, Flow, KState, Kernel};
 use crate::board::sets::Board;
 use crate::engine::draw::{draw_tried, Swaps};
 use crate::engine::rng::Rng;
@@ -52,9 +52,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// The position before a turn, advanced to the mover's first step (or the game's end, or
     /// a forced pass).
     pub fn begin(&self, game: &Game, s: &State) -> Result<State, Fault> {
-        let mut k = self.load(s).at_boundary(self.counted());
-        let at = self.begin_turn(game, &mut k)?;
-        Ok(self.export(game, &k, &at))
+        Steps(self).begin(game, s)
     }
 
     /// The legal steps at `s`, in the order of the options and their values; a candidate whose
@@ -81,15 +79,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The position after `step`, a legal step at `s`.
     pub fn apply(&self, game: &Game, s: &State, step: Step) -> Result<State, Fault> {
-        let mut k = self.load(s);
-        let at = if s.agreeing {
-            self.agreement_play(game, &mut k, s.pc, step)?
-        } else if step.alt == FORCED_PASS {
-            self.pass(game, &mut k)?
-        } else {
-            self.play(game, &mut k, s.pc, step.alt as usize, step.value as usize)?
-        };
-        Ok(self.export(game, &k, &at))
+        Steps(self).apply(game, s, step)
     }
 
     /// A uniformly random legal step at `s`, drawn from `rng` exactly as a playout draws it
@@ -286,6 +276,32 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             Flow::Refused(loc) => Some(loc),
             _ => None,
         })
+    }
+}
+
+// A step played and a turn begun, each with the interpreter inlined, are built in a unit of
+// their own (see `kernel_view`).
+kernel_view!(Steps);
+
+impl<B: Board, const P: usize> Steps<'_, B, P> {
+    /// [`Kernel::apply`].
+    fn apply(self, game: &Game, s: &State, step: Step) -> Result<State, Fault> {
+        let mut k = self.load(s);
+        let at = if s.agreeing {
+            self.agreement_play(game, &mut k, s.pc, step)?
+        } else if step.alt == FORCED_PASS {
+            self.pass(game, &mut k)?
+        } else {
+            self.play(game, &mut k, s.pc, step.alt as usize, step.value as usize)?
+        };
+        Ok(self.export(game, &k, &at))
+    }
+
+    /// [`Kernel::begin`].
+    fn begin(self, game: &Game, s: &State) -> Result<State, Fault> {
+        let mut k = self.load(s).at_boundary(self.counted());
+        let at = self.begin_turn(game, &mut k)?;
+        Ok(self.export(game, &k, &at))
     }
 }
 

@@ -3,7 +3,7 @@
 //! exactly as [`crate::agents`]' random player does when it is handed the legal steps, so a
 //! game played here and the same game played step by step through the engine are one game.
 
-use super::{At, Direct, Fault, KState, Kernel};
+use super::{kernel_view, At, Direct, Fault, KState, Kernel};
 use crate::board::sets::Board;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
@@ -28,6 +28,23 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// space for the choices whose candidates must be tried.
     pub fn random_game(
         &self,
+        game: &Game,
+        s: &State,
+        rngs: &mut [Rng],
+        limit: u64,
+        legal: &mut Vec<(usize, usize)>,
+    ) -> Result<(State, Tally), Fault> {
+        RandomGames(self).random_game(game, s, rngs, limit, legal)
+    }
+}
+
+// Random games are built in a unit of their own (see `kernel_view`).
+kernel_view!(RandomGames);
+
+impl<B: Board, const P: usize> RandomGames<'_, B, P> {
+    /// [`Kernel::random_game`].
+    fn random_game(
+        self,
         game: &Game,
         s: &State,
         rngs: &mut [Rng],
@@ -99,7 +116,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn direct_random_game<const W: bool>(
-        &self,
+        self,
         game: &Game,
         d: &Direct<B>,
         s: &mut KState<B, P>,
