@@ -268,18 +268,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         opponent: B,
         cell: usize,
     ) -> (B, B) {
-        let line = &self.lines[d.line];
-        let empty = self.playable & !(mover | opponent);
-        let (run, end) = (
-            d.run.cells(mover, opponent, empty),
-            d.end.cells(mover, opponent, empty),
-        );
-        let captured = if W {
-            line.wrapped_captures(cell, run, end)
-        } else {
-            line.run_captures(cell, run, end, false)
-        } & opponent;
-        (opponent ^ captured, mover | captured | B::single(cell))
+        let runs = self.direct_runs::<W>(d, mover, opponent, cell);
+        Self::direct_after(mover, opponent, cell, runs)
     }
 
     /// As [`Kernel::direct_place`] where the mover may not know whether `cell` is one of its
@@ -293,19 +283,35 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         opponent: B,
         cell: usize,
     ) -> Option<(B, B)> {
+        // The cell is a placement exactly when some end closes a run from it, captured or not
+        // (as `run_sources` finds them for every cell at once).
+        let runs = self.direct_runs::<false>(d, mover, opponent, cell);
+        (!runs.is_empty()).then(|| Self::direct_after(mover, opponent, cell, runs))
+    }
+
+    /// The runs that a placement of the mover's on `cell` closes, whether it captures them or
+    /// not (a run may hold cells that are not the opponent's).
+    #[inline(always)]
+    fn direct_runs<const W: bool>(&self, d: &Direct<B>, mover: B, opponent: B, cell: usize) -> B {
         let line = &self.lines[d.line];
         let empty = self.playable & !(mover | opponent);
         let (run, end) = (
             d.run.cells(mover, opponent, empty),
             d.end.cells(mover, opponent, empty),
         );
-        // The runs that some end closes, captured or not: the cell is a placement exactly when
-        // there is one (as `run_sources` finds them for every cell at once).
-        let runs = line.run_captures(cell, run, end, false);
-        (!runs.is_empty()).then(|| {
-            let captured = runs & opponent;
-            (opponent ^ captured, mover | captured | B::single(cell))
-        })
+        if W {
+            line.wrapped_captures(cell, run, end)
+        } else {
+            line.run_captures(cell, run, end, false)
+        }
+    }
+
+    /// The next mover's cells and the placer's after the placer takes `cell` and captures
+    /// the opponent's cells among `runs`.
+    #[inline(always)]
+    fn direct_after(mover: B, opponent: B, cell: usize, runs: B) -> (B, B) {
+        let captured = runs & opponent;
+        (opponent ^ captured, mover | captured | B::single(cell))
     }
 
     /// The placements of a [`Direct`] game's mover, who has the cells `mover`.

@@ -93,29 +93,32 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         for cell in k.last_stretch_order(moves, k.playable & !(mover | opponent)) {
             // The placer's cells are `other`, the next mover's `next`.
             let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
-            let end = || sign * (other.count() as i32 - next.count() as i32);
+            // A finished game's margin for the placer of `cell`, who has `ours`.
+            let margin = |ours: B, theirs: B| sign * (ours.count() as i32 - theirs.count() as i32);
             let rest = k.playable & !(next | other);
             let v = if rest.is_empty() {
-                end()
+                margin(other, next)
             } else if rest.without_lowest().is_empty() {
                 // One empty cell left: whoever may place there ends the game, the opponent
                 // first; found from that cell's rays, not from every placement.
                 let last = rest.lowest();
-                if let Some((placer, them)) = k.direct_try(d, next, other, last) {
-                    *nodes += 1;
-                    sign * (placer.count() as i32 - them.count() as i32)
-                } else if let Some((them, placer)) = k.direct_try(d, other, next, last) {
-                    *nodes += 1;
-                    sign * (placer.count() as i32 - them.count() as i32)
-                } else {
-                    end()
+                let placed = k.direct_try(d, next, other, last).or_else(|| {
+                    let swap = |(theirs, ours)| (ours, theirs);
+                    k.direct_try(d, other, next, last).map(swap)
+                });
+                match placed {
+                    Some((ours, theirs)) => {
+                        *nodes += 1;
+                        margin(ours, theirs)
+                    }
+                    None => margin(other, next),
                 }
             } else {
                 let replies = k.direct_moves::<false>(d, next, other);
                 if replies.is_empty() {
                     let again = k.direct_moves::<false>(d, other, next);
                     if again.is_empty() {
-                        end()
+                        margin(other, next)
                     } else {
                         // The opponent passes and the mover places again.
                         *nodes += 1;
