@@ -17,6 +17,7 @@ use crate::ir::Game;
 
 mod counted;
 mod learning;
+mod order;
 
 /// A position as the table knows it: both players' cells, the turn, and the passes and the
 /// mover together (a slot then fills 64 bytes, one cache line).
@@ -307,29 +308,6 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let near = self.ctx(game, s).adjacent(other, 0xff);
         let fewest = self.by_exposure.first().copied().unwrap_or(B::EMPTY);
         moves.count() + 2 * (moves & fewest).count() + (near & empty).count()
-    }
-
-    /// The placements `moves` in the order of the solver's last stretch, where `empty` is
-    /// empty: first those in the quarters of the board with an odd number of empty cells (see
-    /// [`Kernel::quarters`]), and in each part those on the cells with fewest neighbours first
-    /// (no sort, and a tenth fewer positions than in the order of the cells).
-    #[inline(always)]
-    fn last_stretch_order(&self, moves: B, empty: B) -> impl Iterator<Item = usize> + '_ {
-        let odd = self.quarters.iter().fold(B::EMPTY, |odd, &quarter| {
-            if (empty & quarter).count() % 2 == 1 {
-                odd | quarter
-            } else {
-                odd
-            }
-        });
-        [odd, !odd]
-            .into_iter()
-            .flat_map(move |part| {
-                self.by_exposure
-                    .iter()
-                    .map(move |&class| moves & part & class)
-            })
-            .flat_map(Board::cells)
     }
 
     /// The position after the mover of a [`Direct`] game places on `cell`, and where it
