@@ -99,20 +99,9 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             let v = if rest.is_empty() {
                 margin(other, next)
             } else if rest.without_lowest().is_empty() {
-                // One empty cell left: whoever may place there ends the game, the opponent
-                // first; found from that cell's rays, not from every placement.
-                let last = rest.lowest();
-                let placed = k.direct_try(d, next, other, last).or_else(|| {
-                    let swap = |(theirs, ours)| (ours, theirs);
-                    k.direct_try(d, other, next, last).map(swap)
-                });
-                match placed {
-                    Some((ours, theirs)) => {
-                        *nodes += 1;
-                        margin(ours, theirs)
-                    }
-                    None => margin(other, next),
-                }
+                self.last_one(d, sign, (next, other), rest.lowest(), nodes)
+            } else if rest.without_lowest().without_lowest().is_empty() {
+                self.last_two(d, sign, (next, other), rest, (alpha, beta), nodes)
             } else {
                 let replies = k.direct_moves::<false>(d, next, other);
                 if replies.is_empty() {
@@ -137,6 +126,101 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                         break;
                     }
                 }
+            }
+        }
+        best
+    }
+
+    /// The margin for the placer who has `placer` against `next`, the next mover's cells,
+    /// with one empty cell `last` left: whoever may place there ends the game, the next mover
+    /// first. Found from that cell's rays, not from every placement; a placement there counts
+    /// as a position, as in [`KernelTree::counted_plain`].
+    #[inline(always)]
+    fn last_one(
+        &self,
+        d: &Direct<B>,
+        sign: i32,
+        (next, placer): (B, B),
+        last: usize,
+        nodes: &mut u64,
+    ) -> i32 {
+        let k = self.kernel;
+        let placed = k.direct_try(d, next, placer, last).or_else(|| {
+            let swap = |(theirs, ours)| (ours, theirs);
+            k.direct_try(d, placer, next, last).map(swap)
+        });
+        let (ours, theirs) = match placed {
+            Some(boards) => {
+                *nodes += 1;
+                boards
+            }
+            None => (placer, next),
+        };
+        sign * (ours.count() as i32 - theirs.count() as i32)
+    }
+
+    /// As [`KernelTree::last_one`] with the two empty cells `rest` left and the placer's
+    /// window `(alpha, beta)`: each side's placements found by trying the two cells' rays
+    /// (not from every placement of the board), in the order of `Kernel::last_stretch_order`,
+    /// so that the same positions are searched and counted as [`KernelTree::counted_plain`]
+    /// would.
+    fn last_two(
+        &self,
+        d: &Direct<B>,
+        sign: i32,
+        (next, placer): (B, B),
+        rest: B,
+        (alpha, beta): (i32, i32),
+        nodes: &mut u64,
+    ) -> i32 {
+        // The next mover's window is `(-beta, -alpha)`.
+        if let Some(v) = self.two_left(d, sign, (next, placer), rest, -alpha, nodes) {
+            return -v;
+        }
+        // The next mover passes and the placer places again.
+        if let Some(v) = self.two_left(d, sign, (placer, next), rest, beta, nodes) {
+            return v;
+        }
+        sign * (placer.count() as i32 - next.count() as i32)
+    }
+
+    /// The margin for `mover`, against `opponent`, to place on one of the two empty cells
+    /// `rest` and leave the other to [`KernelTree::last_one`]; None when it may place on
+    /// neither. A first value at or above `beta` is taken without trying the other cell
+    /// (alpha-beta's cut-off: below it, no search needs the window's other end).
+    #[inline(always)]
+    fn two_left(
+        &self,
+        d: &Direct<B>,
+        sign: i32,
+        (mover, opponent): (B, B),
+        rest: B,
+        beta: i32,
+        nodes: &mut u64,
+    ) -> Option<i32> {
+        let k = self.kernel;
+        let mut best = None;
+        for cell in k.last_stretch_order(rest, rest) {
+            let Some((next, placer)) = k.direct_try(d, mover, opponent, cell) else {
+                continue;
+            };
+            if best.is_none() {
+                // The position where `mover` places, counted once, as the general path does.
+                *nodes += 1;
+            }
+            let v = self.last_one(
+                d,
+                sign,
+                (next, placer),
+                (rest & !B::single(cell)).lowest(),
+                nodes,
+            );
+            let better = best.is_none_or(|b| v > b);
+            if better {
+                best = Some(v);
+            }
+            if better && v >= beta {
+                break;
             }
         }
         best
