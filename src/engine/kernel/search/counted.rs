@@ -13,6 +13,13 @@ use crate::engine::state::WIN_VALUE;
 /// Beyond every margin a board the table's keys hold can end with (128 cells).
 const NO_MARGIN: i32 = 256;
 
+/// A finished game's margin for the side that has `ours` against `theirs`, its score
+/// counting pieces times `sign`.
+#[inline(always)]
+fn finished_margin<B: Board>(sign: i32, ours: B, theirs: B) -> i32 {
+    sign * (ours.count() as i32 - theirs.count() as i32)
+}
+
 /// The general search's value of a finished game that the mover leads by `margin` pieces
 /// (as `Outcome::value_for` gives it for a counted score with two players).
 fn value_of_margin(margin: i32) -> f64 {
@@ -93,8 +100,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         for cell in k.last_stretch_order(moves, k.playable & !(mover | opponent)) {
             // The placer's cells are `other`, the next mover's `next`.
             let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
-            // A finished game's margin for the placer of `cell`, who has `ours`.
-            let margin = |ours: B, theirs: B| sign * (ours.count() as i32 - theirs.count() as i32);
+            let margin = |ours, theirs| finished_margin(sign, ours, theirs);
             let rest = k.playable & !(next | other);
             let v = if rest.is_empty() {
                 margin(other, next)
@@ -156,7 +162,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             }
             None => (placer, next),
         };
-        sign * (ours.count() as i32 - theirs.count() as i32)
+        finished_margin(sign, ours, theirs)
     }
 
     /// As [`KernelTree::last_one`] with the two empty cells `rest` left and the placer's
@@ -181,7 +187,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         if let Some(v) = self.two_left(d, sign, (placer, next), rest, beta, nodes) {
             return v;
         }
-        sign * (placer.count() as i32 - next.count() as i32)
+        finished_margin(sign, placer, next)
     }
 
     /// The margin for `mover`, against `opponent`, to place on one of the two empty cells
@@ -254,7 +260,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             let v = if replies.is_empty() {
                 let again = k.direct_moves::<false>(d, other, next);
                 if again.is_empty() {
-                    sign * (other.count() as i32 - next.count() as i32)
+                    finished_margin(sign, other, next)
                 } else {
                     *nodes += 2;
                     self.counted_sorted(d, s, sign, (other, next), again, alpha, beta, nodes)
