@@ -100,10 +100,9 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         for cell in k.last_stretch_order(moves, k.playable & !(mover | opponent)) {
             // The placer's cells are `other`, the next mover's `next`.
             let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
-            let margin = |ours, theirs| finished_margin(sign, ours, theirs);
             let rest = k.playable & !(next | other);
             let v = if rest.is_empty() {
-                margin(other, next)
+                finished_margin(sign, other, next)
             } else if rest.without_lowest().is_empty() {
                 self.last_one(d, sign, (next, other), rest.lowest(), nodes)
             } else if rest.without_lowest().without_lowest().is_empty() {
@@ -113,7 +112,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 if replies.is_empty() {
                     let again = k.direct_moves::<false>(d, other, next);
                     if again.is_empty() {
-                        margin(other, next)
+                        finished_margin(sign, other, next)
                     } else {
                         // The opponent passes and the mover places again.
                         *nodes += 1;
@@ -179,34 +178,37 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         (alpha, beta): (i32, i32),
         nodes: &mut u64,
     ) -> i32 {
+        // The two cells in order, found once for both sides.
+        let mut order = self.kernel.last_stretch_order(rest, rest);
+        let order = [order.next(), order.next()];
         // The next mover's window is `(-beta, -alpha)`.
-        if let Some(v) = self.two_left(d, sign, (next, placer), rest, -alpha, nodes) {
+        if let Some(v) = self.two_left(d, sign, (next, placer), (rest, order), -alpha, nodes) {
             return -v;
         }
         // The next mover passes and the placer places again.
-        if let Some(v) = self.two_left(d, sign, (placer, next), rest, beta, nodes) {
+        if let Some(v) = self.two_left(d, sign, (placer, next), (rest, order), beta, nodes) {
             return v;
         }
         finished_margin(sign, placer, next)
     }
 
     /// The margin for `mover`, against `opponent`, to place on one of the two empty cells
-    /// `rest` and leave the other to [`KernelTree::last_one`]; None when it may place on
-    /// neither. A first value at or above `beta` is taken without trying the other cell
-    /// (alpha-beta's cut-off: below it, no search needs the window's other end).
+    /// `rest`, tried in `order`, and leave the other to [`KernelTree::last_one`]; None when
+    /// it may place on neither. A first value at or above `beta` is taken without trying the
+    /// other cell (alpha-beta's cut-off: below it, no search needs the window's other end).
     #[inline(always)]
     fn two_left(
         &self,
         d: &Direct<B>,
         sign: i32,
         (mover, opponent): (B, B),
-        rest: B,
+        (rest, order): (B, [Option<usize>; 2]),
         beta: i32,
         nodes: &mut u64,
     ) -> Option<i32> {
         let k = self.kernel;
         let mut best = None;
-        for cell in k.last_stretch_order(rest, rest) {
+        for cell in order.into_iter().flatten() {
             let Some((next, placer)) = k.direct_try(d, mover, opponent, cell) else {
                 continue;
             };
@@ -221,12 +223,11 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 (rest & !B::single(cell)).lowest(),
                 nodes,
             );
-            let better = best.is_none_or(|b| v > b);
-            if better {
+            if best.is_none_or(|b| v > b) {
                 best = Some(v);
-            }
-            if better && v >= beta {
-                break;
+                if v >= beta {
+                    break;
+                }
             }
         }
         best
