@@ -691,9 +691,10 @@ fn kernel_solutions_equal_the_step_by_step_search() {
 
 #[test]
 fn the_last_cells_tried_by_their_rays_equal_the_step_by_step_search() {
-    // With two empty cells left the solver tries those cells' rays for each side instead of
-    // finding placements: who places, who passes and places again, and when the game ends
-    // before the board is full. From 2 to 5 empty cells on 6x6, against the plain search.
+    // With four empty cells or fewer left the solver tries those cells' rays for each side
+    // instead of finding placements: who places, who passes and places again, and when the
+    // game ends before the board is full. From 2 to 5 empty cells on 6x6, against the plain
+    // search.
     let six = engine("games/othello.rules", &[("size", "6")]);
     assert!(compare_solutions(&six, "othello 6x6, the last cells", 60, 27) > 100);
     // Scored by minus the pieces: the sign of the margin too.

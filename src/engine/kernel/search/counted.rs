@@ -5,6 +5,7 @@
 //! a strictly rising function of the margin ([`value_of_margin`]), so a window on them is a
 //! window on the margin, and a bound on the margin is one on the value.
 
+use super::order::StretchOrder;
 use super::{KernelTree, Table, DIRECT_PLAIN_EMPTIES};
 use crate::board::sets::Board;
 use crate::engine::kernel::{Direct, KState};
@@ -82,8 +83,10 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         value_of_margin(self.counted_sorted(d, s, sign, boards, moves, low, high, nodes))
     }
 
-    /// [`KernelTree::counted_value`]'s search, over margins: the placements in the order of
-    /// `Kernel::last_stretch_order`, the positions counted as in `direct_plain`.
+    /// [`KernelTree::counted_value`]'s search, over margins, in the last
+    /// [`DIRECT_PLAIN_EMPTIES`] empty cells: the placements in the order of
+    /// `Kernel::last_stretch_order`, the positions counted as in `direct_plain`. Below, each
+    /// side's placements are found by [`KernelTree::few_left`] from the empty cells' rays.
     #[allow(clippy::too_many_arguments)]
     fn counted_plain(
         &self,
@@ -96,33 +99,13 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         nodes: &mut u64,
     ) -> i32 {
         let k = self.kernel;
+        let empty = k.playable & !(mover | opponent);
         let mut best = -NO_MARGIN;
-        for cell in k.last_stretch_order(moves, k.playable & !(mover | opponent)) {
+        for cell in k.last_stretch_order(moves, empty) {
             // The placer's cells are `other`, the next mover's `next`.
-            let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
-            let rest = k.playable & !(next | other);
-            let v = if rest.is_empty() {
-                finished_margin(sign, other, next)
-            } else if rest.without_lowest().is_empty() {
-                self.last_one(d, sign, (next, other), rest.lowest(), nodes)
-            } else if rest.without_lowest().without_lowest().is_empty() {
-                self.last_two(d, sign, (next, other), rest, (alpha, beta), nodes)
-            } else {
-                let replies = k.direct_moves::<false>(d, next, other);
-                if replies.is_empty() {
-                    let again = k.direct_moves::<false>(d, other, next);
-                    if again.is_empty() {
-                        finished_margin(sign, other, next)
-                    } else {
-                        // The opponent passes and the mover places again.
-                        *nodes += 1;
-                        self.counted_plain(d, sign, (other, next), again, alpha, beta, nodes)
-                    }
-                } else {
-                    *nodes += 1;
-                    -self.counted_plain(d, sign, (next, other), replies, -beta, -alpha, nodes)
-                }
-            };
+            let boards = k.direct_place::<false>(d, mover, opponent, cell);
+            let rest = empty & !B::single(cell);
+            let v = self.few_left(d, sign, boards, rest, (alpha, beta), nodes);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -164,12 +147,13 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         finished_margin(sign, ours, theirs)
     }
 
-    /// As [`KernelTree::last_one`] with the two empty cells `rest` left and the placer's
-    /// window `(alpha, beta)`: each side's placements found by trying the two cells' rays
-    /// (not from every placement of the board), in the order of `Kernel::last_stretch_order`,
-    /// so that the same positions are searched and counted as [`KernelTree::counted_plain`]
-    /// would.
-    fn last_two(
+    /// The margin for the placer who has `placer` against `next`, the next mover's cells,
+    /// with the empty cells `rest` left, a few at the end of the game: each side's placements
+    /// found by trying those cells' rays (a few cells' rays cost less than every placement
+    /// of the board), in the order of `Kernel::last_stretch_order`. The placer's window is
+    /// `(alpha, beta)`. A position is counted where its mover places, once, as
+    /// `direct_plain` counts it.
+    fn few_left(
         &self,
         d: &Direct<B>,
         sign: i32,
@@ -178,55 +162,60 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         (alpha, beta): (i32, i32),
         nodes: &mut u64,
     ) -> i32 {
-        // The two cells in order, found once for both sides.
-        let mut order = self.kernel.last_stretch_order(rest, rest);
-        let order = [order.next(), order.next()];
-        // The next mover's window is `(-beta, -alpha)`.
-        if let Some(v) = self.two_left(d, sign, (next, placer), (rest, order), -alpha, nodes) {
+        if rest.is_empty() {
+            return finished_margin(sign, placer, next);
+        }
+        if rest.without_lowest().is_empty() {
+            return self.last_one(d, sign, (next, placer), rest.lowest(), nodes);
+        }
+        // The cells in order, found once for both sides.
+        let order = self.kernel.last_stretch_order(rest, rest);
+        let boards = (next, placer);
+        let window = (-beta, -alpha);
+        if let Some(v) = self.few_placed(d, sign, boards, rest, order.clone(), window, nodes) {
             return -v;
         }
         // The next mover passes and the placer places again.
-        if let Some(v) = self.two_left(d, sign, (placer, next), (rest, order), beta, nodes) {
+        let boards = (placer, next);
+        if let Some(v) = self.few_placed(d, sign, boards, rest, order, (alpha, beta), nodes) {
             return v;
         }
         finished_margin(sign, placer, next)
     }
 
-    /// The margin for `mover`, against `opponent`, to place on one of the two empty cells
-    /// `rest`, tried in `order`, and leave the other to [`KernelTree::last_one`]; None when
-    /// it may place on neither. A first value at or above `beta` is taken without trying the
-    /// other cell (alpha-beta's cut-off: below it, no search needs the window's other end).
+    /// The margin for `mover`, against `opponent`, to place on one of the empty cells `rest`,
+    /// tried in `order`, within the window `(alpha, beta)`; None when it may place on none.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn two_left(
+    fn few_placed(
         &self,
         d: &Direct<B>,
         sign: i32,
         (mover, opponent): (B, B),
-        (rest, order): (B, [Option<usize>; 2]),
-        beta: i32,
+        rest: B,
+        order: StretchOrder<'_, B>,
+        (mut alpha, beta): (i32, i32),
         nodes: &mut u64,
     ) -> Option<i32> {
         let k = self.kernel;
         let mut best = None;
-        for cell in order.into_iter().flatten() {
-            let Some((next, placer)) = k.direct_try(d, mover, opponent, cell) else {
+        for cell in order {
+            let Some(boards) = k.direct_try(d, mover, opponent, cell) else {
                 continue;
             };
             if best.is_none() {
                 // The position where `mover` places, counted once, as the general path does.
                 *nodes += 1;
             }
-            let v = self.last_one(
-                d,
-                sign,
-                (next, placer),
-                (rest & !B::single(cell)).lowest(),
-                nodes,
-            );
+            let left = rest & !B::single(cell);
+            let v = self.few_left(d, sign, boards, left, (alpha, beta), nodes);
             if best.is_none_or(|b| v > b) {
                 best = Some(v);
-                if v >= beta {
-                    break;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
                 }
             }
         }

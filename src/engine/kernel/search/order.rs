@@ -31,6 +31,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 /// [`Kernel::last_stretch_order`]'s placements, a part and a class of cells at a time. Written
 /// out rather than as two nested `flat_map`s, which the compiler left as a call per cell
 /// (a tenth of a solve's time near its end).
+#[derive(Clone)]
 pub(super) struct StretchOrder<'k, B> {
     /// The placements in the odd quarters, then in the others.
     parts: [B; 2],
