@@ -52,8 +52,12 @@ impl Solver {
 
     /// Puts `steps`, the moves of `s`, in the order the line tries them: the runner's solver's
     /// own order where it takes `s` (ties, and moves it does not rank, in the rules' order),
-    /// else the rules' order. That order reads nothing the search left in the table but the
-    /// judge, which is the same each run, so the line is the same whatever the threads.
+    /// else the rules' order. The solver's order puts first the move its table holds, which
+    /// mostly keeps the value, so that few moves must be shown to lose more (on Othello 6x6
+    /// from the start the line then takes 0.6 M positions instead of 137 M). Where
+    /// threads shared the table it reads nothing of it but the judge, which is the same each
+    /// run: a solve on one thread finds the same line each run, and so do solves on several,
+    /// whatever their number (the two lines are best ones, not always the same).
     fn order(&self, engine: &Engine, s: &State, steps: &mut [Step]) -> Result<(), RuleError> {
         if let Solver::Turns(table) = self {
             if let Some(ranks) = engine.kernel_ranks(s, table)? {

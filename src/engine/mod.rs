@@ -209,8 +209,9 @@ impl Engine {
     }
 
     /// The cells `s`'s mover may place on, each with its rank in the order the runner's solver
-    /// tries them (lower first; see `AnyKernel::ranks`): the same whatever `table` holds
-    /// but the judge a solve learnt into it. None where that solver cannot take `s`.
+    /// tries them (lower first; see `AnyKernel::ranks`): the table's best move first where
+    /// one thread filled `table`, then by the judge a solve learnt into it. None where that
+    /// solver cannot take `s`.
     pub fn kernel_ranks(
         &self,
         s: &State,

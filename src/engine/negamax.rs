@@ -296,6 +296,16 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
         self.watch = other.watch.take();
     }
 
+    /// The best move the table holds for the position of `key`, in the table's frame; None
+    /// where threads have shared the table ([`exact_value_parallel`]), whose moves then
+    /// depend on how the threads ran.
+    pub fn single_thread_move(&self, key: &K) -> Option<M> {
+        if self.shared.is_some() {
+            return None;
+        }
+        self.get(key).map(|e| e.best)
+    }
+
     /// A table of at most `bytes` of slots.
     pub fn within(bytes: usize) -> Self {
         Self::new(bytes / Self::SLOT_BYTES)

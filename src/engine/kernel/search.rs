@@ -96,14 +96,19 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
         Ok(())
     }
 
-    /// The moves of `n` with their ranks, as [`Tree::children`] orders them without a move
-    /// from the table (see [`super::AnyKernel::ranks`]); a pass is none.
-    pub fn ranks(&mut self, n: &Node<B, P>) -> Result<Vec<(u64, usize)>, Fault> {
+    /// The moves of `n` with their ranks, as [`Tree::children`] orders them, the best move
+    /// of `table` first where one thread filled it (see [`super::AnyKernel::ranks`]); a pass
+    /// is none.
+    pub fn ranks(&mut self, table: &Table, n: &Node<B, P>) -> Result<Vec<(u64, usize)>, Fault> {
         let mut out = Children {
             moves: Vec::new(),
             nodes: Vec::new(),
         };
-        self.children(n, None, 0, &mut out)?;
+        let (key, frame) = self.key(n);
+        let first = table
+            .single_thread_move(&key)
+            .map(|m| self.framed(m, frame, false));
+        self.children(n, first, 0, &mut out)?;
         Ok(out
             .moves
             .into_iter()

@@ -66,12 +66,13 @@ impl AnyKernel {
         }
     }
 
-    /// The moves of `s` in the order the solver tries them, with their ranks (lower first)
-    /// and without the table's best move: the judge that a solve learnt into `table`, or the
-    /// count of replies. A pure function of the position and the judge, so the same whatever
-    /// the table holds. Of moves that one of the board's symmetries maps onto each other
-    /// where `s` is its own image, only the first is ranked. None where the solver cannot
-    /// take `s`.
+    /// The moves of `s` in the order the solver tries them, with their ranks (lower first):
+    /// the best move `table` holds for `s` first, where one thread filled it; then by the
+    /// judge that a solve learnt into `table`, or the count of replies. Where threads shared
+    /// the table, its moves depend on how they ran, so the order is then a pure function of
+    /// the position and the judge. Of moves that one of the board's symmetries maps onto each
+    /// other where `s` is its own image, only the first is ranked. None where the solver
+    /// cannot take `s`.
     pub fn ranks(
         &self,
         game: &Game,
@@ -85,7 +86,7 @@ impl AnyKernel {
             table: &search::Table,
         ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
             let (mut tree, root) = solver_at(k, game, s, table)?;
-            Some(tree.ranks(&root).map_err(|e| *e))
+            Some(tree.ranks(table, &root).map_err(|e| *e))
         }
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, table),
