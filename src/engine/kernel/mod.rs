@@ -194,6 +194,9 @@ pub struct Kernel<B: Board, const P: usize = 2> {
     /// alternate the mover tends to have its last placement (on Othello 6x6, 6% fewer
     /// positions).
     quarters: [B; 4],
+    /// Per cell, the index of its class in [`Kernel::by_exposure`] (`u8::MAX` off the
+    /// playable cells).
+    exposure_class: Vec<u8>,
     playable: B,
     ends_use_blocked: bool,
     /// Per line of the rules, its directions compiled.
@@ -433,6 +436,12 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         }
         by_exposure.sort_by_key(|c| c.0);
         self.by_exposure = by_exposure.into_iter().map(|c| c.1).collect();
+        self.exposure_class = vec![u8::MAX; B::CELLS];
+        for (i, class) in self.by_exposure.iter().enumerate() {
+            for cell in class.cells() {
+                self.exposure_class[cell] = i.min(usize::from(u8::MAX)) as u8;
+            }
+        }
         for cell in self.playable.cells() {
             let (x, y) = (cell % g.width, cell / g.width);
             let quarter = usize::from(x >= g.width / 2) + 2 * usize::from(y >= g.height / 2);
@@ -548,6 +557,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             eight_by_parts: false,
             by_exposure: Vec::new(),
             quarters: [B::EMPTY; 4],
+            exposure_class: Vec::new(),
             turn_registers: MAX_REGISTERS - game.players.len() * game.counters.len(),
             rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
                 .map(|n| {

@@ -5,7 +5,7 @@
 //! a strictly rising function of the margin ([`value_of_margin`]), so a window on them is a
 //! window on the margin, and a bound on the margin is one on the value.
 
-use super::order::StretchOrder;
+use super::order::FEW_CELLS;
 use super::{KernelTree, Table, DIRECT_PLAIN_EMPTIES};
 use crate::board::sets::Board;
 use crate::engine::kernel::{Direct, KState};
@@ -13,6 +13,9 @@ use crate::engine::state::WIN_VALUE;
 
 /// Beyond every margin a board the table's keys hold can end with (128 cells).
 const NO_MARGIN: i32 = 256;
+
+// `counted_plain`'s children, whose empty cells `few_left` orders, have few enough of them.
+const _: () = assert!(DIRECT_PLAIN_EMPTIES as usize - 1 <= FEW_CELLS);
 
 /// A finished game's margin for the side that has `ours` against `theirs`, its score
 /// counting pieces times `sign`.
@@ -169,10 +172,11 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             return self.last_one(d, sign, (next, placer), rest.lowest(), nodes);
         }
         // The cells in order, found once for both sides.
-        let order = self.kernel.last_stretch_order(rest, rest);
+        let (keys, n) = self.kernel.few_in_order(rest);
+        let order = &keys[..n];
         let boards = (next, placer);
         let window = (-beta, -alpha);
-        if let Some(v) = self.few_placed(d, sign, boards, rest, order.clone(), window, nodes) {
+        if let Some(v) = self.few_placed(d, sign, boards, rest, order, window, nodes) {
             return -v;
         }
         // The next mover passes and the placer places again.
@@ -193,13 +197,15 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         sign: i32,
         (mover, opponent): (B, B),
         rest: B,
-        order: StretchOrder<'_, B>,
+        order: &[u16],
         (mut alpha, beta): (i32, i32),
         nodes: &mut u64,
     ) -> Option<i32> {
         let k = self.kernel;
         let mut best = None;
-        for cell in order {
+        for &key in order {
+            // The cell is the key's low seven bits (see `Kernel::few_in_order`).
+            let cell = usize::from(key & 0x7f);
             let Some(boards) = k.direct_try(d, mover, opponent, cell) else {
                 continue;
             };
