@@ -848,7 +848,7 @@ fn an_interrupted_solve_says_what_it_has_proved() {
         assert!(positions.parse::<u64>().unwrap() > 0, "{said}");
         let (_, proved) = rest.split_once(" s: ").unwrap();
         // Before the first empty-window search ends nothing is proved; the solve first learns
-        // its move order from 3,000 sample endgames (docs/SOLVED.md), and says how far it
+        // its move order from 1,500 sample endgames (docs/SOLVED.md), and says how far it
         // got. After that search, the bounds on Black's value (Black loses by four) hold the
         // true value.
         let learning = proved
@@ -858,7 +858,7 @@ fn an_interrupted_solve_says_what_it_has_proved() {
             .map(|(valued, of)| (valued.parse::<u32>().unwrap(), of));
         assert!(
             proved == "nothing is proved yet"
-                || learning.is_some_and(|(valued, of)| valued <= 3000 && of == "3000")
+                || learning.is_some_and(|(valued, of)| valued <= 1500 && of == "1500")
                 || proved.starts_with("the value is at most black loses by ")
                 || proved.starts_with("the value is between black loses by "),
             "{said}"
