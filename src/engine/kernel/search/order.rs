@@ -1,4 +1,5 @@
-//! The order of the placements in the solver's last stretch, found without a sort.
+//! The order of the placements in the solver's last stretch: an iterator over its parts and
+//! classes, and for the last few cells their keys sorted.
 
 use crate::board::sets::Board;
 use crate::engine::kernel::Kernel;
