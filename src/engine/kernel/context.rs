@@ -105,7 +105,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     #[inline]
     pub(super) fn step(&self, s: B, d: usize) -> B {
-        let flat = (s & self.kernel.step_from[d]).shifted(self.kernel.step_offset[d]);
+        let flat = self.kernel.flat_step(s, d);
         if self.kernel.wraps {
             return self.kernel.wrapped_step(s, d, flat);
         }
@@ -297,14 +297,10 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         }
     }
 
-    /// The cells next to `s` in all eight directions, in four shifts (valid when
-    /// [`Kernel::eight_by_parts`] says so): east and west, then north and south of those
-    /// and of `s` itself, which covers the diagonals.
+    /// The cells next to `s` in all eight directions ([`Kernel::eight_by_steps`]).
     #[inline(always)]
     pub(super) fn eight_by_parts(&self, s: B) -> B {
-        let row = self.step(s, 2) | self.step(s, 6);
-        let wide = s | row;
-        row | self.step(wide, 0) | self.step(wide, 4)
+        Kernel::<B, P>::eight_by_steps(s, |s, d| self.step(s, d))
     }
 
     /// The cells a line captures from `from` (or, with `ends`, the cells closing each match).

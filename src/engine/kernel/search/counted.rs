@@ -172,8 +172,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             return self.last_one(d, sign, (next, placer), rest.lowest(), nodes);
         }
         // The cells in order, found once for both sides.
-        let (keys, n) = self.kernel.few_in_order(rest);
-        let order = &keys[..n];
+        let (cells, n) = self.kernel.few_in_order(rest);
+        let order = &cells[..n];
         let boards = (next, placer);
         let window = (-beta, -alpha);
         if let Some(v) = self.few_placed(d, sign, boards, rest, order, window, nodes) {
@@ -197,15 +197,14 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         sign: i32,
         (mover, opponent): (B, B),
         rest: B,
-        order: &[u16],
+        order: &[u8],
         (mut alpha, beta): (i32, i32),
         nodes: &mut u64,
     ) -> Option<i32> {
         let k = self.kernel;
         let mut best = None;
-        for &key in order {
-            // The cell is the key's low seven bits (see `Kernel::few_in_order`).
-            let cell = usize::from(key & 0x7f);
+        for &cell in order {
+            let cell = usize::from(cell);
             let Some(boards) = k.direct_try(d, mover, opponent, cell) else {
                 continue;
             };

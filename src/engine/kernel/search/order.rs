@@ -15,7 +15,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// a third of the solver's branches at its very end (callgrind's branch simulation at 22
     /// empty cells of Othello 6x6).
     #[inline(always)]
-    pub(super) fn few_in_order(&self, empty: B) -> ([u16; FEW_CELLS], usize) {
+    pub(super) fn few_in_order(&self, empty: B) -> ([u8; FEW_CELLS], usize) {
         let odd = self.odd_quarters(empty);
         let mut keys = [u16::MAX; FEW_CELLS];
         let mut n = 0;
@@ -31,7 +31,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             let (a, b) = (keys[i], keys[j]);
             (keys[i], keys[j]) = (a.min(b), a.max(b));
         }
-        (keys, n)
+        // The cell back from each key's low seven bits.
+        (keys.map(|key| (key & 0x7f) as u8), n)
     }
 
     /// The quarters of the board ([`Kernel::quarters`]) with an odd number of cells of
