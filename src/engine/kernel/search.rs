@@ -124,6 +124,20 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
     /// with no placement) is worth the judge's margin plus the prospects, weighed more far
     /// from the judge's samples (see [`FAR_COUNT_EMPTIES`]).
     fn guess(&self, d: &Direct<B>, t: &KState<B, P>, replies: B, depth: u32) -> i32 {
+        self.guess_within(d, t, replies, depth, (-i32::MAX, i32::MAX))
+    }
+
+    /// [`KernelTree::guess`] within the window `(alpha, beta)`: exact inside it, a bound on
+    /// the side it falls outside. Alpha-beta finds the same guess with the whole window as
+    /// plain negamax does, from fewer leaves.
+    fn guess_within(
+        &self,
+        d: &Direct<B>,
+        t: &KState<B, P>,
+        replies: B,
+        depth: u32,
+        (mut alpha, beta): (i32, i32),
+    ) -> i32 {
         let k = self.kernel;
         if let Some(judge) = self
             .judge
@@ -145,11 +159,18 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
             return k.prospects(self.game, t, replies) as i32;
         }
         let m = t.mover as usize;
-        let mut best = i32::MIN;
+        let mut best = -i32::MAX;
         for cell in replies.cells() {
             let (next, other, r2) = k.direct_turn::<false>(d, t.pieces[m], t.pieces[1 - m], cell);
             let u = Kernel::after_direct(t, next, other);
-            best = best.max(-self.guess(d, &u, r2, depth - 1));
+            let v = -self.guess_within(d, &u, r2, depth - 1, (-beta, -alpha));
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
         }
         best
     }
