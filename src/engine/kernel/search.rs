@@ -397,7 +397,12 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         let (a, b) = (s.pieces[0].to_u128(), s.pieces[1].to_u128());
         let mut least = (a, b, 0);
         for i in 0..self.mirrors.bytes.len() {
-            let image = (self.mirrors.image(i, a), self.mirrors.image(i, b));
+            // An image whose first set is larger loses whatever its second is.
+            let image_a = self.mirrors.image(i, a);
+            if image_a > least.0 {
+                continue;
+            }
+            let image = (image_a, self.mirrors.image(i, b));
             if image < (least.0, least.1) {
                 least = (image.0, image.1, i as u8 + 1);
             }
