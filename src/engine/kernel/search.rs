@@ -195,8 +195,11 @@ const DIRECT_UNTABLED_EMPTIES: u32 = 9;
 const LOOK_AHEAD_EMPTIES: u32 = 12;
 
 /// From this many empty cells up, the moves of a [`Direct`] game are ordered by a guess
-/// [`GUESS_DEPTH`] turns ahead rather than by what each leaves the opponent alone.
-const GUESSED_EMPTIES: u32 = 16;
+/// [`GUESS_DEPTH`] turns ahead rather than by what each leaves the opponent alone. From 17
+/// rather than 16: Othello 6x6 from the start searches 4.1% more positions (986.4 M against
+/// 947.6 M) in 7.6% less time (94.9 s against 102.7 s side by side); from 18, 11% more
+/// positions (1.05 G) in 13% less time.
+const GUESSED_EMPTIES: u32 = 17;
 const GUESS_DEPTH: u32 = 2;
 
 /// From this many empty cells up, a solve runs on every thread its table allows
