@@ -38,6 +38,7 @@ mod robustness;
 mod rolit;
 mod scaling;
 mod serve;
+mod solver;
 mod symmetry;
 mod terminal;
 mod tutorial;

@@ -2,7 +2,7 @@
 //! each kind of rules keeps, and that each found really plays the same: a position and its
 //! image have the images of each other's first steps and the same perft.
 
-use crate::common::{engine, engine_from, game_files};
+use crate::common::{engine, engine_from, game_files, plain_value};
 use outflank::engine::rng::Rng;
 use outflank::engine::Engine;
 use outflank::ir::Symmetry;
@@ -125,23 +125,6 @@ fn the_symmetries_each_kind_of_rules_keeps() {
             "the mirror in the middle column"
         ]
     );
-}
-
-/// The value for the player to move at `s` with best play, by plain negamax over the engine's
-/// steps: no table, no symmetry, no ordering.
-fn plain_value(e: &Engine, s: &outflank::engine::state::State) -> f64 {
-    if let Some(o) = s.outcome {
-        return o.value_for(s.mover);
-    }
-    let mut steps = Vec::new();
-    e.steps(s, &mut steps).unwrap();
-    let mut best = f64::NEG_INFINITY;
-    for step in steps {
-        let t = e.apply(s, step).unwrap();
-        let v = plain_value(e, &t);
-        best = best.max(if t.mover == s.mover { v } else { -v });
-    }
-    best
 }
 
 #[test]

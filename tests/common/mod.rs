@@ -461,3 +461,20 @@ pub(crate) fn play(
 ) -> outflank::engine::state::State {
     e.play_history(s, moves).map_err(|x| x.to_string()).unwrap()
 }
+
+/// The value for the player to move at `s` with best play, by plain negamax over the engine's
+/// steps: no table, no symmetry, no ordering, no bound.
+pub(crate) fn plain_value(e: &Engine, s: &outflank::engine::state::State) -> f64 {
+    if let Some(o) = s.outcome {
+        return o.value_for(s.mover);
+    }
+    let mut steps = Vec::new();
+    e.steps(s, &mut steps).unwrap();
+    let mut best = f64::NEG_INFINITY;
+    for step in steps {
+        let t = e.apply(s, step).unwrap();
+        let v = plain_value(e, &t);
+        best = best.max(if t.mover == s.mover { v } else { -v });
+    }
+    best
+}

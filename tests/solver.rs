@@ -1,0 +1,198 @@
+//! The solver's exact values against a plain negamax over the engine's steps, from positions
+//! nine empty cells from the end of seeded random games: the solver's last stretch searches
+//! the boards alone (src/engine/kernel/search/counted.rs), with its own move order, bounds
+//! on margins and symmetry merges, so every kind of board and line it runs that way is checked
+//! against the rules as the engine plays them: pieces counted for and against the mover, lines
+//! in all directions, in four and in five, removed cells, hexagons.
+
+use crate::common::{engine, engine_from, plain_value};
+use outflank::engine::rng::Rng;
+use outflank::engine::state::State;
+use outflank::engine::Engine;
+
+/// Positions with `empties` empty cells, one per seed that reaches one, from seeded random play.
+fn near_the_end(e: &Engine, empties: usize, seeds: u64) -> Vec<State> {
+    let playable = e.game.geometry.playable.iter().count();
+    let taken = |s: &State| e.position_rows(s).matches(['B', 'W']).count();
+    (0..seeds)
+        .filter_map(|seed| {
+            let mut rng = Rng::new(seed);
+            let mut s = e.start().unwrap();
+            while !s.is_over() && playable - taken(&s) > empties {
+                let step = e.random_step(&s, &mut rng).unwrap().unwrap();
+                s = e.apply(&s, step).unwrap();
+            }
+            (!s.is_over()).then_some(s)
+        })
+        .collect()
+}
+
+fn solves_as_plain_negamax(e: &Engine, what: &str) {
+    let positions = near_the_end(e, 9, 12);
+    assert!(
+        positions.len() >= 8,
+        "{what}: {} positions",
+        positions.len()
+    );
+    for (i, s) in positions.iter().enumerate() {
+        let solution = outflank::apps::solve::solve(e, s, 1 << 24).unwrap();
+        let end = solution.end.outcome.unwrap();
+        assert_eq!(
+            end.value_for(s.mover),
+            plain_value(e, s),
+            "{what}, position {i}: {}",
+            e.position_rows(s)
+        );
+    }
+}
+
+#[test]
+fn othello_and_anti_othello_solve_to_the_plain_value() {
+    // Pieces counted for the mover and against it (fewest pieces wins).
+    solves_as_plain_negamax(
+        &engine("games/othello.rules", &[("size", "6")]),
+        "Othello 6x6",
+    );
+    let anti = engine("games/anti-othello.rules", &[("size", "6")]);
+    solves_as_plain_negamax(&anti, "Anti-Othello 6x6");
+}
+
+#[test]
+fn boards_with_removed_cells_and_hexagons_solve_to_the_plain_value() {
+    // A line stops at a removed cell; a hexagon has six directions and twelve symmetries.
+    solves_as_plain_negamax(
+        &engine("games/octagon-othello.rules", &[]),
+        "Octagon Othello",
+    );
+    let hex = engine("games/hex-reversi.rules", &[("side", "3")]);
+    solves_as_plain_negamax(&hex, "Hexagonal Reversi");
+}
+
+/// Rules of an outflanking game on 6 x 6 less two corners whose line runs along `dirs`.
+fn along(dirs: &str) -> String {
+    format!(
+        "title \"t\"\nboard 6 x 6\nremoved cells(a1, f6)\nplayer black 'B'\nplayer white 'W'\n\
+         first black\nsetup {{\n  white on at(3, 3), at(4, 4)\n  black on at(4, 3), at(3, 4)\n}}\n\
+         directions lines = {dirs}\nline outflank = opponent+ friend along lines\n\
+         turn {{ choose c in empty where some(captured(outflank, c)) {{ place c flip captured(outflank, c) }} }}\n\
+         end when blocked\nscore p = count(p)\n"
+    )
+}
+
+#[test]
+fn lines_along_some_directions_solve_to_the_plain_value() {
+    // Four directions never flip along a diagonal; with one way of a diagonal added, a run
+    // up it to the right flips and the same run down it to the left does not.
+    solves_as_plain_negamax(&engine_from(&along("orthogonal")), "orthogonal");
+    let five = engine_from(&along("orthogonal, northeast"));
+    solves_as_plain_negamax(&five, "orthogonal and northeast");
+}
+
+/// A position of a square board as rows of cells (`position_rows` without the slashes).
+struct Board {
+    cells: Vec<char>,
+    width: usize,
+}
+
+impl Board {
+    fn of(e: &Engine, s: &State) -> Board {
+        let rows = e.position_rows(s);
+        let width = rows.split('/').next().unwrap().chars().count();
+        let cells = rows.chars().filter(|&c| c != '/').collect();
+        Board { cells, width }
+    }
+
+    /// The cells next to `cell` in the eight directions.
+    fn around(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let (w, h) = (self.width as i64, (self.cells.len() / self.width) as i64);
+        let (r, c) = (cell as i64 / w, cell as i64 % w);
+        (-1..=1)
+            .flat_map(move |dr| (-1..=1).map(move |dc| (r + dr, c + dc)))
+            .filter(move |&(y, x)| (y, x) != (r, c) && (0..h).contains(&y) && (0..w).contains(&x))
+            .map(move |(y, x)| (y * w + x) as usize)
+    }
+}
+
+/// The cells the mover at `s` may place on (none where it must pass or the game is over).
+fn placements(e: &Engine, s: &State) -> Vec<usize> {
+    if s.is_over() {
+        return Vec::new();
+    }
+    let mut steps = Vec::new();
+    e.steps(s, &mut steps).unwrap();
+    steps
+        .iter()
+        .filter(|step| step.alt != outflank::engine::FORCED_PASS)
+        .map(|step| usize::from(step.value))
+        .collect()
+}
+
+/// What the solver's order counts for the mover at `s`, who may place on `moves`, written from
+/// its description (docs/SOLVED.md, "Move order"): the placements, those on the cells with
+/// fewest neighbours (a square's corners) counted three times, and the empty cells next to the
+/// other player's pieces.
+fn prospects(e: &Engine, s: &State, moves: &[usize]) -> i32 {
+    let board = Board::of(e, s);
+    let fewest = |cell: usize| board.around(cell).count() == 3;
+    let other = ['W', 'B'][usize::from(s.mover)];
+    let near = (0..board.cells.len())
+        .filter(|&c| board.cells[c] == '.' && board.around(c).any(|n| board.cells[n] == other))
+        .count();
+    let corners = moves.iter().filter(|&&c| fewest(c)).count();
+    (moves.len() + 2 * corners + near) as i32
+}
+
+/// The guess `depth` turns ahead at `s`: plain negamax over the placements, the count above
+/// at the leaves, a mover with no placement as badly off as can be (-64).
+fn guess(e: &Engine, s: &State, depth: u32) -> i32 {
+    let moves = placements(e, s);
+    if moves.is_empty() {
+        return -64;
+    }
+    if depth == 0 {
+        return prospects(e, s, &moves);
+    }
+    moves
+        .iter()
+        .map(|&cell| {
+            let step = outflank::engine::Step {
+                alt: 0,
+                value: cell as u16,
+            };
+            -guess(e, &e.apply(s, step).unwrap(), depth - 1)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn far_from_the_end_the_order_is_a_plain_negamax_two_turns_ahead() {
+    // From 17 empty cells up (with no judge learnt), each move's rank is 10,003 plus the
+    // guess two turns ahead for the opponent, which the solver finds by alpha-beta: it must
+    // be the value plain negamax gives, for every move of every position.
+    use outflank::engine::kernel::search::Table;
+    let e = engine("games/othello.rules", &[("size", "6")]);
+    let mut ranked = 0;
+    for s in near_the_end(&e, 19, 6) {
+        let ranks = e.kernel_ranks(&s, &Table::new(1 << 12)).unwrap().unwrap();
+        let cells = placements(&e, &s);
+        assert_eq!(ranks.len(), cells.len(), "{}", e.position_rows(&s));
+        for (rank, cell) in ranks {
+            let step = outflank::engine::Step {
+                alt: 0,
+                value: cell as u16,
+            };
+            let t = e.apply(&s, step).unwrap();
+            let expected = if t.is_over() {
+                1
+            } else if placements(&e, &t).is_empty() {
+                2
+            } else {
+                (3 + 10_000 + guess(&e, &t, 2)).max(3) as u64
+            };
+            assert_eq!(rank, expected, "{} at cell {cell}", e.position_rows(&s));
+            ranked += 1;
+        }
+    }
+    assert!(ranked >= 30, "{ranked} moves ranked");
+}
