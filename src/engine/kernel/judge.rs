@@ -30,6 +30,9 @@ pub struct Judge {
     blocks: Vec<(u8, u8, [i32; 256])>,
     /// The pairs no block holds (neighbours across a board's joined edges), once each.
     loose_pairs: Vec<(u8, u8, [i32; 9])>,
+    /// Whether every cell the blocks and loose pairs read is one of the first 64: then a
+    /// judgement reads the boards' low words, a shift an instruction instead of four.
+    narrow: bool,
 }
 
 /// The laid-out weights count in these parts of a piece: whole numbers, so that the sum of a
@@ -77,6 +80,7 @@ impl Judge {
             width,
             blocks: Vec::new(),
             loose_pairs: Vec::new(),
+            narrow: false,
         }
     }
 
@@ -145,8 +149,15 @@ impl Judge {
         let counts = w[0] * f64::from(my_moves) + w[1] * f64::from(their_moves) + w[2];
         // In 64 bits: a rules file may score in millions, and the weights' casts saturate.
         let mut sum = 0i64;
-        for (top, bottom, weights) in &self.blocks {
-            sum += i64::from(weights[block_index(mine, theirs, *top, *bottom)]);
+        if self.narrow {
+            let (mine, theirs) = (mine as u64, theirs as u64);
+            for (top, bottom, weights) in &self.blocks {
+                sum += i64::from(weights[narrow_block_index(mine, theirs, *top, *bottom)]);
+            }
+        } else {
+            for (top, bottom, weights) in &self.blocks {
+                sum += i64::from(weights[block_index(mine, theirs, *top, *bottom)]);
+            }
         }
         if !self.loose_pairs.is_empty() {
             let at = |c: u8| state(mine >> c & 1 != 0, theirs >> c & 1 != 0);
@@ -232,6 +243,9 @@ impl Judge {
         self.loose_pairs = (loose.into_iter())
             .map(|(a, b, w)| (a as u8, b as u8, w.map(fixed)))
             .collect();
+        // A block reads its rows' first cells and the cells after them.
+        self.narrow = self.blocks.iter().all(|&(_, bottom, _)| bottom < 63)
+            && self.loose_pairs.iter().all(|&(a, b, _)| a.max(b) < 64);
     }
 
     /// Fits the weights to `samples` by ridge regression (least squares, each weight also
@@ -285,6 +299,13 @@ fn block_bit(top: usize, width: usize, c: usize) -> usize {
 #[inline(always)]
 fn block_index(mine: u128, theirs: u128, top: u8, bottom: u8) -> usize {
     let two = |b: u128, at: u8| (b >> at) as usize & 3;
+    two(mine, top) | two(mine, bottom) << 2 | two(theirs, top) << 4 | two(theirs, bottom) << 6
+}
+
+/// [`block_index`] of the low words, where every cell a block reads is one of the first 64.
+#[inline(always)]
+fn narrow_block_index(mine: u64, theirs: u64, top: u8, bottom: u8) -> usize {
+    let two = |b: u64, at: u8| (b >> at) as usize & 3;
     two(mine, top) | two(mine, bottom) << 2 | two(theirs, top) << 4 | two(theirs, bottom) << 6
 }
 
