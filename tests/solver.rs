@@ -3,7 +3,8 @@
 //! the boards alone (src/engine/kernel/search/counted.rs), with its own move order, bounds
 //! on margins and symmetry merges, so every kind of board and line it runs that way is checked
 //! against the rules as the engine plays them: pieces counted for and against the mover, lines
-//! in all directions, in four and in five, removed cells, hexagons.
+//! in all directions, in four and in five, removed cells, hexagons, boards of more than 64
+//! cells.
 
 use crate::common::{engine, engine_from, plain_value};
 use outflank::engine::rng::Rng;
@@ -68,10 +69,10 @@ fn boards_with_removed_cells_and_hexagons_solve_to_the_plain_value() {
     solves_as_plain_negamax(&hex, "Hexagonal Reversi");
 }
 
-/// Rules of an outflanking game on 6 x 6 less two corners whose line runs along `dirs`.
-fn along(dirs: &str) -> String {
+/// Rules of an outflanking game on `board` whose line runs along `dirs`.
+fn outflanking(board: &str, dirs: &str) -> String {
     format!(
-        "title \"t\"\nboard 6 x 6\nremoved cells(a1, f6)\nplayer black 'B'\nplayer white 'W'\n\
+        "title \"t\"\n{board}\nplayer black 'B'\nplayer white 'W'\n\
          first black\nsetup {{\n  white on at(3, 3), at(4, 4)\n  black on at(4, 3), at(3, 4)\n}}\n\
          directions lines = {dirs}\nline outflank = opponent+ friend along lines\n\
          turn {{ choose c in empty where some(captured(outflank, c)) {{ place c flip captured(outflank, c) }} }}\n\
@@ -83,9 +84,18 @@ fn along(dirs: &str) -> String {
 fn lines_along_some_directions_solve_to_the_plain_value() {
     // Four directions never flip along a diagonal; with one way of a diagonal added, a run
     // up it to the right flips and the same run down it to the left does not.
-    solves_as_plain_negamax(&engine_from(&along("orthogonal")), "orthogonal");
-    let five = engine_from(&along("orthogonal, northeast"));
+    let board = "board 6 x 6\nremoved cells(a1, f6)";
+    let four = engine_from(&outflanking(board, "orthogonal"));
+    solves_as_plain_negamax(&four, "orthogonal");
+    let five = engine_from(&outflanking(board, "orthogonal, northeast"));
     solves_as_plain_negamax(&five, "orthogonal and northeast");
+}
+
+#[test]
+fn boards_of_more_than_64_cells_solve_to_the_plain_value() {
+    // The solver's symmetries keep images of such boards in two words, not one.
+    let e = engine_from(&outflanking("board 10 x 8", "all"));
+    solves_as_plain_negamax(&e, "10 x 8");
 }
 
 /// A position of a square board as rows of cells (`position_rows` without the slashes).

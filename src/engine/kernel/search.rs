@@ -330,12 +330,12 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
 
     fn key(&self, (s, _): &Self::Node) -> (Key, u8) {
         let key = Kernel::key(s);
-        if self.mirrors.bytes.is_empty() {
+        if self.mirrors.is_empty() {
             return (key, 0);
         }
         let (a, b) = (s.pieces[0].to_u128(), s.pieces[1].to_u128());
         let mut least = (a, b, 0);
-        for i in 0..self.mirrors.bytes.len() {
+        for i in 0..self.mirrors.len() {
             // An image whose first set is larger loses whatever its second is.
             let image_a = self.mirrors.image(i, a);
             if image_a > least.0 {
@@ -445,7 +445,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         // A position that a symmetry maps onto itself: of moves that one maps onto the other,
         // the positions they lead to are images of each other, so only the first is searched.
         let mirrors = &self.mirrors;
-        let fixing = if mirrors.bytes.is_empty() {
+        let fixing = if mirrors.is_empty() {
             0
         } else {
             mirrors.fixing(n.0.pieces[0].to_u128(), n.0.pieces[1].to_u128())
@@ -453,7 +453,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         let mut moves = moves;
         if fixing != 0 {
             for cell in moves.cells() {
-                let repeats = (0..mirrors.cells.len())
+                let repeats = (0..mirrors.len())
                     .any(|i| fixing >> i & 1 != 0 && usize::from(mirrors.cells[i][cell]) < cell);
                 if repeats {
                     moves = moves & !B::single(cell);
