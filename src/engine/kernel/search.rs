@@ -630,6 +630,21 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         &self,
         d: &Direct<B>,
         s: &KState<B, P>,
+        boards: (B, B),
+        moves: B,
+    ) -> ([(u32, B, B, B); DIRECT_UNTABLED_EMPTIES as usize], usize) {
+        let (mut children, n) = self.ranked_turns(d, s, boards, moves);
+        children[..n].sort_unstable_by_key(|c| c.0);
+        (children, n)
+    }
+
+    /// [`KernelTree::sorted_turns`] before the sort, in the order of the cells.
+    #[allow(clippy::type_complexity)]
+    #[inline(always)]
+    fn ranked_turns(
+        &self,
+        d: &Direct<B>,
+        s: &KState<B, P>,
         (mover, opponent): (B, B),
         moves: B,
     ) -> ([(u32, B, B, B); DIRECT_UNTABLED_EMPTIES as usize], usize) {
@@ -648,7 +663,6 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             children[n] = (order, next, other, replies);
             n += 1;
         }
-        children[..n].sort_unstable_by_key(|c| c.0);
         (children, n)
     }
 

@@ -63,6 +63,23 @@ fn margin_at_least(x: f64) -> i32 {
     m.clamp(-f64::from(NO_MARGIN), f64::from(NO_MARGIN)) as i32
 }
 
+/// Which of the turns `left` (a mask of `children`'s indices) has the least rank, the first
+/// of equals: one at a time, the order a stable sort gives. Nine cuts in ten come from the
+/// first turn tried, and where one does, the others need no order.
+#[inline(always)]
+fn least_rank<B: Copy>(children: &[(u32, B, B, B)], left: u32) -> usize {
+    let mut pick = left.trailing_zeros() as usize;
+    let mut rest = left & (left - 1);
+    while rest != 0 {
+        let j = rest.trailing_zeros() as usize;
+        if children[j].0 < children[pick].0 {
+            pick = j;
+        }
+        rest &= rest - 1;
+    }
+    pick
+}
+
 impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// The value at `s`, whose mover and opponent have the cells `boards` and whose mover may
     /// place on `moves`, of a game of `d`'s kind whose score counts pieces times `sign`,
@@ -249,9 +266,14 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         if empties <= DIRECT_PLAIN_EMPTIES {
             return self.counted_plain(d, sign, (mover, opponent), moves, alpha, beta, nodes);
         }
-        let (children, n) = self.sorted_turns(d, s, (mover, opponent), moves);
+        let (children, n) = self.ranked_turns(d, s, (mover, opponent), moves);
         let mut best = -NO_MARGIN;
-        for &(_, next, other, replies) in &children[..n] {
+        // The turns not yet searched, in the order `sorted_turns` gives them.
+        let mut left = (1u32 << n) - 1;
+        while left != 0 {
+            let i = least_rank(&children, left);
+            left &= !(1 << i);
+            let (_, next, other, replies) = children[i];
             let v = if replies.is_empty() {
                 let again = k.direct_moves::<false>(d, other, next);
                 if again.is_empty() {
