@@ -33,7 +33,7 @@ pub struct Slot<K, M> {
 }
 
 /// Someone watching a long search (the solver's progress): told how many positions have been
-/// searched every [`WATCH_EVERY`], of the bounds on the value as
+/// searched every 2^20 (about a million), of the bounds on the value as
 /// [`exact_value`](super::exact_value) narrows them, and of the sample positions valued
 /// while a tree learns before its first search.
 pub trait Watch: Send {
