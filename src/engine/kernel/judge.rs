@@ -4,6 +4,8 @@
 //! what holds each pair of neighbouring cells, and how many placements each side has; cells
 //! and pairs that a symmetry of the rules maps onto each other share their weights.
 
+use crate::board::bits::Word;
+
 /// The ridge penalty of the fit: keeps the weights of features the samples rarely show near
 /// zero instead of letting them fit noise (10 did best of 1, 10 and 100 on 6x6 Othello).
 const RIDGE: f64 = 10.0;
@@ -148,17 +150,11 @@ impl Judge {
         let w = &self.weights[self.count_base..];
         let counts = w[0] * f64::from(my_moves) + w[1] * f64::from(their_moves) + w[2];
         // In 64 bits: a rules file may score in millions, and the weights' casts saturate.
-        let mut sum = 0i64;
-        if self.narrow {
-            let (mine, theirs) = (mine as u64, theirs as u64);
-            for (top, bottom, weights) in &self.blocks {
-                sum += i64::from(weights[narrow_block_index(mine, theirs, *top, *bottom)]);
-            }
+        let mut sum = if self.narrow {
+            self.blocks_sum(mine as u64, theirs as u64)
         } else {
-            for (top, bottom, weights) in &self.blocks {
-                sum += i64::from(weights[block_index(mine, theirs, *top, *bottom)]);
-            }
-        }
+            self.blocks_sum(mine, theirs)
+        };
         if !self.loose_pairs.is_empty() {
             let at = |c: u8| state(mine >> c & 1 != 0, theirs >> c & 1 != 0);
             for &(a, b, weights) in &self.loose_pairs {
@@ -166,6 +162,17 @@ impl Judge {
             }
         }
         counts + sum as f64 / FIXED_POINT
+    }
+
+    /// The blocks' weights for the arrangement of `mine` and `theirs`, in [`FIXED_POINT`]
+    /// units.
+    #[inline(always)]
+    fn blocks_sum<W: Word>(&self, mine: W, theirs: W) -> i64 {
+        (self.blocks.iter())
+            .map(|(top, bottom, weights)| {
+                i64::from(weights[block_index(mine, theirs, *top, *bottom)])
+            })
+            .sum()
     }
 
     /// Lays the weights out for [`Judge::margin`]: each cell's and each pair's weights (its
@@ -297,15 +304,8 @@ fn block_bit(top: usize, width: usize, c: usize) -> usize {
 /// [`block_bit`]), the other player's as the high four; `top` and `bottom` are the first
 /// cells of its two rows.
 #[inline(always)]
-fn block_index(mine: u128, theirs: u128, top: u8, bottom: u8) -> usize {
-    let two = |b: u128, at: u8| (b >> at) as usize & 3;
-    two(mine, top) | two(mine, bottom) << 2 | two(theirs, top) << 4 | two(theirs, bottom) << 6
-}
-
-/// [`block_index`] of the low words, where every cell a block reads is one of the first 64.
-#[inline(always)]
-fn narrow_block_index(mine: u64, theirs: u64, top: u8, bottom: u8) -> usize {
-    let two = |b: u64, at: u8| (b >> at) as usize & 3;
+fn block_index<W: Word>(mine: W, theirs: W, top: u8, bottom: u8) -> usize {
+    let two = |b: W, at: u8| b.bits_at(u32::from(at), 3);
     two(mine, top) | two(mine, bottom) << 2 | two(theirs, top) << 4 | two(theirs, bottom) << 6
 }
 

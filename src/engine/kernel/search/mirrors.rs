@@ -1,6 +1,7 @@
 //! The board's symmetries as the solver's table uses them: maps of its 128-bit sets, by
 //! which each position is keyed by the least of its images.
 
+use crate::board::bits::Word;
 use crate::ir::Game;
 
 /// The board's symmetries ([`Game::symmetries`]) as maps of the table's 128-bit sets: a
@@ -76,16 +77,10 @@ impl Mirrors {
     /// The image of set `b` under symmetry `i`.
     #[inline]
     pub(super) fn image(&self, i: usize, b: u128) -> u128 {
-        if let Some(bytes) = self.narrow.get(i) {
-            let b = b as u64;
-            let image = (bytes.iter().enumerate()).fold(0, |out, (k, images)| {
-                out | images[(b >> (8 * k)) as u8 as usize]
-            });
-            return u128::from(image);
+        match self.narrow.get(i) {
+            Some(bytes) => u128::from(image_in(bytes, b as u64)),
+            None => image_in(&self.wide[i], b),
         }
-        (self.wide[i].iter().enumerate()).fold(0, |out, (k, images)| {
-            out | images[(b >> (8 * k)) as u8 as usize]
-        })
     }
 
     /// The symmetries that map the boards `(a, b)` onto themselves, as a mask.
@@ -94,4 +89,12 @@ impl Mirrors {
             .filter(|&i| self.image(i, a) == a && self.image(i, b) == b)
             .fold(0, |mask, i| mask | 1 << i)
     }
+}
+
+/// The image of `b` by the images of its bytes, `bytes`.
+#[inline(always)]
+fn image_in<W: Word>(bytes: &[[W; 256]], b: W) -> W {
+    (bytes.iter().zip(0..)).fold(W::default(), |out, (images, k)| {
+        out | images[b.bits_at(8 * k, 0xff)]
+    })
 }
