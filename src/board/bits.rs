@@ -181,25 +181,3 @@ pub(crate) fn nth_of_word(w: u64, k: usize) -> usize {
         w.trailing_zeros() as usize
     }
 }
-
-/// A word that sets of cells are read from a few bits at a time: the solver's judge and its
-/// symmetry images read a board of at most 64 cells from one, where a shift is an
-/// instruction, and larger ones from two.
-pub(crate) trait Word: Copy + Default + std::ops::BitOr<Output = Self> {
-    /// The bits of `mask` (a few low bits) after shifting the word down by `at`.
-    fn bits_at(self, at: u32, mask: usize) -> usize;
-}
-
-impl Word for u64 {
-    #[inline(always)]
-    fn bits_at(self, at: u32, mask: usize) -> usize {
-        (self >> at) as usize & mask
-    }
-}
-
-impl Word for u128 {
-    #[inline(always)]
-    fn bits_at(self, at: u32, mask: usize) -> usize {
-        (self >> at) as usize & mask
-    }
-}

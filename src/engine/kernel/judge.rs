@@ -4,7 +4,7 @@
 //! what holds each pair of neighbouring cells, and how many placements each side has; cells
 //! and pairs that a symmetry of the rules maps onto each other share their weights.
 
-use crate::board::bits::Word;
+use crate::board::sets::Board;
 
 /// The ridge penalty of the fit: keeps the weights of features the samples rarely show near
 /// zero instead of letting them fit noise (10 did best of 1, 10 and 100 on 6x6 Othello).
@@ -167,7 +167,7 @@ impl Judge {
     /// The blocks' weights for the arrangement of `mine` and `theirs`, in [`FIXED_POINT`]
     /// units.
     #[inline(always)]
-    fn blocks_sum<W: Word>(&self, mine: W, theirs: W) -> i64 {
+    fn blocks_sum<B: Board>(&self, mine: B, theirs: B) -> i64 {
         (self.blocks.iter())
             .map(|(top, bottom, weights)| {
                 i64::from(weights[block_index(mine, theirs, *top, *bottom)])
@@ -304,8 +304,8 @@ fn block_bit(top: usize, width: usize, c: usize) -> usize {
 /// [`block_bit`]), the other player's as the high four; `top` and `bottom` are the first
 /// cells of its two rows.
 #[inline(always)]
-fn block_index<W: Word>(mine: W, theirs: W, top: u8, bottom: u8) -> usize {
-    let two = |b: W, at: u8| b.bits_at(u32::from(at), 3);
+fn block_index<B: Board>(mine: B, theirs: B, top: u8, bottom: u8) -> usize {
+    let two = |b: B, at: u8| b.down(B::amount(u32::from(at))).to_u128() as usize & 3;
     two(mine, top) | two(mine, bottom) << 2 | two(theirs, top) << 4 | two(theirs, bottom) << 6
 }
 

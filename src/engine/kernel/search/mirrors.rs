@@ -1,7 +1,7 @@
 //! The board's symmetries as the solver's table uses them: maps of its 128-bit sets, by
 //! which each position is keyed by the least of its images.
 
-use crate::board::bits::Word;
+use crate::board::sets::Board;
 use crate::ir::Game;
 
 /// The board's symmetries ([`Game::symmetries`]) as maps of the table's 128-bit sets: a
@@ -91,10 +91,10 @@ impl Mirrors {
     }
 }
 
-/// The image of `b` by the images of its bytes, `bytes`.
+/// The image of `b` by the images of its bytes, `bytes` (for sets of one or two words).
 #[inline(always)]
-fn image_in<W: Word>(bytes: &[[W; 256]], b: W) -> W {
-    (bytes.iter().zip(0..)).fold(W::default(), |out, (images, k)| {
-        out | images[b.bits_at(8 * k, 0xff)]
+fn image_in<B: Board>(bytes: &[[B; 256]], b: B) -> B {
+    (bytes.iter().zip(0..)).fold(B::EMPTY, |out, (images, k)| {
+        out | images[b.down(B::amount(8 * k)).to_u128() as u8 as usize]
     })
 }
