@@ -180,6 +180,39 @@ fn each_player_keeps_their_own_cells() {
     assert!(Pieces::fits(2, 26 * 26) && Pieces::fits(4, 19 * 19) && !Pieces::fits(4, 20 * 20));
 }
 
+#[test]
+fn pieces_compare_by_every_set_and_equal_ones_hash_alike() {
+    use std::hash::{BuildHasher, RandomState};
+    // Equality and hashing read only the words the slots use: a cell in any slot's last
+    // word, or the last slot's, must still tell two blocks apart.
+    let hasher = RandomState::new();
+    for (players, cells) in [(2, 36), (2, 26 * 26), (3, 100), (8, 192)] {
+        let base = Pieces::new(players, cells);
+        assert!(base == Pieces::new(players, cells));
+        for p in 0..players {
+            for cell in [0, 63.min(cells - 1), cells / 2, cells - 1] {
+                let mut one = base;
+                one.set(p, &Bits::single(cell));
+                let mut same = base;
+                same.set(p, &Bits::single(cell));
+                assert!(
+                    one != base,
+                    "{players} players, {cells} cells: {p} at {cell}"
+                );
+                assert!(one == same);
+                assert_eq!(hasher.hash_one(one), hasher.hash_one(same));
+                // The same cell in another slot is another position.
+                let mut other = base;
+                other.set((p + 1) % players, &Bits::single(cell));
+                assert!(one != other);
+            }
+        }
+    }
+    // Blocks of other shapes differ even with no pieces at all.
+    assert!(Pieces::new(2, 36) != Pieces::new(3, 36));
+    assert!(Pieces::new(2, 36) != Pieces::new(2, 100));
+}
+
 // Shifts of whole word arrays.
 
 /// Bit by bit: bit i of the input becomes bit i + k, if that is inside the words.
