@@ -206,3 +206,95 @@ fn far_from_the_end_the_order_is_a_plain_negamax_two_turns_ahead() {
     }
     assert!(ranked >= 30, "{ranked} moves ranked");
 }
+
+/// Every state `steps` steps or fewer from the start of `e`, turns part-way included.
+fn states_within(e: &Engine, steps: usize) -> Vec<State> {
+    let mut all = vec![e.start().unwrap()];
+    let mut frontier = all.clone();
+    let mut listed = Vec::new();
+    for _ in 0..steps {
+        let mut next = Vec::new();
+        for s in frontier.iter().filter(|s| !s.is_over()) {
+            e.steps(s, &mut listed).unwrap();
+            for &step in &listed {
+                next.push(e.apply(s, step).unwrap());
+            }
+        }
+        all.extend_from_slice(&next);
+        frontier = next;
+    }
+    all
+}
+
+#[test]
+fn small_state_keys_tell_apart_exactly_the_states_full_keys_do() {
+    use outflank::engine::state::SmallStateKey;
+    use std::collections::{HashMap, HashSet};
+    // The step-by-step search keys its table by the small keys where the game fits them
+    // (agents/search.rs): they must merge exactly the states the full keys merge. Verto's
+    // turns hold a capture's chain part-way (registers) and its states meet again by other
+    // orders of placements; VECT-REVERSE's turns are several steps too.
+    for (rules, set, steps) in [
+        ("games/verto-8x8.rules", &[("size", "4")][..], 6),
+        ("games/vect-reverse.rules", &[][..], 3),
+    ] {
+        let e = engine(rules, set);
+        assert!(SmallStateKey::fits(&e.game), "{rules}");
+        let states = states_within(&e, steps);
+        let mut small_of = HashMap::new();
+        let mut smalls = HashSet::new();
+        for s in &states {
+            let small = SmallStateKey::of(s);
+            // Equal full keys, equal small keys...
+            assert!(
+                *small_of.entry(s.key()).or_insert(small) == small,
+                "{rules}"
+            );
+            smalls.insert(small);
+        }
+        // ...and as many small keys as full ones: no two states merged that are apart.
+        assert_eq!(smalls.len(), small_of.len(), "{rules}");
+        // Transpositions were there to merge.
+        assert!(
+            small_of.len() < states.len(),
+            "{rules}: {} states",
+            states.len()
+        );
+    }
+    // Two players on 19 x 19 need twelve words of pieces: full keys.
+    let big = engine("games/reversi-go-19x19.rules", &[]);
+    assert!(!SmallStateKey::fits(&big.game));
+}
+
+#[test]
+fn a_search_handed_a_game_its_small_keys_do_not_fit_keys_it_in_full() {
+    use outflank::agents::score_margin;
+    use outflank::agents::search::Search;
+    use outflank::engine::state::SmallStateKey;
+    use outflank::engine::RuleError;
+    fn margin(e: &Engine, s: &State, p: u8) -> Result<f64, RuleError> {
+        Ok(score_margin(e, s, p))
+    }
+    // Othello 4x4 with a counter: counters live at the top of the registers, beyond what a
+    // small key holds.
+    let counted = engine_from(
+        "board 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
+         setup {\n  white on b2, c3\n  black on c2, b3\n}\n\
+         counter placed = 0\n\
+         line outflank = opponent+ friend\n\
+         turn {\n  choose c in empty where some(captured(outflank, c)) {\n    place c\n    \
+         flip captured(outflank, c)\n    add placed 1\n  }\n}\n\
+         end when blocked\nscore p = count(p)\n",
+    );
+    assert!(!SmallStateKey::fits(&counted.game));
+    let verto = engine("games/verto-8x8.rules", &[("size", "4")]);
+    let mut search = Search::new(margin, 1 << 20);
+    // A first search on a game that fits makes the table of small keys.
+    let start = verto.start().unwrap();
+    search.value(&verto, &start, Some(3), -1e9, 1e9).unwrap();
+    // The second game's states are told apart by their counters too: the exact value is
+    // the plain one.
+    let s = counted.start().unwrap();
+    let v = search.exact_value(&counted, &s).unwrap();
+    assert_eq!(v, plain_value(&counted, &s));
+}

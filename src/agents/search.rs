@@ -10,19 +10,65 @@
 
 use crate::engine::hash::{FoldHasher, PositionMap};
 use crate::engine::negamax::{self, Children, Table, TableKey, Tree};
-use crate::engine::state::{State, StateKey};
+use crate::engine::state::{SmallStateKey, State, StateKey};
 use crate::engine::{Engine, RuleError, Step};
 use std::hash::{Hash, Hasher};
 
 /// A position's value for a player at the search horizon.
 pub type Evaluate = fn(&Engine, &State, u8) -> Result<f64, RuleError>;
 
+/// A key's hash, for its place in the table.
+fn folded(key: &impl Hash) -> u64 {
+    let mut h = FoldHasher::default();
+    key.hash(&mut h);
+    h.finish()
+}
+
 impl TableKey for StateKey {
     fn hash(&self) -> u64 {
-        let mut h = FoldHasher::default();
-        Hash::hash(self, &mut h);
-        h.finish()
+        folded(self)
     }
+}
+
+impl TableKey for SmallStateKey {
+    fn hash(&self) -> u64 {
+        folded(self)
+    }
+}
+
+/// A state's identity in the table of a search of the engine's states.
+trait StepsKey: TableKey {
+    fn of(s: &State) -> Self;
+}
+
+impl StepsKey for StateKey {
+    fn of(s: &State) -> StateKey {
+        s.key()
+    }
+}
+
+impl StepsKey for SmallStateKey {
+    fn of(s: &State) -> SmallStateKey {
+        SmallStateKey::of(s)
+    }
+}
+
+/// The table of a [`Search`], keyed by states as small as its game allows: a slot of the
+/// small keys takes a third of the bytes, and the search waits on memory for every slot it
+/// reads (Verto 4x4: the table's look-ups and stores were a third of the time).
+enum Tables {
+    Small(Table<SmallStateKey, Step>),
+    Full(Table<StateKey, Step>),
+}
+
+/// Runs `$body` on whichever table `$tables` holds, as `$table`.
+macro_rules! each_table {
+    ($tables:expr, $table:ident => $body:expr) => {
+        match $tables {
+            Tables::Small($table) => $body,
+            Tables::Full($table) => $body,
+        }
+    };
 }
 
 /// What orders the steps the table says nothing about.
@@ -37,7 +83,12 @@ struct Order {
 }
 
 pub struct Search {
-    table: Table<StateKey, Step>,
+    /// Made at the first search, when the game is known (see [`Tables`]).
+    table: Option<Tables>,
+    /// The most bytes the table may take.
+    memory: usize,
+    /// A watch handed over before the table was made.
+    watch: Option<Box<dyn negamax::Watch>>,
     evaluate: Evaluate,
     order: Order,
     /// The player searched for, in games of more than two players (see the module's notes).
@@ -45,7 +96,7 @@ pub struct Search {
 }
 
 /// The tree one search walks: the engine, and the search's own memory of good steps.
-struct Steps<'a> {
+struct Steps<'a, K> {
     engine: &'a Engine,
     evaluate: Evaluate,
     root: u8,
@@ -55,6 +106,7 @@ struct Steps<'a> {
     /// A search that may give up: the positions it may still expand, and the longest line it
     /// may follow (see [`Search::step_value_within_budget`]).
     budget: Option<Budget>,
+    key: std::marker::PhantomData<K>,
 }
 
 /// What a search that may give up has left to spend.
@@ -108,9 +160,9 @@ fn for_player(root: u8, p: u8, v: f64) -> f64 {
     }
 }
 
-impl Tree for Steps<'_> {
+impl<K: StepsKey> Tree for Steps<'_, K> {
     type Node = State;
-    type Key = StateKey;
+    type Key = K;
     type Move = Step;
     type Error = Stop;
     // The evaluation's fine fractions of a point make a first move rarely the best by all of
@@ -121,8 +173,8 @@ impl Tree for Steps<'_> {
         terminal(self.root, s, s.mover)
     }
 
-    fn key(&self, s: &State) -> (StateKey, u8) {
-        (s.key(), 0)
+    fn key(&self, s: &State) -> (K, u8) {
+        (K::of(s), 0)
     }
 
     fn work(&self, _: &State, depth: Option<u32>) -> u8 {
@@ -197,12 +249,43 @@ impl Tree for Steps<'_> {
     }
 }
 
+/// Runs `$body` with `$tree` the tree of `$search` on `$engine` and `$table` its table,
+/// whichever keys the game's states take (see [`Tables`]).
+macro_rules! searched {
+    ($search:expr, $engine:expr, |$tree:ident, $table:ident| $body:expr) => {{
+        let engine: &Engine = $engine;
+        let search: &mut Search = $search;
+        search.make_table(engine);
+        let Search {
+            table,
+            evaluate,
+            order,
+            root,
+            ..
+        } = search;
+        each_table!(table.as_mut().expect("made above"), $table => {
+            let mut $tree = Steps {
+                engine,
+                evaluate: *evaluate,
+                root: *root,
+                order,
+                listed: Vec::new(),
+                budget: None,
+                key: std::marker::PhantomData,
+            };
+            $body
+        })
+    }};
+}
+
 impl Search {
     /// A search whose table takes at most `memory` bytes (when full it forgets the positions
     /// that cost least to find again).
     pub fn new(evaluate: Evaluate, memory: usize) -> Search {
         Search {
-            table: Table::within(memory),
+            table: None,
+            memory,
+            watch: None,
             evaluate,
             order: Order::default(),
             root: 0,
@@ -211,36 +294,55 @@ impl Search {
 
     /// Positions searched.
     pub fn nodes(&self) -> u64 {
-        self.table.nodes
+        self.table
+            .as_ref()
+            .map_or(0, |tables| each_table!(tables, t => t.nodes))
     }
 
     /// Reports the search's progress to `watch` from now on.
     pub fn watch(&mut self, watch: Box<dyn negamax::Watch>) {
-        self.table.watch(watch);
+        match &mut self.table {
+            Some(tables) => each_table!(tables, t => t.watch(watch)),
+            None => self.watch = Some(watch),
+        }
+    }
+
+    /// The table, made for `engine`'s game if there is none yet, or anew if the small keys
+    /// it holds do not fit that game (a search handed another game forgets the first).
+    fn make_table(&mut self, engine: &Engine) {
+        let small = SmallStateKey::fits(&engine.game);
+        match &mut self.table {
+            Some(Tables::Small(_)) if small => return,
+            Some(Tables::Full(_)) => return,
+            Some(Tables::Small(t)) => self.watch = self.watch.take().or_else(|| t.unwatch()),
+            None => {}
+        }
+        let mut tables = if small {
+            Tables::Small(Table::within(self.memory))
+        } else {
+            Tables::Full(Table::within(self.memory))
+        };
+        if let Some(watch) = self.watch.take() {
+            each_table!(&mut tables, t => t.watch(watch));
+        }
+        self.table = Some(tables);
     }
 
     /// Searches for `player` from now on. With two players a value is its mover's whoever
     /// searches, so the table stays (its entries giving way to the new search's); with more,
     /// what it knows was for another root.
     pub fn search_for(&mut self, engine: &Engine, player: u8) {
-        if engine.game.player_count() > 2 && player != self.root {
-            self.table.clear();
+        self.make_table(engine);
+        let clear = engine.game.player_count() > 2 && player != self.root;
+        if let Some(tables) = &mut self.table {
+            each_table!(tables, t => {
+                if clear {
+                    t.clear();
+                }
+                t.new_search();
+            });
         }
-        self.table.new_search();
         self.root = player;
-    }
-
-    /// The tree as this search sees it, and its table.
-    fn parts<'a>(&'a mut self, engine: &'a Engine) -> (Steps<'a>, &'a mut Table<StateKey, Step>) {
-        let tree = Steps {
-            engine,
-            evaluate: self.evaluate,
-            root: self.root,
-            order: &mut self.order,
-            listed: Vec::new(),
-            budget: None,
-        };
-        (tree, &mut self.table)
     }
 
     /// The value of `s` for its mover, exact when it lies inside (alpha, beta). `depth`: steps
@@ -253,14 +355,16 @@ impl Search {
         alpha: f64,
         beta: f64,
     ) -> Result<f64, RuleError> {
-        let (mut tree, table) = self.parts(engine);
-        unbudgeted(negamax::value(&mut tree, table, s, depth, alpha, beta, 0))
+        searched!(self, engine, |tree, table| {
+            unbudgeted(negamax::value(&mut tree, table, s, depth, alpha, beta, 0))
+        })
     }
 
     /// The exact value of `s` for its mover, to the end of the game.
     pub fn exact_value(&mut self, engine: &Engine, s: &State) -> Result<f64, RuleError> {
-        let (mut tree, table) = self.parts(engine);
-        unbudgeted(negamax::exact_value(&mut tree, table, s))
+        searched!(self, engine, |tree, table| {
+            unbudgeted(negamax::exact_value(&mut tree, table, s))
+        })
     }
 
     /// The value of playing `step` at `s` for the player to move at `s`, inside that player's
@@ -277,10 +381,11 @@ impl Search {
     ) -> Result<f64, RuleError> {
         let t = engine.apply(s, step)?;
         let rest = depth.map(|d| d.saturating_sub(1));
-        let (mut tree, table) = self.parts(engine);
-        unbudgeted(negamax::child_value(
-            &mut tree, table, s, &t, rest, alpha, beta, 0,
-        ))
+        searched!(self, engine, |tree, table| {
+            unbudgeted(negamax::child_value(
+                &mut tree, table, s, &t, rest, alpha, beta, 0,
+            ))
+        })
     }
 
     /// [`Search::step_value_within`] to the end of the game, giving up (None) when the search
@@ -297,12 +402,14 @@ impl Search {
         budget: &mut Budget,
     ) -> Result<Option<f64>, RuleError> {
         let t = engine.apply(s, step)?;
-        let (mut tree, table) = self.parts(engine);
-        tree.budget = Some(*budget);
-        let value = negamax::child_value(&mut tree, table, s, &t, None, alpha, beta, 0);
-        if let Some(left) = tree.budget {
-            *budget = left;
-        }
+        let value = searched!(self, engine, |tree, table| {
+            tree.budget = Some(*budget);
+            let value = negamax::child_value(&mut tree, table, s, &t, None, alpha, beta, 0);
+            if let Some(left) = tree.budget {
+                *budget = left;
+            }
+            value
+        });
         match value {
             Ok(v) => Ok(Some(v)),
             Err(Stop::Spent) => Ok(None),

@@ -12,7 +12,7 @@ pub const PIECE_WORDS: usize = 24;
 
 /// The pieces of `players` slots on a board of `cells` cells: slot `p`'s set is the `width`
 /// words from word `p * width`. The words after the slots are always zero, so equality and
-/// hashing read only the slots' words ([`Pieces::used`]): the search's table compares and
+/// hashing read only the slots' words ([`Pieces::words`]): the search's table compares and
 /// hashes a key at every position, and a small board's pieces are a few of the 24 words.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pieces {
@@ -23,7 +23,7 @@ pub struct Pieces {
 
 impl PartialEq for Pieces {
     fn eq(&self, other: &Pieces) -> bool {
-        (self.width, self.players) == (other.width, other.players) && self.used() == other.used()
+        (self.width, self.players) == (other.width, other.players) && self.words() == other.words()
     }
 }
 
@@ -32,14 +32,14 @@ impl Eq for Pieces {}
 impl std::hash::Hash for Pieces {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         (self.width, self.players).hash(state);
-        self.used().hash(state);
+        self.words().hash(state);
     }
 }
 
 impl Pieces {
     /// The words of the slots (those after them are zero).
     #[inline]
-    fn used(&self) -> &[u64] {
+    pub fn words(&self) -> &[u64] {
         &self.words[..usize::from(self.width) * usize::from(self.players)]
     }
 

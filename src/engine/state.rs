@@ -1,7 +1,7 @@
 //! A game state: fixed-size and `Copy`, so cloning it is a plain memory copy.
 
 use crate::board::pieces::Pieces;
-use crate::ir::{MAX_PLAYERS, MAX_REGISTERS, MAX_TOKENS, NOBODY};
+use crate::ir::{Game, MAX_PLAYERS, MAX_REGISTERS, MAX_TOKENS, NOBODY};
 
 /// Where the state is suspended.
 pub const AT_FORCED_PASS: u32 = u32::MAX;
@@ -132,6 +132,59 @@ pub struct StateKey {
     pc: u32,
     passing: bool,
     agreeing: bool,
+}
+
+/// A [`StateKey`] for the games whose states use few of its words: at most
+/// [`SmallStateKey::WORDS`] words of pieces, [`SmallStateKey::REGISTERS`] turn variables and
+/// no counters ([`SmallStateKey::fits`]). The same identity in a third of the bytes: the
+/// step-by-step search's table, keyed by it, waits on memory for each of its slots.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct SmallStateKey {
+    words: [u64; SmallStateKey::WORDS],
+    regs: [i32; SmallStateKey::REGISTERS],
+    tokens: [u8; MAX_TOKENS],
+    mover: u8,
+    turn: u32,
+    passes: u32,
+    pc: u32,
+    passing: bool,
+    agreeing: bool,
+}
+
+impl SmallStateKey {
+    pub const WORDS: usize = 4;
+    pub const REGISTERS: usize = 8;
+
+    /// Whether every state of `game` is told apart by its small key: the words of pieces
+    /// past [`SmallStateKey::WORDS`] and the registers past [`SmallStateKey::REGISTERS`] stay
+    /// zero (counters live at the top of the registers).
+    pub fn fits(game: &Game) -> bool {
+        let words = Pieces::width(game.geometry.cells()) * usize::from(game.slot_count());
+        words <= Self::WORDS && game.registers <= Self::REGISTERS && game.counters.is_empty()
+    }
+
+    /// The small key of `s`, a state of a game that [`SmallStateKey::fits`].
+    pub fn of(s: &State) -> SmallStateKey {
+        let used = s.pieces.words();
+        debug_assert!(used.len() <= Self::WORDS, "the pieces fit a small key");
+        debug_assert!(
+            s.regs[Self::REGISTERS..].iter().all(|&r| r == 0),
+            "the registers fit a small key"
+        );
+        let mut words = [0; Self::WORDS];
+        words[..used.len()].copy_from_slice(used);
+        SmallStateKey {
+            words,
+            regs: std::array::from_fn(|i| s.regs[i]),
+            tokens: s.tokens,
+            mover: s.mover,
+            turn: s.turn,
+            passes: s.passes,
+            pc: s.pc,
+            passing: s.passing,
+            agreeing: s.agreeing,
+        }
+    }
 }
 
 impl State {

@@ -154,6 +154,11 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
         self.watch = Some(watch);
     }
 
+    /// The watch, which hears no more of this table.
+    pub fn unwatch(&mut self) -> Option<Box<dyn Watch>> {
+        self.watch.take()
+    }
+
     /// Lends this table's watch to `other`, for searches made on the way to this one's: the
     /// watch hears of their positions (the user sees work going on) but not of their bounds,
     /// which are not this search's. [`Table::take_back_watch`] ends the loan.
