@@ -125,13 +125,7 @@ impl State {
 pub struct StateKey {
     pieces: Pieces,
     regs: [i32; MAX_REGISTERS],
-    tokens: [u8; MAX_TOKENS],
-    mover: u8,
-    turn: u32,
-    passes: u32,
-    pc: u32,
-    passing: bool,
-    agreeing: bool,
+    standing: Standing,
 }
 
 /// A [`StateKey`] for the games whose states use few of its words: at most
@@ -142,6 +136,12 @@ pub struct StateKey {
 pub struct SmallStateKey {
     words: [u64; SmallStateKey::WORDS],
     regs: [i32; SmallStateKey::REGISTERS],
+    standing: Standing,
+}
+
+/// What a key holds besides the pieces and the registers: where the game and the turn stand.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+struct Standing {
     tokens: [u8; MAX_TOKENS],
     mover: u8,
     turn: u32,
@@ -176,13 +176,7 @@ impl SmallStateKey {
         SmallStateKey {
             words,
             regs: std::array::from_fn(|i| s.regs[i]),
-            tokens: s.tokens,
-            mover: s.mover,
-            turn: s.turn,
-            passes: s.passes,
-            pc: s.pc,
-            passing: s.passing,
-            agreeing: s.agreeing,
+            standing: s.standing(),
         }
     }
 }
@@ -192,6 +186,12 @@ impl State {
         StateKey {
             pieces: self.pieces,
             regs: self.regs,
+            standing: self.standing(),
+        }
+    }
+
+    fn standing(&self) -> Standing {
+        Standing {
             tokens: self.tokens,
             mover: self.mover,
             turn: self.turn,
