@@ -83,12 +83,10 @@ struct Order {
 }
 
 pub struct Search {
-    /// Made at the first search, when the game is known (see [`Tables`]).
-    table: Option<Tables>,
+    /// Keyed as the game of the last search allows (see [`Search::fit_table`]).
+    table: Tables,
     /// The most bytes the table may take.
     memory: usize,
-    /// A watch handed over before the table was made.
-    watch: Option<Box<dyn negamax::Watch>>,
     evaluate: Evaluate,
     order: Order,
     /// The player searched for, in games of more than two players (see the module's notes).
@@ -255,7 +253,7 @@ macro_rules! searched {
     ($search:expr, $engine:expr, |$tree:ident, $table:ident| $body:expr) => {{
         let engine: &Engine = $engine;
         let search: &mut Search = $search;
-        search.make_table(engine);
+        search.fit_table(engine);
         let Search {
             table,
             evaluate,
@@ -263,7 +261,7 @@ macro_rules! searched {
             root,
             ..
         } = search;
-        each_table!(table.as_mut().expect("made above"), $table => {
+        each_table!(table, $table => {
             let mut $tree = Steps {
                 engine,
                 evaluate: *evaluate,
@@ -283,9 +281,8 @@ impl Search {
     /// that cost least to find again).
     pub fn new(evaluate: Evaluate, memory: usize) -> Search {
         Search {
-            table: None,
+            table: Tables::Full(Table::within(memory)),
             memory,
-            watch: None,
             evaluate,
             order: Order::default(),
             root: 0,
@@ -294,54 +291,45 @@ impl Search {
 
     /// Positions searched.
     pub fn nodes(&self) -> u64 {
-        self.table
-            .as_ref()
-            .map_or(0, |tables| each_table!(tables, t => t.nodes))
+        each_table!(&self.table, t => t.nodes)
     }
 
     /// Reports the search's progress to `watch` from now on.
     pub fn watch(&mut self, watch: Box<dyn negamax::Watch>) {
-        match &mut self.table {
-            Some(tables) => each_table!(tables, t => t.watch(watch)),
-            None => self.watch = Some(watch),
-        }
+        each_table!(&mut self.table, t => t.watch(watch));
     }
 
-    /// The table, made for `engine`'s game if there is none yet, or anew if the small keys
-    /// it holds do not fit that game (a search handed another game forgets the first).
-    fn make_table(&mut self, engine: &Engine) {
+    /// Makes the table anew, keeping its watch, where its keys are not the ones `engine`'s
+    /// game takes: small keys where the game fits them (the first search of a new `Search`),
+    /// full keys where it does not (a search handed another game forgets the first).
+    fn fit_table(&mut self, engine: &Engine) {
         let small = SmallStateKey::fits(&engine.game);
-        match &mut self.table {
-            Some(Tables::Small(_)) if small => return,
-            Some(Tables::Full(_)) => return,
-            Some(Tables::Small(t)) => self.watch = self.watch.take().or_else(|| t.unwatch()),
-            None => {}
+        if matches!(self.table, Tables::Small(_)) == small {
+            return;
         }
-        let mut tables = if small {
+        let watch = each_table!(&mut self.table, t => t.unwatch());
+        self.table = if small {
             Tables::Small(Table::within(self.memory))
         } else {
             Tables::Full(Table::within(self.memory))
         };
-        if let Some(watch) = self.watch.take() {
-            each_table!(&mut tables, t => t.watch(watch));
+        if let Some(watch) = watch {
+            self.watch(watch);
         }
-        self.table = Some(tables);
     }
 
     /// Searches for `player` from now on. With two players a value is its mover's whoever
     /// searches, so the table stays (its entries giving way to the new search's); with more,
     /// what it knows was for another root.
     pub fn search_for(&mut self, engine: &Engine, player: u8) {
-        self.make_table(engine);
+        self.fit_table(engine);
         let clear = engine.game.player_count() > 2 && player != self.root;
-        if let Some(tables) = &mut self.table {
-            each_table!(tables, t => {
-                if clear {
-                    t.clear();
-                }
-                t.new_search();
-            });
-        }
+        each_table!(&mut self.table, t => {
+            if clear {
+                t.clear();
+            }
+            t.new_search();
+        });
         self.root = player;
     }
 
