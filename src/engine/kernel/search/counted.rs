@@ -230,7 +230,12 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 *nodes += 1;
             }
             let left = rest & !B::single(cell);
-            let v = self.few_left(d, sign, boards, left, (alpha, beta), nodes);
+            // One cell left: its rays straight away, without a call that finds it so.
+            let v = if !left.is_empty() && left.without_lowest().is_empty() {
+                self.last_one(d, sign, boards, left.lowest(), nodes)
+            } else {
+                self.few_left(d, sign, boards, left, (alpha, beta), nodes)
+            };
             if best.is_none_or(|b| v > b) {
                 best = Some(v);
                 if v > alpha {

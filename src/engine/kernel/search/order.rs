@@ -16,6 +16,28 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// empty cells of Othello 6x6).
     #[inline(always)]
     pub(super) fn few_in_order(&self, empty: B) -> ([u8; FEW_CELLS], usize) {
+        let rest = empty.without_lowest();
+        if rest.without_lowest().is_empty() {
+            // Two cells (or fewer) lie both in one quarter, which is even, or alone each in
+            // one, both odd: every playable cell is in a quarter, so the part never tells
+            // them apart and the class alone orders them, then the cell.
+            let mut cells = [0; FEW_CELLS];
+            if empty.is_empty() {
+                return (cells, 0);
+            }
+            let (a, b) = (empty.lowest(), rest.lowest());
+            if rest.is_empty() {
+                cells[0] = a as u8;
+                return (cells, 1);
+            }
+            let (first, second) = if self.exposure_class[b] < self.exposure_class[a] {
+                (b, a)
+            } else {
+                (a, b)
+            };
+            (cells[0], cells[1]) = (first as u8, second as u8);
+            return (cells, 2);
+        }
         let odd = self.odd_quarters(empty);
         let mut keys = [u16::MAX; FEW_CELLS];
         let mut n = 0;
