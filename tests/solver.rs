@@ -69,6 +69,70 @@ fn boards_with_removed_cells_and_hexagons_solve_to_the_plain_value() {
     solves_as_plain_negamax(&hex, "Hexagonal Reversi");
 }
 
+/// The value of `s` for its mover by alpha-beta over the engine's steps, in the order the
+/// engine lists them, with no table: exact inside `(alpha, beta)`, a bound outside.
+fn alpha_beta(e: &Engine, s: &State, mut alpha: f64, beta: f64) -> f64 {
+    if let Some(o) = s.outcome {
+        return o.value_for(s.mover);
+    }
+    let mut steps = Vec::new();
+    e.steps(s, &mut steps).unwrap();
+    let mut best = f64::NEG_INFINITY;
+    for step in steps {
+        let t = e.apply(s, step).unwrap();
+        let v = if t.mover == s.mover {
+            alpha_beta(e, &t, alpha, beta)
+        } else {
+            -alpha_beta(e, &t, -beta, -alpha)
+        };
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+#[test]
+fn the_margin_searchs_own_table_keeps_the_values_exact() {
+    // From 12 empty cells, the positions of 9 and 10 that the margin search keeps in its
+    // own table (src/engine/kernel/search/margins.rs) are met again by other orders of the
+    // same placements, and by each of the solver's empty-window questions: their bounds and
+    // best placements are reused in other windows than they were proved in.
+    use outflank::engine::kernel::search::Table;
+    for (file, what) in [
+        ("games/othello.rules", "Othello 6x6"),
+        ("games/anti-othello.rules", "Anti-Othello 6x6"),
+    ] {
+        let e = engine(file, &[("size", "6")]);
+        let positions = near_the_end(&e, 12, 4);
+        assert_eq!(positions.len(), 4, "{what}");
+        for (i, s) in positions.iter().enumerate() {
+            let inf = f64::INFINITY;
+            let v = alpha_beta(&e, s, -inf, inf);
+            let what = format!("{what}, position {i} ({}), value {v}", e.position_rows(s));
+            let exact = e.kernel_value(s, &mut Table::new(1 << 16), None).unwrap();
+            assert_eq!(exact, Some(v), "{what}");
+            // The margins around the value, as the questions ask them.
+            for (alpha, beta) in [(v - 2.5, v - 0.5), (v - 0.5, v + 0.5), (v + 0.5, v + 2.5)] {
+                let got = e
+                    .kernel_value(s, &mut Table::new(1 << 16), Some((alpha, beta)))
+                    .unwrap()
+                    .expect("the kernel searches it");
+                let what = format!("{what}, window ({alpha}, {beta})");
+                if v <= alpha {
+                    assert!(v <= got && got <= alpha, "{what}: {got}");
+                } else if v >= beta {
+                    assert!(beta <= got && got <= v, "{what}: {got}");
+                } else {
+                    assert_eq!(got, v, "{what}");
+                }
+            }
+        }
+    }
+}
+
 /// Rules of an outflanking game on `board` whose line runs along `dirs`.
 fn outflanking(board: &str, dirs: &str) -> String {
     format!(

@@ -5,6 +5,7 @@
 //! a strictly rising function of the margin ([`value_of_margin`]), so a window on them is a
 //! window on the margin, and a bound on the margin is one on the value.
 
+use super::margins::MarginTable;
 use super::order::FEW_CELLS;
 use super::{KernelTree, Table, DIRECT_PLAIN_EMPTIES};
 use crate::board::sets::Board;
@@ -13,6 +14,13 @@ use crate::engine::state::WIN_VALUE;
 
 /// Beyond every margin a board the table's keys hold can end with (128 cells).
 const NO_MARGIN: i32 = 256;
+
+/// From this many empty cells up, the margin search keeps its positions in a
+/// [`MarginTable`].
+const MARGIN_TABLED_EMPTIES: u32 = 9;
+
+// Children of the margin search's tabled positions are listed in an array of this size.
+const _: () = assert!(super::COUNTED_UNTABLED_EMPTIES as usize <= super::UNTABLED_PLACEMENTS);
 
 // `counted_plain`'s children, whose empty cells `few_left` orders, have few enough of them.
 const _: () = assert!(DIRECT_PLAIN_EMPTIES as usize - 1 <= FEW_CELLS);
@@ -89,18 +97,19 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     pub(super) fn counted_value(
         &self,
         table: &mut Table,
+        margins: &mut MarginTable,
         d: &Direct<B>,
         s: &KState<B, P>,
         sign: f64,
         boards: (B, B),
         moves: B,
-        alpha: f64,
-        beta: f64,
+        (alpha, beta): (f64, f64),
     ) -> f64 {
         let (low, high) = (margin_at_most(alpha), margin_at_least(beta));
         let sign = if sign < 0.0 { -1 } else { 1 };
         let nodes = &mut table.nodes;
-        value_of_margin(self.counted_sorted(d, s, sign, boards, moves, low, high, nodes))
+        let window = (low, high);
+        value_of_margin(self.counted_sorted(margins, d, s, sign, boards, moves, window, nodes))
     }
 
     /// [`KernelTree::counted_value`]'s search, over margins, in the last
@@ -254,29 +263,53 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// without the general search's steps between the turns.
     /// `s` is a state of the game (the order reads only the boards); a pass counts as two
     /// positions, as it does in the general search.
+    ///
+    /// From [`MARGIN_TABLED_EMPTIES`] empty cells up, positions are kept in `margins`: their
+    /// bounds narrow the window or answer at once, and their best placement is tried first.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn counted_sorted(
         &self,
+        margins: &mut MarginTable,
         d: &Direct<B>,
         s: &KState<B, P>,
         sign: i32,
         (mover, opponent): (B, B),
         moves: B,
-        mut alpha: i32,
-        beta: i32,
+        (mut alpha, mut beta): (i32, i32),
         nodes: &mut u64,
     ) -> i32 {
         let k = self.kernel;
-        let empties = (k.playable & !(mover | opponent)).count();
+        let empty = k.playable & !(mover | opponent);
+        let empties = empty.count();
         if empties <= DIRECT_PLAIN_EMPTIES {
             return self.counted_plain(d, sign, (mover, opponent), moves, alpha, beta, nodes);
         }
+        let tabled = empties >= MARGIN_TABLED_EMPTIES;
+        let mut hint = None;
+        if tabled {
+            if let Some((low, high, cell)) = margins.get(mover, opponent) {
+                if low >= beta || low == high {
+                    return low;
+                }
+                if high <= alpha {
+                    return high;
+                }
+                alpha = alpha.max(low);
+                beta = beta.min(high);
+                hint = Some(B::single(cell));
+            }
+        }
+        let window = (alpha, beta);
         let (children, n) = self.ranked_turns(d, s, (mover, opponent), moves);
-        let mut best = -NO_MARGIN;
-        // The turns not yet searched, in the order `sorted_turns` gives them.
+        let mut best = (-NO_MARGIN, 0);
+        // The turns not yet searched, in the order `sorted_turns` gives them, after the
+        // table's best placement (the one child whose boards hold that cell).
         let mut left = (1u32 << n) - 1;
+        let mut first = hint.and_then(|cell| {
+            (0..n).find(|&j| !((children[j].1 | children[j].2) & cell).is_empty())
+        });
         while left != 0 {
-            let i = least_rank(&children, left);
+            let i = first.take().unwrap_or_else(|| least_rank(&children, left));
             left &= !(1 << i);
             let (_, next, other, replies) = children[i];
             let v = if replies.is_empty() {
@@ -285,14 +318,18 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                     finished_margin(sign, other, next)
                 } else {
                     *nodes += 2;
-                    self.counted_sorted(d, s, sign, (other, next), again, alpha, beta, nodes)
+                    let boards = (other, next);
+                    let window = (alpha, beta);
+                    self.counted_sorted(margins, d, s, sign, boards, again, window, nodes)
                 }
             } else {
                 *nodes += 1;
-                -self.counted_sorted(d, s, sign, (next, other), replies, -beta, -alpha, nodes)
+                let boards = (next, other);
+                let window = (-beta, -alpha);
+                -self.counted_sorted(margins, d, s, sign, boards, replies, window, nodes)
             };
-            if v > best {
-                best = v;
+            if v > best.0 {
+                best = (v, i);
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -301,6 +338,18 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 }
             }
         }
-        best
+        if tabled {
+            let (v, i) = best;
+            let (low, high) = if v <= window.0 {
+                (-NO_MARGIN, v)
+            } else if v >= window.1 {
+                (v, NO_MARGIN)
+            } else {
+                (v, v)
+            };
+            let placed = (children[i].1 | children[i].2) & empty;
+            margins.put(mover, opponent, low, high, placed.lowest());
+        }
+        best.0
     }
 }

@@ -1,6 +1,8 @@
 //! The board's symmetries as the solver's table uses them: maps of its 128-bit sets, by
 //! which each position is keyed by the least of its images.
 
+use std::cell::Cell;
+
 use crate::board::sets::Board;
 use crate::ir::Game;
 
@@ -84,7 +86,7 @@ impl Mirrors {
     }
 
     /// The symmetries that map the boards `(a, b)` onto themselves, as a mask.
-    pub(super) fn fixing(&self, a: u128, b: u128) -> u32 {
+    fn fixing(&self, a: u128, b: u128) -> u32 {
         (0..self.len())
             .filter(|&i| self.image(i, a) == a && self.image(i, b) == b)
             .fold(0, |mask, i| mask | 1 << i)
@@ -97,4 +99,97 @@ fn image_in<B: Board>(bytes: &[[B; 256]], b: B) -> B {
     (bytes.iter().zip(0..)).fold(B::EMPTY, |out, (images, k)| {
         out | images[b.down(B::amount(8 * k)).to_u128() as u8 as usize]
     })
+}
+
+/// What keying pairs of boards found lately ([`Keyed::least`]), by a hash of the boards. The
+/// search keys a position's children to look them up before it searches any
+/// ([`Tree::looks_ahead`](crate::engine::negamax::Tree::looks_ahead)), keys the one it
+/// searches again on entering it, and lists that one's children right after, which asks
+/// which symmetries map it onto itself: each of those made every image again (a table lookup
+/// per byte of each board, per symmetry). A clone starts with what the original knew.
+#[derive(Clone, Default)]
+pub(super) struct Keyed([Cell<KeyedBoards>; KEYED_PLACES]);
+
+/// Places in a [`Keyed`].
+const KEYED_PLACES: usize = 16;
+
+/// The boards of one keying, the least of their images and the frame that image is in
+/// (0: the boards themselves; `i + 1`: symmetry `i`), and the symmetries that map the boards
+/// onto themselves, as a mask.
+#[derive(Clone, Copy)]
+struct KeyedBoards {
+    boards: (u128, u128),
+    least: (u128, u128),
+    frame: u8,
+    fixing: u32,
+}
+
+impl Default for KeyedBoards {
+    /// A place that no position's boards match: no cell is both players'.
+    fn default() -> KeyedBoards {
+        KeyedBoards {
+            boards: (u128::MAX, u128::MAX),
+            least: (0, 0),
+            frame: 0,
+            fixing: 0,
+        }
+    }
+}
+
+impl Keyed {
+    fn place(&self, (a, b): (u128, u128)) -> &Cell<KeyedBoards> {
+        let fold = |x: u128| x as u64 ^ (x >> 64) as u64;
+        let h = fold(a).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ fold(b);
+        &self.0[(h.wrapping_mul(0xff51_afd7_ed55_8ccd) >> 60) as usize % KEYED_PLACES]
+    }
+
+    /// The least of the boards `(a, b)` and their images by `mirrors`' symmetries, compared
+    /// by the first board and then the second, with its frame.
+    pub(super) fn least(&self, mirrors: &Mirrors, a: u128, b: u128) -> (u128, u128, u8) {
+        let known = self.keyed(mirrors, (a, b));
+        (known.least.0, known.least.1, known.frame)
+    }
+
+    /// [`Mirrors::fixing`] of the boards `(a, b)`, found with their key where they were
+    /// keyed lately.
+    pub(super) fn fixing(&self, mirrors: &Mirrors, a: u128, b: u128) -> u32 {
+        let known = self.place((a, b)).get();
+        if known.boards == (a, b) {
+            known.fixing
+        } else {
+            mirrors.fixing(a, b)
+        }
+    }
+
+    fn keyed(&self, mirrors: &Mirrors, (a, b): (u128, u128)) -> KeyedBoards {
+        let place = self.place((a, b));
+        let known = place.get();
+        if known.boards == (a, b) {
+            return known;
+        }
+        let mut least = (a, b, 0);
+        let mut fixing = 0;
+        for i in 0..mirrors.len() {
+            // An image whose first set is larger loses whatever its second is.
+            let image_a = mirrors.image(i, a);
+            if image_a == a && mirrors.image(i, b) == b {
+                fixing |= 1 << i;
+            }
+            if image_a > least.0 {
+                continue;
+            }
+            let image = (image_a, mirrors.image(i, b));
+            if image < (least.0, least.1) {
+                least = (image.0, image.1, i as u8 + 1);
+            }
+        }
+        let keyed = KeyedBoards {
+            boards: (a, b),
+            least: (least.0, least.1),
+            frame: least.2,
+            fixing,
+        };
+        place.set(keyed);
+        keyed
+    }
 }
