@@ -462,9 +462,15 @@ pub(crate) fn play(
     e.play_history(s, moves).map_err(|x| x.to_string()).unwrap()
 }
 
-/// The value for the player to move at `s` with best play, by plain negamax over the engine's
-/// steps: no table, no symmetry, no ordering, no bound.
+/// The value for the player to move at `s` with best play, by alpha-beta over the engine's
+/// steps with the whole window: no table, no symmetry, no ordering but the engine's.
 pub(crate) fn plain_value(e: &Engine, s: &outflank::engine::state::State) -> f64 {
+    alpha_beta(e, s, f64::NEG_INFINITY, f64::INFINITY)
+}
+
+/// The value of `s` for its mover by alpha-beta over the engine's steps, in the order the
+/// engine lists them, with no table: exact inside `(alpha, beta)`, a bound outside.
+fn alpha_beta(e: &Engine, s: &outflank::engine::state::State, mut alpha: f64, beta: f64) -> f64 {
     if let Some(o) = s.outcome {
         return o.value_for(s.mover);
     }
@@ -473,8 +479,30 @@ pub(crate) fn plain_value(e: &Engine, s: &outflank::engine::state::State) -> f64
     let mut best = f64::NEG_INFINITY;
     for step in steps {
         let t = e.apply(s, step).unwrap();
-        let v = plain_value(e, &t);
-        best = best.max(if t.mover == s.mover { v } else { -v });
+        let v = if t.mover == s.mover {
+            alpha_beta(e, &t, alpha, beta)
+        } else {
+            -alpha_beta(e, &t, -beta, -alpha)
+        };
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
     }
     best
+}
+
+/// Asserts that `got`, a search's answer within the window `(alpha, beta)` for a position
+/// whose value is `v`, is what such an answer must be: `v` itself inside the window, else a
+/// bound between `v` and the window's side it falls beyond.
+pub(crate) fn assert_within_window(v: f64, got: f64, (alpha, beta): (f64, f64), what: &str) {
+    let what = format!("{what}, value {v}, window ({alpha}, {beta})");
+    if v <= alpha {
+        assert!(v <= got && got <= alpha, "{what}: {got}");
+    } else if v >= beta {
+        assert!(beta <= got && got <= v, "{what}: {got}");
+    } else {
+        assert_eq!(got, v, "{what}");
+    }
 }
