@@ -92,7 +92,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// The value at `s`, whose mover and opponent have the cells `boards` and whose mover may
     /// place on `moves`, of a game of `d`'s kind whose score counts pieces times `sign`,
     /// within the general search's window `(alpha, beta)`: what `direct_sorted` and
-    /// `direct_plain` would find, in the same positions, counted in `table`.
+    /// `direct_plain` would find, counted in `table`, in the same positions below
+    /// [`MARGIN_TABLED_EMPTIES`] empty cells (from there `margins` answers some).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn counted_value(
         &self,
@@ -338,7 +339,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 }
             }
         }
-        if tabled {
+        // (A mover here always has a placement: its callers pass or end the game first.)
+        if tabled && n > 0 {
             let (v, i) = best;
             let (low, high) = if v <= window.0 {
                 (-NO_MARGIN, v)
