@@ -57,6 +57,16 @@ pub type Table = negamax::Table<Key, u8>;
 // One cache line per slot.
 const _: () = assert!(Table::SLOT_BYTES == 64);
 
+/// A hash of a position's two boards, for the small tables of the last cells and of the
+/// symmetry images lately found (`margins`, `mirrors::Keyed`): its high bits are the best
+/// mixed.
+#[inline(always)]
+fn boards_hash(a: u128, b: u128) -> u64 {
+    let fold = |x: u128| x as u64 ^ (x >> 64) as u64;
+    let h = fold(a).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ fold(b);
+    h.wrapping_mul(0xff51_afd7_ed55_8ccd)
+}
+
 /// The move of a pass (cells are below 128: the table's keys hold no larger board).
 const PASS: u8 = u8::MAX;
 

@@ -34,9 +34,7 @@ impl MarginTable {
 
     #[inline(always)]
     fn place(mover: u128, opponent: u128) -> usize {
-        let fold = |x: u128| x as u64 ^ (x >> 64) as u64;
-        let h = fold(mover).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ fold(opponent);
-        (h.wrapping_mul(0xff51_afd7_ed55_8ccd) >> 40) as usize & (MARGIN_SLOTS - 1)
+        (super::boards_hash(mover, opponent) >> 40) as usize & (MARGIN_SLOTS - 1)
     }
 
     #[inline(always)]

@@ -138,9 +138,7 @@ impl Default for KeyedBoards {
 
 impl Keyed {
     fn place(&self, (a, b): (u128, u128)) -> &Cell<KeyedBoards> {
-        let fold = |x: u128| x as u64 ^ (x >> 64) as u64;
-        let h = fold(a).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ fold(b);
-        &self.0[(h.wrapping_mul(0xff51_afd7_ed55_8ccd) >> 60) as usize % KEYED_PLACES]
+        &self.0[(super::boards_hash(a, b) >> 60) as usize % KEYED_PLACES]
     }
 
     /// The least of the boards `(a, b)` and their images by `mirrors`' symmetries, compared
