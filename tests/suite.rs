@@ -39,6 +39,7 @@ mod rolit;
 mod scaling;
 mod serve;
 mod solver;
+mod stable;
 mod symmetry;
 mod terminal;
 mod tutorial;

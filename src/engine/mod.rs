@@ -196,6 +196,12 @@ impl Engine {
         self
     }
 
+    /// Per player, the cells of its pieces at `s` that no placement can ever capture again,
+    /// as the solver counts them to cut its search short; None for games where it does not.
+    pub fn stable_pieces(&self, s: &State) -> Option<Vec<Vec<usize>>> {
+        self.kernel.stable_pieces(s)
+    }
+
     /// The value of `s` for its mover with best play, searched on the kernel: exact without
     /// a window, else exact inside it and a bound outside (None when some turn of the game
     /// has several steps, or the board is too large for the search's table).

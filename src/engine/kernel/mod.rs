@@ -197,6 +197,9 @@ pub struct Kernel<B: Board, const P: usize = 2> {
     /// Per cell, the index of its class in [`Kernel::by_exposure`] (`u8::MAX` off the
     /// playable cells).
     exposure_class: Vec<u8>,
+    /// The axes along which the margin search finds pieces that can no longer be captured
+    /// (see `search::stable`), for a [`Direct`] game whose runs never end on the captured side.
+    stability: Option<search::Stability<B>>,
     playable: B,
     ends_use_blocked: bool,
     /// Per line of the rules, its directions compiled.
@@ -575,6 +578,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             by_exposure: Vec::new(),
             quarters: [B::EMPTY; 4],
             exposure_class: Vec::new(),
+            stability: None,
             turn_registers: MAX_REGISTERS - game.players.len() * game.counters.len(),
             rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
                 .map(|n| {
@@ -593,6 +597,9 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 .collect(),
         };
         kernel.sort_cells_for_the_solver(g);
+        kernel.stability = (kernel.direct.as_ref())
+            .filter(|d| d.end.opponent.is_empty())
+            .and_then(|d| search::Stability::new(g, &kernel.lines[d.line].dirs, kernel.playable));
         // Steps are unions of shifts, so checking one cell at a time covers every set.
         let blank = KState {
             pieces: [B::EMPTY; P],

@@ -15,11 +15,14 @@ use crate::board::sets::Board;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
 use crate::ir::Game;
 
-mod counted;
+pub mod counted;
 mod learning;
 mod margins;
 mod mirrors;
 mod order;
+mod stable;
+
+pub(super) use stable::Stability;
 
 use margins::MarginTable;
 use mirrors::{Keyed, Mirrors};

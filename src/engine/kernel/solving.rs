@@ -94,4 +94,31 @@ impl AnyKernel {
             _ => None,
         }
     }
+
+    /// Per player, the cells of its pieces at `s` that no placement can capture again, as the
+    /// solver's margin search counts them (see `search::stable`). None where it counts none:
+    /// a game of another shape than one outflanking placement a turn, a line that can cross
+    /// a piece one way only, a closing piece of the captured side, or joined edges.
+    pub fn stable_pieces(&self, s: &State) -> Option<Vec<Vec<usize>>> {
+        fn run<B: Board, const P: usize>(k: &Kernel<B, P>, s: &State) -> Option<Vec<Vec<usize>>> {
+            let stability = k.stability.as_ref()?;
+            let t = k.load(s);
+            let (a, b) = (t.pieces[0], t.pieces[1]);
+            let empty = k.playable & !(a | b);
+            Some(
+                [a, b]
+                    .map(|side| stability.stable(side, empty).cells().collect())
+                    .into(),
+            )
+        }
+        match self {
+            AnyKernel::Narrow(k) => run(k, s),
+            AnyKernel::Wide(k) => run(k, s),
+            AnyKernel::Words3(k) => run(k, s),
+            AnyKernel::Words6(k) => run(k, s),
+            AnyKernel::Full(k) => run(k, s),
+            // A game of one outflanking placement a turn has two players.
+            AnyKernel::SeveralNarrow(_) | AnyKernel::SeveralFull(_) => None,
+        }
+    }
 }

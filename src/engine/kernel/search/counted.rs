@@ -19,6 +19,17 @@ const NO_MARGIN: i32 = 256;
 /// [`MarginTable`].
 const MARGIN_TABLED_EMPTIES: u32 = 9;
 
+/// From this many empty cells up, the margin search tries to cut a position off by its
+/// stable pieces (`stable`) before it lists the placements. From 6: at 26 empty cells of
+/// Othello 6x6 7.1% fewer positions, 7 or 8 about as quick with fewer cut (test builds);
+/// at 5, where a position costs less, 2.6% fewer positions in more time.
+const STABLE_EMPTIES: u32 = 6;
+
+/// The stable pieces are counted only where the side has this many pieces to spare beyond
+/// the count that would cut: with fewer, the cut came in at most one try in fifteen (one in
+/// a hundred with one to spare, none with none), and the count cost more than it saved.
+const STABLE_SPARE: i32 = 4;
+
 // Children of the margin search's tabled positions are listed in an array of this size.
 const _: () = assert!(super::COUNTED_UNTABLED_EMPTIES as usize <= super::UNTABLED_PLACEMENTS);
 
@@ -163,16 +174,15 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         nodes: &mut u64,
     ) -> i32 {
         let k = self.kernel;
-        let placed = k.direct_try(d, next, placer, last).or_else(|| {
-            let swap = |(theirs, ours)| (ours, theirs);
-            k.direct_try(d, placer, next, last).map(swap)
-        });
-        let (ours, theirs) = match placed {
-            Some(boards) => {
-                *nodes += 1;
-                boards
-            }
-            None => (placer, next),
+        // Written out: as `Option::or_else`, the second try was a call of its own.
+        let (ours, theirs) = if let Some(boards) = k.direct_try(d, next, placer, last) {
+            *nodes += 1;
+            boards
+        } else if let Some((theirs, ours)) = k.direct_try(d, placer, next, last) {
+            *nodes += 1;
+            (ours, theirs)
+        } else {
+            (placer, next)
         };
         finished_margin(sign, ours, theirs)
     }
@@ -259,6 +269,32 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         best
     }
 
+    /// The most margin the mover with `mover` against `opponent` can still end with, where
+    /// `empty` are the empty cells, when the pieces of the side that counts against it that
+    /// can never be captured bound it at or below `alpha`: a cut without a search. None when
+    /// the game's line gives no such pieces, or they do not bound it that low.
+    #[inline(always)]
+    fn stable_most(
+        &self,
+        sign: i32,
+        (mover, opponent): (B, B),
+        empty: B,
+        alpha: i32,
+    ) -> Option<i32> {
+        let k = self.kernel;
+        let stability = k.stability.as_ref()?;
+        // Each of that side's stable pieces is one the mover never has: with pieces counted
+        // times -1, the mover's own count against it.
+        let side = if sign > 0 { opponent } else { mover };
+        let cells = k.playable.count() as i32;
+        let most = |pieces: u32| cells - 2 * pieces as i32;
+        if most(side.count()) + 2 * STABLE_SPARE > alpha {
+            return None;
+        }
+        let most = most(stability.stable(side, empty).count());
+        (most <= alpha).then_some(most)
+    }
+
     /// The margin as [`KernelTree::counted_plain`] finds it, a little before the end: the
     /// placements ordered as `direct_sorted` orders them (`KernelTree::sorted_turns`),
     /// without the general search's steps between the turns.
@@ -298,6 +334,11 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 alpha = alpha.max(low);
                 beta = beta.min(high);
                 hint = Some(B::single(cell));
+            }
+        }
+        if empties >= STABLE_EMPTIES {
+            if let Some(most) = self.stable_most(sign, (mover, opponent), empty, alpha) {
+                return most;
             }
         }
         let window = (alpha, beta);
