@@ -15,7 +15,7 @@ use crate::board::sets::Board;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
 use crate::ir::Game;
 
-pub mod counted;
+mod counted;
 mod learning;
 mod margins;
 mod mirrors;
