@@ -6,27 +6,9 @@
 //! in all directions, in four and in five, removed cells, hexagons, boards of more than 64
 //! cells.
 
-use crate::common::{assert_within_window, engine, engine_from, plain_value};
-use outflank::engine::rng::Rng;
+use crate::common::{assert_within_window, engine, engine_from, near_the_end, plain_value};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
-
-/// Positions with `empties` empty cells, one per seed that reaches one, from seeded random play.
-fn near_the_end(e: &Engine, empties: usize, seeds: u64) -> Vec<State> {
-    let playable = e.game.geometry.playable.iter().count();
-    let taken = |s: &State| e.position_rows(s).matches(['B', 'W']).count();
-    (0..seeds)
-        .filter_map(|seed| {
-            let mut rng = Rng::new(seed);
-            let mut s = e.start().unwrap();
-            while !s.is_over() && playable - taken(&s) > empties {
-                let step = e.random_step(&s, &mut rng).unwrap().unwrap();
-                s = e.apply(&s, step).unwrap();
-            }
-            (!s.is_over()).then_some(s)
-        })
-        .collect()
-}
 
 fn solves_as_plain_negamax(e: &Engine, what: &str) {
     let positions = near_the_end(e, 9, 12);

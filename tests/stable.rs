@@ -3,28 +3,9 @@
 
 use std::collections::HashSet;
 
-use crate::common::{engine, engine_from};
-use outflank::engine::rng::Rng;
+use crate::common::{engine, engine_from, near_the_end};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
-
-/// Positions of `e` with `empties` playable cells still empty, after random turns from the
-/// start with each of `seeds` seeds (games that end sooner are left out).
-fn near_the_end(e: &Engine, empties: usize, seeds: u64) -> Vec<State> {
-    // Empty cells as the position's rows show them (a hexagon's grid has cells off it).
-    let empty = |s: &State| e.position_rows(s).matches('.').count();
-    (0..seeds)
-        .filter_map(|seed| {
-            let mut rng = Rng::new(seed);
-            let mut s = e.start().unwrap();
-            while !s.is_over() && empty(&s) > empties {
-                let step = e.random_step(&s, &mut rng).unwrap().unwrap();
-                s = e.apply(&s, step).unwrap();
-            }
-            (!s.is_over()).then_some(s)
-        })
-        .collect()
-}
 
 /// Per player, the cells of its pieces at `s` that some way the game can go on from there
 /// takes from it: every order of turns to the end, each position searched once.

@@ -462,6 +462,27 @@ pub(crate) fn play(
     e.play_history(s, moves).map_err(|x| x.to_string()).unwrap()
 }
 
+/// Positions with `empties` empty cells, one per seed that reaches one, from seeded random play.
+pub(crate) fn near_the_end(
+    e: &Engine,
+    empties: usize,
+    seeds: u64,
+) -> Vec<outflank::engine::state::State> {
+    let playable = e.game.geometry.playable.iter().count();
+    let taken = |s: &outflank::engine::state::State| e.position_rows(s).matches(['B', 'W']).count();
+    (0..seeds)
+        .filter_map(|seed| {
+            let mut rng = outflank::engine::rng::Rng::new(seed);
+            let mut s = e.start().unwrap();
+            while !s.is_over() && playable - taken(&s) > empties {
+                let step = e.random_step(&s, &mut rng).unwrap().unwrap();
+                s = e.apply(&s, step).unwrap();
+            }
+            (!s.is_over()).then_some(s)
+        })
+        .collect()
+}
+
 /// The value for the player to move at `s` with best play, by alpha-beta over the engine's
 /// steps with the whole window: no table, no symmetry, no ordering but the engine's.
 pub(crate) fn plain_value(e: &Engine, s: &outflank::engine::state::State) -> f64 {
