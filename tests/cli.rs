@@ -650,6 +650,49 @@ fn solve_6x6_anti_othello_along_the_published_lines() {
 }
 
 #[test]
+fn an_outcome_solve_says_who_wins_in_fewer_positions() {
+    // From 20 empty cells along the published lines: the winner alone, without the margin's
+    // questions, and a line that keeps the win for the winner.
+    for (rules, published, winner) in [
+        ("othello", FEINSTEIN_6X6, "white"),
+        ("anti-othello", TOTHELLO_ANTI_6X6[0], "black"),
+    ] {
+        let first: Vec<&str> = published.split_whitespace().take(12).collect();
+        let first = first.join(" ");
+        let exact = json(&on_6x6(rules, "solve", &first, &["--json", "--jobs", "1"]));
+        let v = json(&on_6x6(
+            rules,
+            "solve",
+            &first,
+            &["--json", "--jobs", "1", "--outcome"],
+        ));
+        assert_eq!(
+            (&exact["exact"], &v["exact"]),
+            (&true.into(), &false.into())
+        );
+        assert!(v["value"].is_null(), "{rules}: {v}");
+        assert_eq!(v["result"]["winner"], winner, "{rules}: {v}");
+        let (fewer, more) = (
+            v["nodes"].as_u64().unwrap(),
+            exact["nodes"].as_u64().unwrap(),
+        );
+        assert!(fewer < more, "{rules}: {fewer} positions, exact {more}");
+        let all = format!("{first} {}", line_of(&v).join(" "));
+        let end = json(&on_6x6(rules, "moves", &all, &["--json"]));
+        assert_eq!(end["result"]["winner"], winner, "{rules}: {all}");
+        let o = on_6x6(rules, "solve", &first, &["--outcome"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!(
+                "with best play: {winner} wins (by how much was not solved)"
+            )),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
 fn a_long_solve_learns_a_judge_for_its_order() {
     // 26 empty cells along Feinstein's line, the first solve long enough to learn a judge
     // (docs/SOLVED.md): the published value still, in far fewer positions than the 165.1 M

@@ -5,6 +5,10 @@
 
 use crate::common::{assert_within_window, engine, engine_from, game_files};
 use outflank::agents::game_seed;
+use outflank::engine::negamax::{
+    Aim,
+    Question::{Whole, Within},
+};
 use outflank::engine::rng::Rng;
 use outflank::engine::state::State;
 use outflank::engine::Engine;
@@ -858,7 +862,7 @@ fn a_windowed_solve_near_the_end_is_exact_inside_and_a_bound_outside() {
             ];
             for window in windows {
                 let got = e
-                    .kernel_value(&from, &mut Table::new(1 << 12), Some(window))
+                    .kernel_value(&from, &mut Table::new(1 << 12), Within(window.0, window.1))
                     .unwrap()
                     .expect("the kernel searches it");
                 assert_within_window(v, got, window, &format!("{rules}, game {game}"));
@@ -881,9 +885,11 @@ fn a_table_that_forgets_gives_the_same_values() {
             .random_playout(&e.start().unwrap(), &mut Rng::new(game), 16 + game % 3)
             .unwrap();
         let big = e
-            .kernel_value(&from, &mut Table::new(1 << 16), None)
+            .kernel_value(&from, &mut Table::new(1 << 16), Whole(Aim::Value))
             .unwrap();
-        let small = e.kernel_value(&from, &mut Table::new(2), None).unwrap();
+        let small = e
+            .kernel_value(&from, &mut Table::new(2), Whole(Aim::Value))
+            .unwrap();
         assert!(big.is_some(), "game {game}: the kernel solved it");
         assert_eq!(big, small, "game {game}");
     }

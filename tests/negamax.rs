@@ -2,7 +2,7 @@
 //! every value exact inside its window and a bound outside it, with a table of any size,
 //! positions reached along several lines, turns of several steps, and a horizon.
 
-use outflank::engine::negamax::{self, Children, Table, TableKey, Tree, MAX_SEARCH_STEPS};
+use outflank::engine::negamax::{self, Aim, Children, Table, TableKey, Tree, MAX_SEARCH_STEPS};
 
 /// A few bits of `x` mixed well (splitmix64's finaliser).
 fn mix(mut x: u64) -> u64 {
@@ -36,6 +36,9 @@ struct Made {
     levels: u32,
     /// Whether the game never ends (for the guard against endless lines).
     endless: bool,
+    /// Whether a finished game is a win or a loss (worth a million and the margin, as the
+    /// engine values them) where its result is a point or more either way, a draw below.
+    decided: bool,
 }
 
 impl Made {
@@ -70,7 +73,11 @@ impl Made {
 
     /// A finished game's result for player 0: whole and half points, both signs.
     fn result(&self, p: Pos) -> f64 {
-        (self.bits(p, 9) % 41) as f64 / 2.0 - 10.0
+        let points = (self.bits(p, 9) % 41) as f64 / 2.0 - 10.0;
+        match points {
+            _ if !self.decided || points.abs() < 1.0 => points,
+            _ => points + 1e6f64.copysign(points),
+        }
     }
 
     /// The horizon's guess for player 0.
@@ -200,6 +207,7 @@ fn exact_values_equal_plain_minimax() {
             width: 1 + (seed % 7) as u32,
             levels: 2 + (seed % 9) as u32,
             endless: false,
+            decided: false,
         };
         let expected = game.minimax(START, None);
         // A table of two slots forgets nearly everything; a large one keeps every position.
@@ -209,10 +217,10 @@ fn exact_values_equal_plain_minimax() {
                 cuts: 0,
             };
             let mut table = Table::new(slots);
-            let v = negamax::exact_value(&mut tree, &mut table, &START).unwrap();
+            let v = negamax::exact_value(&mut tree, &mut table, &START, Aim::Value).unwrap();
             assert_eq!(v, expected, "seed {seed}, {slots} slots");
             // Asked again, with what the table learnt: the same.
-            let again = negamax::exact_value(&mut tree, &mut table, &START).unwrap();
+            let again = negamax::exact_value(&mut tree, &mut table, &START, Aim::Value).unwrap();
             assert_eq!(again, expected, "seed {seed}, {slots} slots, again");
             cuts += tree.cuts;
             // Without the probes too.
@@ -221,7 +229,7 @@ fn exact_values_equal_plain_minimax() {
                 cuts: 0,
             };
             let mut table = Table::new(slots);
-            let v = negamax::exact_value(&mut plain, &mut table, &START).unwrap();
+            let v = negamax::exact_value(&mut plain, &mut table, &START, Aim::Value).unwrap();
             assert_eq!(v, expected, "seed {seed}, {slots} slots, no probes");
         }
     }
@@ -240,6 +248,7 @@ fn threads_that_share_a_table_find_the_exact_values_of_plain_minimax() {
             width,
             levels,
             endless: false,
+            decided: false,
         };
         let expected = game.minimax(START, None);
         for (slots, jobs) in [(4, 2), (1 << 16, 2), (1 << 16, 4)] {
@@ -250,12 +259,14 @@ fn threads_that_share_a_table_find_the_exact_values_of_plain_minimax() {
             let bytes = slots * Table::<Pos, u8>::SLOT_BYTES;
             let mut table = Table::within_jobs(bytes, jobs);
             let what = format!("seed {seed}, {slots} slots, {jobs} jobs");
-            let v = negamax::exact_value_parallel(&mut tree, &mut table, &START).unwrap();
+            let v =
+                negamax::exact_value_parallel(&mut tree, &mut table, &START, Aim::Value).unwrap();
             assert_eq!(v, expected, "{what}");
             assert!(table.nodes > 0, "{what}");
             // Asked again, with what the shared table learnt; and one thread asked a window
             // of the same table afterwards, as the solver's best line does.
-            let again = negamax::exact_value_parallel(&mut tree, &mut table, &START).unwrap();
+            let again =
+                negamax::exact_value_parallel(&mut tree, &mut table, &START, Aim::Value).unwrap();
             assert_eq!(again, expected, "{what}, again");
             let (alpha, beta) = (expected - 1.0, expected + 1.0);
             let v = negamax::value(&mut tree, &mut table, &START, None, alpha, beta, 0).unwrap();
@@ -275,6 +286,7 @@ fn a_new_search_keeps_its_own_entries_over_the_deeper_ones_of_earlier_searches()
         width: 3,
         levels: 8,
         endless: false,
+        decided: false,
     };
     let live: Vec<Pos> = (0..3)
         .map(|index| Pos { level: 6, index })
@@ -312,6 +324,50 @@ fn a_new_search_keeps_its_own_entries_over_the_deeper_ones_of_earlier_searches()
 }
 
 #[test]
+fn an_outcome_is_of_the_exact_values_kind_and_bounds_it() {
+    use outflank::engine::state::read_value;
+    use std::cmp::Ordering;
+    // Games whose ends are wins, losses and draws (with margins of their own): the outcome's
+    // one or two questions must tell which, on one thread and on threads sharing a table, and
+    // leave in the table nothing that makes the exact value that follows wrong.
+    let mut kinds = [0; 3];
+    for seed in 0..300 {
+        let game = Made {
+            seed,
+            width: 1 + (seed % 7) as u32,
+            levels: 2 + (seed % 9) as u32,
+            endless: false,
+            decided: true,
+        };
+        let expected = game.minimax(START, None);
+        let kind = read_value(expected).0;
+        for (slots, jobs) in [(2, 1), (1 << 12, 1), (4, 2), (1 << 16, 2)] {
+            let mut tree: Searched = Searched {
+                game: &game,
+                cuts: 0,
+            };
+            let bytes = slots * Table::<Pos, u8>::SLOT_BYTES;
+            let mut table = Table::within_jobs(bytes, jobs);
+            let what = format!("seed {seed}, {slots} slots, {jobs} jobs: {expected}");
+            let v =
+                negamax::exact_value_parallel(&mut tree, &mut table, &START, Aim::Outcome).unwrap();
+            assert_eq!(read_value(v).0, kind, "{what}: {v}");
+            if kind == Ordering::Less {
+                assert!(v >= expected, "{what}: {v}");
+            } else {
+                assert!(v <= expected, "{what}: {v}");
+            }
+            let exact =
+                negamax::exact_value_parallel(&mut tree, &mut table, &START, Aim::Value).unwrap();
+            assert_eq!(exact, expected, "{what}, exact after");
+        }
+        kinds[(kind as i8 + 1) as usize] += 1;
+    }
+    // Losses, draws and wins each came often.
+    assert!(kinds.iter().all(|&k| k >= 20), "{kinds:?}");
+}
+
+#[test]
 fn a_window_gives_the_exact_value_inside_and_a_bound_outside() {
     let (mut inside, mut below, mut above) = (0, 0, 0);
     for seed in 0..200 {
@@ -320,6 +376,7 @@ fn a_window_gives_the_exact_value_inside_and_a_bound_outside() {
             width: 3,
             levels: 6,
             endless: false,
+            decided: false,
         };
         for depth in [None, Some(0), Some(1), Some(3)] {
             let expected = game.minimax(START, depth);
@@ -389,13 +446,14 @@ fn a_game_that_never_ends_is_an_error_not_a_stack_overflow() {
             width: 4,
             levels: 0,
             endless: true,
+            decided: false,
         };
         let mut tree: Searched = Searched {
             game: &game,
             cuts: 0,
         };
         let mut table = Table::new(1 << 10);
-        negamax::exact_value(&mut tree, &mut table, &START)
+        negamax::exact_value(&mut tree, &mut table, &START, Aim::Value)
     };
     // The command line searches on a thread of this stack.
     let result = std::thread::Builder::new()

@@ -7,6 +7,10 @@
 //! cells.
 
 use crate::common::{assert_within_window, engine, engine_from, near_the_end, plain_value};
+use outflank::engine::negamax::{
+    Aim,
+    Question::{Whole, Within},
+};
 use outflank::engine::state::State;
 use outflank::engine::Engine;
 
@@ -68,12 +72,14 @@ fn the_margin_searchs_own_table_keeps_the_values_exact() {
         for (i, s) in positions.iter().enumerate() {
             let v = plain_value(&e, s);
             let what = format!("{what}, position {i} ({})", e.position_rows(s));
-            let exact = e.kernel_value(s, &mut Table::new(1 << 16), None).unwrap();
+            let exact = e
+                .kernel_value(s, &mut Table::new(1 << 16), Whole(Aim::Value))
+                .unwrap();
             assert_eq!(exact, Some(v), "{what}");
             // The margins around the value, as the questions ask them.
             for window in [(v - 2.5, v - 0.5), (v - 0.5, v + 0.5), (v + 0.5, v + 2.5)] {
                 let got = e
-                    .kernel_value(s, &mut Table::new(1 << 16), Some(window))
+                    .kernel_value(s, &mut Table::new(1 << 16), Within(window.0, window.1))
                     .unwrap()
                     .expect("the kernel searches it");
                 assert_within_window(v, got, window, &what);
@@ -308,6 +314,140 @@ fn a_search_handed_a_game_its_small_keys_do_not_fit_keys_it_in_full() {
     // The second game's states are told apart by their counters too: the exact value is
     // the plain one.
     let s = counted.start().unwrap();
-    let v = search.exact_value(&counted, &s).unwrap();
+    let v = search.exact_value(&counted, &s, Aim::Value).unwrap();
     assert_eq!(v, plain_value(&counted, &s));
+}
+
+/// Who wins `s` with best play, by the kind of `value`, its value for its mover: Some(the
+/// winner) or None for a draw.
+fn winner_by_value(s: &State, value: f64) -> Option<bool> {
+    use outflank::engine::state::read_value;
+    use std::cmp::Ordering;
+    match read_value(value).0 {
+        Ordering::Greater => Some(true),
+        Ordering::Less => Some(false),
+        Ordering::Equal => None,
+    }
+    .map(|mover_wins| (s.mover == 0) == mover_wins)
+}
+
+/// Solves each of `positions` for its outcome alone and checks it against plain alpha-beta
+/// (`plain_value`): the value's kind, that it bounds the exact value on the side it says,
+/// and that every position of the line it plays has the same winner with best play. Returns
+/// how many positions were a win for their mover, a draw and a loss.
+fn outcome_as_plain_negamax(e: &Engine, positions: &[State], what: &str) -> [usize; 3] {
+    use outflank::apps::solve::solve_watched;
+    use outflank::engine::kernel::search::Table;
+    use outflank::engine::state::read_value;
+    let not_a_loss = outflank::engine::negamax::next_up(-5e5);
+    let mut kinds = [0; 3];
+    for (i, s) in positions.iter().enumerate() {
+        let what = format!("{what}, position {i}: {}", e.position_rows(s));
+        let exact = plain_value(e, s);
+        let winner = winner_by_value(s, exact);
+        kinds[match read_value(exact).0 {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 2,
+        }] += 1;
+        if let Some(got) = e
+            .kernel_value(s, &mut Table::new(1 << 16), Whole(Aim::Outcome))
+            .unwrap()
+        {
+            assert_eq!(read_value(got).0, read_value(exact).0, "{what}: {got}");
+            // A lower bound where the mover at least draws, else an upper one.
+            if got >= not_a_loss {
+                assert!(got <= exact, "{what}: {got} above {exact}");
+            } else {
+                assert!(got >= exact, "{what}: {got} below {exact}");
+            }
+        }
+        let solution = solve_watched(e, s, 1 << 24, 1, Aim::Outcome, || None).unwrap();
+        let mut at = *s;
+        for (j, &(from, step)) in solution.line.iter().enumerate() {
+            assert!(
+                from.key() == at.key(),
+                "{what}: the line's step {j} is played from elsewhere"
+            );
+            assert_eq!(
+                winner_by_value(&at, plain_value(e, &at)),
+                winner,
+                "{what}: the line's position {j} has another winner"
+            );
+            at = e.apply(&at, step).unwrap();
+        }
+        assert!(
+            at.key() == solution.end.key() && at.is_over(),
+            "{what}: the line ends the game"
+        );
+        assert_eq!(
+            winner_by_value(s, at.outcome.unwrap().value_for(s.mover)),
+            winner,
+            "{what}: the line's end"
+        );
+    }
+    kinds
+}
+
+#[test]
+fn an_outcome_solve_finds_the_winner_with_best_play_and_a_line_that_keeps_it() {
+    let mut kinds = [0; 3];
+    for (file, set, what) in [
+        ("games/othello.rules", &[("size", "6")][..], "Othello 6x6"),
+        (
+            "games/anti-othello.rules",
+            &[("size", "6")][..],
+            "Anti-Othello 6x6",
+        ),
+        ("games/octagon-othello.rules", &[][..], "Octagon Othello"),
+    ] {
+        let e = engine(file, set);
+        let positions = near_the_end(&e, 9, 10);
+        assert!(positions.len() >= 8, "{what}: {}", positions.len());
+        for (k, n) in outcome_as_plain_negamax(&e, &positions, what)
+            .into_iter()
+            .enumerate()
+        {
+            kinds[k] += n;
+        }
+    }
+    // Both kinds of decided result were met.
+    assert!(
+        kinds[0] > 0 && kinds[2] > 0,
+        "wins, draws, losses: {kinds:?}"
+    );
+    // Drawn positions: Othello 6x6 positions of five and six empty cells, kept where plain
+    // alpha-beta finds a draw, so that the outcome's second question is asked and answered
+    // no, and the line keeps the draw from both sides.
+    let e = engine("games/othello.rules", &[("size", "6")]);
+    let drawn: Vec<State> = [5, 6]
+        .into_iter()
+        .flat_map(|empties| near_the_end(&e, empties, 300))
+        .filter(|s| plain_value(&e, s) == 0.0)
+        .take(4)
+        .collect();
+    assert!(!drawn.is_empty(), "no drawn position among the seeds");
+    assert_eq!(
+        outcome_as_plain_negamax(&e, &drawn, "Othello 6x6, drawn"),
+        [0, drawn.len(), 0]
+    );
+}
+
+#[test]
+fn an_outcome_solve_of_several_steps_a_turn_keeps_the_winner() {
+    // Verto: a capture's chain makes a turn of several steps; the step-by-step search asks
+    // the outcome's questions and the line keeps the winner inside a turn too.
+    use outflank::engine::rng::Rng;
+    let e = engine("games/verto-8x8.rules", &[("size", "4")]);
+    let positions: Vec<State> = (0..6)
+        .filter_map(|seed| {
+            let (s, _) = e
+                .random_playout(&e.start().unwrap(), &mut Rng::new(seed), 9)
+                .unwrap();
+            (!s.is_over()).then_some(s)
+        })
+        .collect();
+    assert!(positions.len() >= 4, "{} positions", positions.len());
+    let kinds = outcome_as_plain_negamax(&e, &positions, "Verto 4x4");
+    assert!(kinds[0] + kinds[2] > 0, "{kinds:?}");
 }

@@ -4,6 +4,7 @@
 use super::search::{Budget, Search};
 use super::{score_margin, Agent, Basis, Thought};
 use crate::engine::kernel::search::Table;
+use crate::engine::negamax::Question;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
@@ -80,11 +81,11 @@ impl AlphaBeta {
                 // Only whether the step beats the best so far: an empty window above it.
                 let same = t.mover == s.mover;
                 let window = if same {
-                    (best.0, f64::INFINITY)
+                    Question::Within(best.0, f64::INFINITY)
                 } else {
-                    (f64::NEG_INFINITY, -best.0)
+                    Question::Within(f64::NEG_INFINITY, -best.0)
                 };
-                let Some(v) = engine.kernel_value(&t, table, Some(window))? else {
+                let Some(v) = engine.kernel_value(&t, table, window)? else {
                     return Ok(None);
                 };
                 if same {

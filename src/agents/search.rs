@@ -348,10 +348,16 @@ impl Search {
         })
     }
 
-    /// The exact value of `s` for its mover, to the end of the game.
-    pub fn exact_value(&mut self, engine: &Engine, s: &State) -> Result<f64, RuleError> {
+    /// The value of `s` for its mover, to the end of the game: exact, or as far as `aim`
+    /// asks.
+    pub fn exact_value(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        aim: negamax::Aim,
+    ) -> Result<f64, RuleError> {
         searched!(self, engine, |tree, table| {
-            unbudgeted(negamax::exact_value(&mut tree, table, s))
+            unbudgeted(negamax::exact_value(&mut tree, table, s, aim))
         })
     }
 

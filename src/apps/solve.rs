@@ -4,13 +4,16 @@
 
 use crate::agents::search::{on_one_side, terminal, Search};
 use crate::engine::kernel::search::Table;
-use crate::engine::negamax::{next_down, next_up, Watch};
-use crate::engine::state::State;
+use crate::engine::negamax::{next_down, next_up, Aim, Question, Watch};
+use crate::engine::state::{read_value, State, WIN_VALUE};
 use crate::engine::{Engine, RuleError, Step};
 
 /// The result with best play.
 pub struct Solution {
-    /// The line of best play, in steps, and the position it ends in.
+    /// The line of best play, in steps, and the position it ends in. With [`Aim::Outcome`],
+    /// a line that keeps the result (the same winner, or a draw) at each step, and its end:
+    /// the winner's steps are best by the result only, not by the margin, and the loser's are
+    /// the first the solver would try.
     pub line: Vec<(State, Step)>,
     pub end: State,
     /// Positions searched.
@@ -33,18 +36,20 @@ enum Solver {
 }
 
 impl Solver {
-    /// The value of `s` for its mover: exact without a window; with one, exact inside it and a
-    /// bound on the side it falls outside. None when the runner's search cannot take `s`.
+    /// The value of `s` for its mover, as `question` asks it. None when the runner's search
+    /// cannot take `s`.
     fn value(
         &mut self,
         engine: &Engine,
         s: &State,
-        window: Option<(f64, f64)>,
+        question: Question,
     ) -> Result<Option<f64>, RuleError> {
-        match (self, window) {
-            (Solver::Turns(table), _) => engine.kernel_value(s, table, window),
-            (Solver::Steps(search), None) => search.exact_value(engine, s).map(Some),
-            (Solver::Steps(search), Some((alpha, beta))) => {
+        match (self, question) {
+            (Solver::Turns(table), _) => engine.kernel_value(s, table, question),
+            (Solver::Steps(search), Question::Whole(aim)) => {
+                search.exact_value(engine, s, aim).map(Some)
+            }
+            (Solver::Steps(search), Question::Within(alpha, beta)) => {
                 search.value(engine, s, None, alpha, beta).map(Some)
             }
         }
@@ -84,26 +89,27 @@ impl Solver {
 /// Solves `s`: best play for both sides to the end of the game, on one thread.
 /// The table takes at most `memory` bytes.
 pub fn solve(engine: &Engine, s: &State, memory: usize) -> Result<Solution, RuleError> {
-    solve_watched(engine, s, memory, 1, || None)
+    solve_watched(engine, s, memory, 1, Aim::Value, || None)
 }
 
-/// [`solve`] on `jobs` threads where the game is searched a turn at a time and the solve is
-/// long enough (the value and the line are the same whatever `jobs`; the positions searched
-/// are not), telling a watch made by `watch` how it goes: the positions searched, the
-/// samples solved while the solver learns its move order, and the bounds on the value of `s`
-/// as they close in.
+/// [`solve`] as far as `aim` asks (the exact result, or who wins), on `jobs` threads where
+/// the game is searched a turn at a time and the solve is long enough (the value and the line
+/// are the same whatever `jobs`; the positions searched are not), telling a watch made by
+/// `watch` how it goes: the positions searched, the samples solved while the solver learns
+/// its move order, and the bounds on the value of `s` as they close in.
 pub fn solve_watched(
     engine: &Engine,
     s: &State,
     memory: usize,
     jobs: usize,
+    aim: Aim,
     watch: impl Fn() -> Option<Box<dyn Watch>>,
 ) -> Result<Solution, RuleError> {
     let mut table = Table::within_jobs(memory, jobs);
     if let Some(w) = watch() {
         table.watch(w);
     }
-    if let Some(solution) = best_line(engine, s, Solver::Turns(table))? {
+    if let Some(solution) = best_line(engine, s, Solver::Turns(table), aim)? {
         return Ok(solution);
     }
     let mut search = Search::new(no_horizon, memory);
@@ -111,62 +117,87 @@ pub fn solve_watched(
         search.watch(w);
     }
     search.search_for(engine, s.mover);
-    let solution = best_line(engine, s, Solver::Steps(search))?;
+    let solution = best_line(engine, s, Solver::Steps(search), aim)?;
     Ok(solution.expect("the engine's search takes every position"))
 }
 
-/// The line of best play from `s`, found with `solver`; None when it cannot take a position.
-/// With more than two players the search is paranoid, for the player to move at `s`.
+/// The least value a step must be worth, for the player to move, to be played in a line
+/// that keeps `value`, a position's value for that player found as far as `aim` asks: the
+/// value itself where it is exact; else the least value of its kind (any step keeps a loss).
+fn floor(value: f64, aim: Aim) -> f64 {
+    match (aim, read_value(value).0) {
+        (Aim::Value, _) => value,
+        (Aim::Outcome, std::cmp::Ordering::Greater) => WIN_VALUE / 2.0,
+        (Aim::Outcome, std::cmp::Ordering::Equal) => next_up(-WIN_VALUE / 2.0),
+        (Aim::Outcome, std::cmp::Ordering::Less) => f64::NEG_INFINITY,
+    }
+}
+
+/// The line of best play from `s` as far as `aim` asks, found with `solver`; None when it
+/// cannot take a position. With more than two players the search is paranoid, for the player
+/// to move at `s`.
 fn best_line(
     engine: &Engine,
     s: &State,
     mut solver: Solver,
+    aim: Aim,
 ) -> Result<Option<Solution>, RuleError> {
     let root = s.mover;
     let mut line = Vec::new();
     let mut cur = *s;
     let mut steps = Vec::new();
     if !cur.is_over() {
-        let Some(mut value) = solver.value(engine, &cur, None)? else {
+        let Some(mut value) = solver.value(engine, &cur, Question::Whole(aim))? else {
             return Ok(None);
         };
         while !cur.is_over() {
             engine.steps(&cur, &mut steps)?;
             solver.order(engine, &cur, &mut steps)?;
+            // No step is worth more than the position, so a step keeps its value exactly
+            // when it is worth at least the floor: one empty-window question per step.
+            let least = floor(value, aim);
             let mut chosen = None;
             for &step in &steps {
                 let t = engine.apply(&cur, step)?;
-                // The position's value, seen from the next mover.
+                // The least value, and the position's value, seen from the next mover.
                 let same = on_one_side(root, cur.mover, t.mover);
-                let target = if same { value } else { -value };
-                // No step is worth more than the position, so a step is best exactly when it
-                // is worth at least that: one empty-window question per step.
-                let best = if let Some(v) = terminal(root, &t, t.mover) {
-                    v == target
+                let (least, kept) = if same {
+                    (least, value)
+                } else {
+                    (-least, -value)
+                };
+                let keeps = if least.is_infinite() {
+                    true
+                } else if let Some(v) = terminal(root, &t, t.mover) {
+                    if same {
+                        v >= least
+                    } else {
+                        v <= least
+                    }
                 } else {
                     let window = if same {
-                        (next_down(target), target)
+                        Question::Within(next_down(least), least)
                     } else {
-                        (target, next_up(target))
+                        Question::Within(least, next_up(least))
                     };
-                    let Some(v) = solver.value(engine, &t, Some(window))? else {
+                    let Some(v) = solver.value(engine, &t, window)? else {
                         return Ok(None);
                     };
                     if same {
-                        v >= target
+                        v >= least
                     } else {
-                        v <= target
+                        v <= least
                     }
                 };
-                if best {
-                    chosen = Some((step, t, target));
+                if keeps {
+                    chosen = Some((step, t, kept));
                     break;
                 }
             }
-            let Some((step, t, target)) = chosen else {
+            let Some((step, t, kept)) = chosen else {
                 return Ok(None);
             };
-            value = target;
+            value = kept;
             line.push((cur, step));
             cur = t;
         }

@@ -128,7 +128,8 @@ enum Command {
     /// Play a game in the terminal: `--NAME PLAYER` for each player named in the rules
     /// (human, random, greedy, mcts[:N|:Nms], alphabeta[:D[:E]]); default: human against mcts.
     Play(PlayArgs),
-    /// The exact result with best play by both sides (small boards).
+    /// The exact result with best play by both sides (small boards), or with --outcome only
+    /// who wins.
     Solve(SolveArgs),
     /// Put rules files in canonical layout (comments kept); --check only reports.
     Fmt(FmtArgs),

@@ -1,8 +1,9 @@
 //! `solve`: the exact result with best play.
 
 use super::*;
-use outflank::engine::negamax::Watch;
+use outflank::engine::negamax::{Aim, Watch};
 use outflank::engine::state::read_value;
+use outflank::ir::NOBODY;
 use std::cmp::Ordering;
 use std::sync::{Arc, Mutex};
 
@@ -17,6 +18,11 @@ pub(super) struct SolveArgs {
     /// The result, the value, the best line and the counts as JSON.
     #[arg(long)]
     pub(super) json: bool,
+    /// Only who wins, or a draw, not by how much: one or two of the exact solve's questions,
+    /// often far fewer positions. The line keeps the result at each step; its margin is
+    /// not the best.
+    #[arg(long)]
+    pub(super) outcome: bool,
     /// Memory the solver's table may take: a number with K, M or G (bytes: 512M, 2G), or
     /// plain megabytes; 16M to 1024G. A smaller table costs only repeated work.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = memory_size)]
@@ -166,9 +172,11 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         game: ref args,
         moves: ref history,
         json,
+        outcome,
         memory,
         jobs,
     } = *a;
+    let aim = if outcome { Aim::Outcome } else { Aim::Value };
     let jobs = super::run::job_count(jobs, u64::MAX)?;
     let engine = load_game(args)?;
     let s = position(&engine, args, history)?;
@@ -205,7 +213,7 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         bar
     });
     let memory = usize::try_from(memory).unwrap_or(usize::MAX);
-    let solution = outflank::apps::solve::solve_watched(&engine, &s, memory, jobs, || {
+    let solution = outflank::apps::solve::solve_watched(&engine, &s, memory, jobs, aim, || {
         let w: Box<dyn Watch> = Box::new(Watcher {
             proved: Arc::clone(&proved),
             bar: bar.clone(),
@@ -228,13 +236,20 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         }
     }
     let end = &solution.end;
-    let value = end.outcome.map(|o| o.value_for(s.mover));
+    let value = end
+        .outcome
+        .filter(|_| !outcome)
+        .map(|o| o.value_for(s.mover));
     if json {
         #[derive(serde::Serialize)]
         struct Solved {
+            /// Whether the margin is solved too (not under `--outcome`).
+            exact: bool,
+            /// The end of the line: with best play, or under `--outcome` its winner only.
             result: Option<ResultReport>,
             /// For the player to move at the solved position: a win is worth a million plus
-            /// the margin, a loss minus a million plus the margin, a draw the margin.
+            /// the margin, a loss minus a million plus the margin, a draw the margin. None
+            /// under `--outcome`.
             value: Option<f64>,
             value_for: String,
             line: Vec<String>,
@@ -243,6 +258,7 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         }
         let report = PositionReport::new(&engine, end, Vec::new());
         let solved = Solved {
+            exact: !outcome,
             result: report.result,
             value,
             value_for: player,
@@ -253,8 +269,18 @@ pub(super) fn cmd_solve(a: &SolveArgs) -> Result<String, Failure> {
         return Ok(json_document(&solved, true));
     }
     let mut out = String::new();
-    outln!(out, "with best play: {}", result_line(&engine, end));
-    outln!(out, "best line: {}", turns.join(" "));
+    if outcome {
+        let result = match end.outcome.map(|o| o.winner) {
+            Some(w) if w != NOBODY => format!("{} wins", engine.player_name(w)),
+            _ => "a draw".into(),
+        };
+        outln!(out, "with best play: {result} (by how much was not solved)");
+        outln!(out, "a line that keeps it: {}", turns.join(" "));
+        outln!(out, "it ends: {}", result_line(&engine, end));
+    } else {
+        outln!(out, "with best play: {}", result_line(&engine, end));
+        outln!(out, "best line: {}", turns.join(" "));
+    }
     outp!(out, "{}", board_text(&engine, end));
     outln!(
         out,

@@ -202,16 +202,18 @@ impl Engine {
         self.kernel.stable_pieces(s)
     }
 
-    /// The value of `s` for its mover with best play, searched on the kernel: exact without
-    /// a window, else exact inside it and a bound outside (None when some turn of the game
-    /// has several steps, or the board is too large for the search's table).
+    /// The value of `s` for its mover with best play, searched on the kernel, as `question`
+    /// asks it (None when some turn of the game has several steps, or the board is too large
+    /// for the search's table).
     pub fn kernel_value(
         &self,
         s: &State,
         table: &mut kernel::search::Table,
-        window: Option<(f64, f64)>,
+        question: negamax::Question,
     ) -> Result<Option<f64>, RuleError> {
-        self.kernel.value(&self.game, s, table, window).transpose()
+        self.kernel
+            .value(&self.game, s, table, question)
+            .transpose()
     }
 
     /// The cells `s`'s mover may place on, each with its rank in the order the runner's solver

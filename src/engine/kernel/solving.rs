@@ -3,7 +3,7 @@
 
 use super::{search, AnyKernel, Kernel};
 use crate::board::sets::Board;
-use crate::engine::negamax;
+use crate::engine::negamax::{self, Question};
 use crate::engine::state::State;
 use crate::engine::RuleError;
 use crate::ir::Game;
@@ -26,32 +26,31 @@ fn solver_at<'a, B: Board, const P: usize>(
 }
 
 impl AnyKernel {
-    /// The value of `s` for its mover with best play (see [`search`]): exact with no
-    /// `window`; with one, exact inside it and otherwise a bound on the side it falls. None
-    /// when some turn has several steps, `s` is inside a turn, or the board is beyond the
-    /// search table's keys (128 cells: no board that large is solved).
+    /// The value of `s` for its mover with best play (see [`search`]), as `question` asks
+    /// it. None when some turn has several steps, `s` is inside a turn, or the board is beyond
+    /// the search table's keys (128 cells: no board that large is solved).
     pub fn value(
         &self,
         game: &Game,
         s: &State,
         table: &mut search::Table,
-        window: Option<(f64, f64)>,
+        question: Question,
     ) -> Option<Result<f64, RuleError>> {
         fn run<B: Board, const P: usize>(
             k: &Kernel<B, P>,
             game: &Game,
             s: &State,
             table: &mut search::Table,
-            window: Option<(f64, f64)>,
+            question: Question,
         ) -> Option<Result<f64, RuleError>> {
             let (mut tree, root) = solver_at(k, game, s, table)?;
             Some(
-                match window {
-                    None => tree
+                match question {
+                    Question::Whole(aim) => tree
                         .learn(table, &root)
                         .and_then(|()| tree.order_from(table, &root))
-                        .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root)),
-                    Some((alpha, beta)) => {
+                        .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root, aim)),
+                    Question::Within(alpha, beta) => {
                         negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
                     }
                 }
@@ -59,8 +58,8 @@ impl AnyKernel {
             )
         }
         match self {
-            AnyKernel::Narrow(k) => run(k, game, s, table, window),
-            AnyKernel::Wide(k) => run(k, game, s, table, window),
+            AnyKernel::Narrow(k) => run(k, game, s, table, question),
+            AnyKernel::Wide(k) => run(k, game, s, table, question),
             // Negamax between two players, on boards whose sets fit the table's keys.
             _ => None,
         }

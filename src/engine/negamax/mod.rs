@@ -9,6 +9,7 @@
 //! paranoid search of a game of more than two players, another of the others), and changes
 //! sign otherwise.
 
+use crate::engine::state::{read_value, WIN_VALUE};
 use std::sync::atomic::Ordering;
 
 mod table;
@@ -336,18 +337,42 @@ pub fn child_value<T: Tree>(
     }
 }
 
+/// How much of a position's value a search to the end of the game proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// The exact value: who wins, and by how much.
+    Value,
+    /// Who wins, or a draw, and not by how much: a value of the same kind as the exact one
+    /// (a win, a draw or a loss, as [`read_value`] reads them) that bounds it. Two
+    /// empty-window questions at most, at the edges between the kinds; the margin's questions
+    /// near the value, which only the exact value needs, are the dear ones.
+    Outcome,
+}
+
+/// What a search to the end of the game is asked of a position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Question {
+    /// Its value, as much of it as the aim asks ([`exact_value`]).
+    Whole(Aim),
+    /// Its value in the window (alpha, beta): exact inside it, else a bound on the side it
+    /// falls.
+    Within(f64, f64),
+}
+
 /// The exact value of `n` for its mover, to the end of the game, found by a series of
 /// empty-window searches that close in on it: each answers "at least this?" far faster than
 /// one search with the whole window, and the table carries what each learnt to the next. The
-/// first asks whether the mover wins; then the questions go out in doubling steps until one
-/// side is bounded, and halve the gap after that. Asking one step at a time (MTD(f)) took
-/// eleven searches for a margin of ten, and those close to the value are the costly ones.
+/// first asks whether the mover at least draws; then the questions go out in doubling steps
+/// until one side is bounded, and halve the gap after that. Asking one step at a time (MTD(f))
+/// took eleven searches for a margin of ten, and those close to the value are the costly ones.
+/// With [`Aim::Outcome`], only as far as the kind of the value (see there).
 pub fn exact_value<T: Tree>(
     tree: &mut T,
     table: &mut Table<T::Key, T::Move>,
     n: &T::Node,
+    aim: Aim,
 ) -> Result<f64, T::Error> {
-    close_in(table, |table, target| {
+    close_in(table, aim, |table, target| {
         value(tree, table, n, None, next_down(target), target, 0)
     })
 }
@@ -361,12 +386,13 @@ pub fn exact_value_parallel<T: SharedTree>(
     tree: &mut T,
     table: &mut Table<T::Key, T::Move>,
     n: &T::Node,
+    aim: Aim,
 ) -> Result<f64, T::Error> {
     if table.jobs <= 1 || !tree.splits(n) {
-        return exact_value(tree, table, n);
+        return exact_value(tree, table, n, aim);
     }
     table.share();
-    close_in(table, |table, target| {
+    close_in(table, aim, |table, target| {
         answer_together(tree, table, n, next_down(target), target)
     })
 }
@@ -410,15 +436,22 @@ fn answer_together<T: SharedTree>(
         .expect("one thread finished first")
 }
 
-/// The questions of [`exact_value`], each asked of `ask` (is the value at least `target`?),
-/// and the value they close in on.
+/// The questions of [`exact_value`] for `aim`, each asked of `ask` (is the value at least
+/// `target`?), and the value they close in on: the exact value, or for [`Aim::Outcome`] the
+/// bound that tells its kind.
 fn close_in<K, M, E>(
     table: &mut Table<K, M>,
+    aim: Aim,
     mut ask: impl FnMut(&mut Table<K, M>, f64) -> Result<f64, E>,
 ) -> Result<f64, E> {
+    // The least value that is not a loss, and the least that is a win.
+    let (not_a_loss, a_win) = (next_up(-WIN_VALUE / 2.0), WIN_VALUE / 2.0);
     let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut step = 1.0;
-    let mut target = 0.0;
+    let mut target = match aim {
+        Aim::Value => 0.0,
+        Aim::Outcome => not_a_loss,
+    };
     while low < high {
         let v = ask(table, target)?;
         if v >= target {
@@ -428,6 +461,14 @@ fn close_in<K, M, E>(
         }
         if let Some(w) = table.watch.as_mut().filter(|_| !table.bounds_hidden) {
             w.bounded(low, high);
+        }
+        if aim == Aim::Outcome {
+            if read_value(low).0 == read_value(high).0 {
+                return Ok(if low.is_finite() { low } else { high });
+            }
+            // Not a loss, and not yet known to be a win.
+            target = a_win;
+            continue;
         }
         target = match (low.is_finite(), high.is_finite()) {
             (true, false) => low + step,

@@ -97,7 +97,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 if empties(&n) != LEARNT_EMPTIES {
                     continue;
                 }
-                let value = negamax::exact_value(&mut solver, &mut own, &n)?;
+                let value = negamax::exact_value(&mut solver, &mut own, &n, negamax::Aim::Value)?;
                 let m = n.0.mover as usize;
                 let (mine, theirs) = (n.0.pieces[m], n.0.pieces[1 - m]);
                 let their_moves = k.direct_moves::<false>(&d, theirs, mine).count();
