@@ -1,4 +1,4 @@
-//! `solve`: the exact result with best play.
+//! `solve`: the exact result with best play, or who wins.
 
 use super::*;
 use outflank::engine::negamax::{Aim, Watch};
