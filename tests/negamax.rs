@@ -42,6 +42,18 @@ struct Made {
 }
 
 impl Made {
+    /// One of the small games the exact values are checked on: 1 to 7 positions a level, 2 to
+    /// 10 levels, by `seed`.
+    fn small(seed: u64, decided: bool) -> Made {
+        Made {
+            seed,
+            width: 1 + (seed % 7) as u32,
+            levels: 2 + (seed % 9) as u32,
+            endless: false,
+            decided,
+        }
+    }
+
     fn bits(&self, p: Pos, what: u64) -> u64 {
         mix(self.seed ^ mix(u64::from(p.level) << 40 ^ u64::from(p.index) << 8 ^ what))
     }
@@ -202,13 +214,7 @@ const START: Pos = Pos { level: 0, index: 0 };
 fn exact_values_equal_plain_minimax() {
     let mut cuts = 0;
     for seed in 0..300 {
-        let game = Made {
-            seed,
-            width: 1 + (seed % 7) as u32,
-            levels: 2 + (seed % 9) as u32,
-            endless: false,
-            decided: false,
-        };
+        let game = Made::small(seed, false);
         let expected = game.minimax(START, None);
         // A table of two slots forgets nearly everything; a large one keeps every position.
         for slots in [2, 1 << 12] {
@@ -332,13 +338,7 @@ fn an_outcome_is_of_the_exact_values_kind_and_bounds_it() {
     // leave in the table nothing that makes the exact value that follows wrong.
     let mut kinds = [0; 3];
     for seed in 0..300 {
-        let game = Made {
-            seed,
-            width: 1 + (seed % 7) as u32,
-            levels: 2 + (seed % 9) as u32,
-            endless: false,
-            decided: true,
-        };
+        let game = Made::small(seed, true);
         let expected = game.minimax(START, None);
         let kind = read_value(expected).0;
         for (slots, jobs) in [(2, 1), (1 << 12, 1), (4, 2), (1 << 16, 2)] {
