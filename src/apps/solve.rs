@@ -168,20 +168,19 @@ fn best_line(
                 };
                 let keeps = if least.is_infinite() {
                     true
-                } else if let Some(v) = terminal(root, &t, t.mover) {
-                    if same {
-                        v >= least
-                    } else {
-                        v <= least
-                    }
                 } else {
-                    let window = if same {
-                        Question::Within(next_down(least), least)
+                    let v = if let Some(v) = terminal(root, &t, t.mover) {
+                        v
                     } else {
-                        Question::Within(least, next_up(least))
-                    };
-                    let Some(v) = solver.value(engine, &t, window)? else {
-                        return Ok(None);
+                        let window = if same {
+                            Question::Within(next_down(least), least)
+                        } else {
+                            Question::Within(least, next_up(least))
+                        };
+                        let Some(v) = solver.value(engine, &t, window)? else {
+                            return Ok(None);
+                        };
+                        v
                     };
                     if same {
                         v >= least
