@@ -19,8 +19,8 @@ pub(super) struct SolveArgs {
     #[arg(long)]
     pub(super) json: bool,
     /// Only who wins, or a draw, not by how much: one or two of the exact solve's questions,
-    /// often far fewer positions. The line keeps the result at each step; its margin is
-    /// not the best.
+    /// often far fewer positions. The line keeps the result at each step; its margin need
+    /// not be the best.
     #[arg(long)]
     pub(super) outcome: bool,
     /// Memory the solver's table may take: a number with K, M or G (bytes: 512M, 2G), or
