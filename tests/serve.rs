@@ -248,14 +248,18 @@ fn two_hundred_concurrent_games() {
     };
     let start = s.resident_kb();
     let started = Instant::now();
+    // Two rounds before the baseline: the allocator's per-thread arenas are not all in use
+    // after the first (a CI run measured 27.5 MB after one round where another measured 31.4
+    // MB), and what they take on later is no leak.
     round(0);
+    round(1000);
     let first = s.resident_kb();
-    for r in 1..4 {
+    for r in 2..5 {
         round(1000 * r);
     }
     let fourth = s.resident_kb();
     assert!(started.elapsed() < Duration::from_secs(600));
-    eprintln!("server memory: {start} kB at start, {first} kB after 200 games, {fourth} kB after 600 more");
+    eprintln!("server memory: {start} kB at start, {first} kB after 400 games, {fourth} kB after 600 more");
     assert!(
         fourth < first + 12 * 1024,
         "{start} kB -> {first} kB -> {fourth} kB"
