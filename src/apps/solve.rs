@@ -4,8 +4,8 @@
 
 use crate::agents::search::{on_one_side, terminal, Search};
 use crate::engine::kernel::search::Table;
-use crate::engine::negamax::{next_down, next_up, Aim, Question, Watch};
-use crate::engine::state::{read_value, State, WIN_VALUE};
+use crate::engine::negamax::{least_of_kind, next_down, next_up, Aim, Question, Watch};
+use crate::engine::state::{read_value, State};
 use crate::engine::{Engine, RuleError, Step};
 
 /// The result with best play.
@@ -125,11 +125,9 @@ pub fn solve_watched(
 /// that keeps `value`, a position's value for that player found as far as `aim` asks: the
 /// value itself where it is exact; else the least value of its kind (any step keeps a loss).
 fn floor(value: f64, aim: Aim) -> f64 {
-    match (aim, read_value(value).0) {
-        (Aim::Value, _) => value,
-        (Aim::Outcome, std::cmp::Ordering::Greater) => WIN_VALUE / 2.0,
-        (Aim::Outcome, std::cmp::Ordering::Equal) => next_up(-WIN_VALUE / 2.0),
-        (Aim::Outcome, std::cmp::Ordering::Less) => f64::NEG_INFINITY,
+    match aim {
+        Aim::Value => value,
+        Aim::Outcome => least_of_kind(read_value(value).0),
     }
 }
 

@@ -10,6 +10,7 @@
 //! sign otherwise.
 
 use crate::engine::state::{read_value, WIN_VALUE};
+use std::cmp::Ordering::{Equal, Greater, Less};
 use std::sync::atomic::Ordering;
 
 mod table;
@@ -444,8 +445,7 @@ fn close_in<K, M, E>(
     aim: Aim,
     mut ask: impl FnMut(&mut Table<K, M>, f64) -> Result<f64, E>,
 ) -> Result<f64, E> {
-    // The least value that is not a loss, and the least that is a win.
-    let (not_a_loss, a_win) = (next_up(-WIN_VALUE / 2.0), WIN_VALUE / 2.0);
+    let (not_a_loss, a_win) = (least_of_kind(Equal), least_of_kind(Greater));
     let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
     let mut step = 1.0;
     let mut target = match aim {
@@ -487,6 +487,16 @@ fn close_in<K, M, E>(
         }
     }
     Ok(low)
+}
+
+/// The least value of a kind as [`read_value`] reads them: the least win, the least draw
+/// (the least value that is no loss), and for a loss none above minus infinity.
+pub fn least_of_kind(kind: std::cmp::Ordering) -> f64 {
+    match kind {
+        Greater => WIN_VALUE / 2.0,
+        Equal => next_up(-WIN_VALUE / 2.0),
+        Less => f64::NEG_INFINITY,
+    }
 }
 
 /// The smallest value above `x`: the upper end of an empty window at `x`.
