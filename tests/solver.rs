@@ -316,6 +316,17 @@ fn a_search_handed_a_game_its_small_keys_do_not_fit_keys_it_in_full() {
     let s = counted.start().unwrap();
     let v = search.exact_value(&counted, &s, Aim::Value).unwrap();
     assert_eq!(v, plain_value(&counted, &s));
+    // A counter outlasts the turn, and the runner's table keys do not hold it: its solver
+    // leaves the game to the step-by-step search, and `solve` finds the plain value so.
+    let mut table = outflank::engine::kernel::search::Table::new(1 << 16);
+    assert_eq!(
+        counted
+            .kernel_value(&s, &mut table, Whole(Aim::Value))
+            .unwrap(),
+        None
+    );
+    let solution = outflank::apps::solve::solve(&counted, &s, 1 << 20).unwrap();
+    assert_eq!(solution.end.outcome.unwrap().value_for(s.mover), v);
 }
 
 /// Who wins `s` with best play, by the kind of `value`, its value for its mover: Some(the
@@ -449,4 +460,128 @@ fn an_outcome_solve_of_several_steps_a_turn_keeps_the_winner() {
     assert!(positions.len() >= 4, "{} positions", positions.len());
     let kinds = outcome_as_plain_negamax(&e, &positions, "Verto 4x4");
     assert!(kinds[0] + kinds[2] > 0, "{kinds:?}");
+}
+
+/// Positions of `e`'s seeded random games, played a step at a time: per game, the first
+/// between turns with at most `empties` empty cells, and the first inside a turn (a capture's
+/// chain under way) with at most two more.
+fn between_and_inside_turns(e: &Engine, empties: usize, seeds: u64) -> (Vec<State>, Vec<State>) {
+    use outflank::engine::rng::Rng;
+    let empty = |s: &State| e.position_rows(s).matches('.').count();
+    let (mut between, mut inside) = (Vec::new(), Vec::new());
+    for seed in 0..seeds {
+        let mut rng = Rng::new(seed);
+        let mut s = e.start().unwrap();
+        let (mut found_between, mut found_inside) = (false, false);
+        while !(s.is_over() || found_between && found_inside) {
+            if s.steps == 0 && !found_between && empty(&s) <= empties {
+                between.push(s);
+                found_between = true;
+            }
+            if s.steps > 0 && !found_inside && empty(&s) <= empties + 2 {
+                inside.push(s);
+                found_inside = true;
+            }
+            let step = e.random_step(&s, &mut rng).unwrap().unwrap();
+            s = e.apply(&s, step).unwrap();
+        }
+    }
+    (between, inside)
+}
+
+#[test]
+fn turns_of_several_steps_solve_whole_to_the_plain_value() {
+    use outflank::engine::kernel::search::Table;
+    use outflank::engine::negamax::{next_down, next_up};
+    use outflank::engine::state::read_value;
+    // The runner's solver takes a turn of several steps whole (Verto's capture and its chain
+    // of jumps; VECT-REVERSE's placement and its moves), from positions between turns and
+    // inside one; its values, bounds, outcomes and lines are held to alpha-beta over the
+    // engine's steps. Inside VECT-REVERSE's turns a chain of moves branches so widely that
+    // alpha-beta over the engine's steps takes seconds a position: its positions are between
+    // turns only.
+    for (file, set, empties, seeds, what, inside_too) in [
+        (
+            "games/verto-8x8.rules",
+            &[("size", "4")][..],
+            8,
+            16,
+            "Verto 4x4",
+            true,
+        ),
+        (
+            "games/verto-8x8.rules",
+            &[("size", "5")][..],
+            7,
+            10,
+            "Verto 5x5",
+            true,
+        ),
+        (
+            "games/vect-reverse.rules",
+            &[][..],
+            4,
+            8,
+            "VECT-REVERSE",
+            false,
+        ),
+    ] {
+        let e = engine(file, set);
+        assert!(!e.kernel_searches(), "{what}: turns of several steps");
+        let (between, mut inside) = between_and_inside_turns(&e, empties, seeds);
+        if !inside_too {
+            inside.clear();
+        }
+        assert!(
+            between.len() >= 4 && (inside.len() >= 2 || !inside_too),
+            "{what}: {} and {}",
+            between.len(),
+            inside.len()
+        );
+        for (i, s) in between.iter().chain(&inside).enumerate() {
+            let what = format!("{what}, position {i}: {}", e.position_rows(s));
+            let v = plain_value(&e, s);
+            let mut table = Table::new(1 << 20);
+            let exact = e.kernel_value(s, &mut table, Whole(Aim::Value)).unwrap();
+            assert_eq!(exact, Some(v), "{what}");
+            let outcome = e.kernel_value(s, &mut Table::new(1 << 20), Whole(Aim::Outcome));
+            let outcome = outcome.unwrap().expect("the runner's solver takes it");
+            assert_eq!(read_value(outcome).0, read_value(v).0, "{what}: {outcome}");
+            // Windows at, around, above and below the value, asked of one table.
+            for window in [
+                (next_down(v), v),
+                (v, next_up(v)),
+                (v - 3.0, v + 3.0),
+                (v + 1.0, v + 4.0),
+                (v - 4.0, v - 1.0),
+            ] {
+                let got = e.kernel_value(s, &mut table, Within(window.0, window.1));
+                assert_within_window(v, got.unwrap().unwrap(), window, &what);
+            }
+            let solution = outflank::apps::solve::solve(&e, s, 1 << 24).unwrap();
+            let end = solution.end.outcome.unwrap().value_for(s.mover);
+            assert_eq!(end, v, "{what}: the line's end");
+        }
+    }
+}
+
+#[test]
+fn the_whole_turns_of_verto_4x4_solve_from_the_start_as_the_step_by_step_search() {
+    use outflank::agents::search::Search;
+    use outflank::engine::kernel::search::Table;
+    // From the empty board every position a symmetry maps onto itself is met at the top of
+    // the tree, where the solver leaves out the turns that begin on a cell mapped to an
+    // earlier one; the step-by-step search has no symmetry and no whole turns.
+    let e = engine("games/verto-8x8.rules", &[("size", "4")]);
+    let s = e.start().unwrap();
+    let whole = e.kernel_value(&s, &mut Table::new(1 << 24), Whole(Aim::Value));
+    let mut search = Search::new(
+        |e, s, p| Ok(outflank::agents::score_margin(e, s, p)),
+        1 << 24,
+    );
+    search.search_for(&e, s.mover);
+    let by_steps = search.exact_value(&e, &s, Aim::Value).unwrap();
+    assert_eq!(whole.unwrap(), Some(by_steps));
+    // Dark, the second player, wins by two (docs/SOLVED.md).
+    assert_eq!(by_steps, -1_000_002.0);
 }

@@ -26,7 +26,8 @@ pub struct AlphaBeta {
 pub const EXACT_EMPTIES: u32 = 12;
 
 /// In the other games (turns of several steps, or rules the runner's solver does not take),
-/// the player tries to solve from this many empty cells on, a step at a time, within
+/// the player tries to solve from this many empty cells on, a step at a time (the runner's
+/// solver takes whole turns too since 2026-12-05; the player does not use it there yet), within
 /// [`EXACT_STEP_POSITIONS`]: fewer than in direct games, because a tree of steps is wider and
 /// each of its positions dearer (docs/PLAYERS.md measures the choice on Verto).
 pub const EXACT_STEP_EMPTIES: u32 = 8;
@@ -101,7 +102,7 @@ impl AlphaBeta {
         Ok(best.1)
     }
 
-    /// [`AlphaBeta::exact_choice`] for the games the runner's solver does not take: the
+    /// [`AlphaBeta::exact_choice`] for the games that are not direct: the
     /// engine's search a step at a time, to the end of the game, sharing the player's table.
     /// None when it would take more than [`EXACT_STEP_POSITIONS`] positions, or a line longer
     /// than a few steps per empty cell.

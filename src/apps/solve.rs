@@ -28,8 +28,9 @@ fn no_horizon(engine: &Engine, s: &State, p: u8) -> Result<f64, RuleError> {
     Ok(crate::agents::score_margin(engine, s, p))
 }
 
-/// The tree the solver searches: the runner's states a turn at a time where every turn is one
-/// placement (the faster), else the engine's states a step at a time.
+/// The tree the solver searches: the runner's states a turn at a time (the faster; a turn of
+/// several steps taken whole), else, where counters, tokens or an agreement outlast a turn,
+/// the engine's states a step at a time.
 enum Solver {
     Turns(Table),
     Steps(Search),

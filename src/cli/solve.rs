@@ -27,8 +27,8 @@ pub(super) struct SolveArgs {
     /// plain megabytes; 16M to 1024G. A smaller table costs only repeated work.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = memory_size)]
     pub(super) memory: u64,
-    /// Threads to search on (default: one per core). Games of several steps a turn, and
-    /// short solves, run on one thread. The value does not depend on it; the positions
+    /// Threads to search on (default: one per core). Short solves, and games whose counters,
+    /// tokens or agreement outlast a turn, run on one thread. The value does not depend on it; the positions
     /// searched do, and so may the best line: one thread's and that of threads that shared
     /// the search may be different best lines (each the same every run).
     #[arg(long)]

@@ -202,9 +202,9 @@ impl Engine {
         self.kernel.stable_pieces(s)
     }
 
-    /// The value of `s` for its mover with best play, searched on the kernel, as `question`
-    /// asks it (None when some turn of the game has several steps, or the board is too large
-    /// for the search's table).
+    /// The value of `s` for its mover with best play, searched on the kernel a whole turn at
+    /// a time, as `question` asks it (None when counters, tokens or an agreement outlast a
+    /// turn, or the board is too large for the search's table).
     pub fn kernel_value(
         &self,
         s: &State,

@@ -22,8 +22,10 @@ mod mirrors;
 mod near_end;
 mod order;
 mod stable;
+mod whole_turns;
 
 pub(super) use stable::Stability;
+pub(super) use whole_turns::solves_whole_turns;
 
 use mirrors::{Keyed, Mirrors};
 
@@ -122,23 +124,32 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
 
     /// The moves of `n` with their ranks, as [`Tree::children`] orders them, the best move
     /// of `table` first where one thread filled it (see [`super::AnyKernel::ranks`]); a pass
-    /// is none.
+    /// is none. Of turns of several steps, each first cell once, with the best rank of the
+    /// turns that begin there (inside a turn, the cells of its next step).
     pub fn ranks(&mut self, table: &Table, n: &Node<B, P>) -> Result<Vec<(u64, usize)>, Fault> {
         let mut out = Children {
             moves: Vec::new(),
             nodes: Vec::new(),
         };
-        let (key, frame) = self.key(n);
-        let first = table
-            .single_thread_move(&key)
-            .map(|m| self.framed(m, frame, false));
+        // The table keys positions between turns only.
+        let first = if n.0.steps == 0 {
+            let (key, frame) = self.key(n);
+            (table.single_thread_move(&key)).map(|m| self.framed(m, frame, false))
+        } else {
+            None
+        };
         self.children(n, first, 0, &mut out)?;
-        Ok(out
-            .moves
-            .into_iter()
-            .filter(|&(_, m)| m != PASS)
-            .map(|(rank, m)| (rank, usize::from(m)))
-            .collect())
+        let mut ranks: Vec<(u64, usize)> = Vec::new();
+        for (rank, m) in out.moves {
+            if m == PASS || m == whole_turns::NOT_A_CELL {
+                continue;
+            }
+            match ranks.iter_mut().find(|(_, cell)| *cell == usize::from(m)) {
+                Some(seen) => seen.0 = seen.0.min(rank),
+                None => ranks.push((rank, usize::from(m))),
+            }
+        }
+        Ok(ranks)
     }
 
     /// A guess at what `t`, where its mover may place on `replies`, is worth to that mover,
@@ -377,7 +388,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
     }
 
     fn framed(&self, m: u8, frame: u8, to_table: bool) -> u8 {
-        if frame == 0 || m == PASS {
+        if frame == 0 || m == PASS || m == whole_turns::NOT_A_CELL {
             return m;
         }
         let i = usize::from(frame - 1);
@@ -422,9 +433,11 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         Ok(mine - theirs + margin / 64.0)
     }
 
-    fn same_side(&self, _: &Self::Node, _: &Self::Node) -> bool {
-        // Every turn of the runner hands the move to the other player.
-        false
+    fn same_side(&self, (parent, _): &Self::Node, (child, _): &Self::Node) -> bool {
+        // A turn hands the move to the other player, but a game may end inside a turn (an
+        // end checked after every step) with its mover still to move: a finished position is
+        // valued for its mover.
+        parent.mover == child.mover
     }
 
     fn shortcut(
@@ -455,6 +468,9 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         out: &mut Children<Self>,
     ) -> Result<(), Fault> {
         let (k, game) = (self.kernel, self.game);
+        if !k.single_step {
+            return self.whole_turn_children(n, first, out);
+        }
         let moves = match n.1 {
             At::Choice { moves, .. } => moves,
             // A pass is the one way on (the search takes it as a shortcut, without the table).
@@ -479,9 +495,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         let mut moves = moves;
         if fixing != 0 {
             for cell in moves.cells() {
-                let repeats = (0..mirrors.len())
-                    .any(|i| fixing >> i & 1 != 0 && usize::from(mirrors.cells[i][cell]) < cell);
-                if repeats {
+                if self.repeats(fixing, cell) {
                     moves = moves & !B::single(cell);
                 }
             }

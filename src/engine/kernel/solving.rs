@@ -9,15 +9,15 @@ use crate::engine::RuleError;
 use crate::ir::Game;
 
 /// The solver's tree at `s`, with the judge a solve learnt into `table` if there is one, and
-/// `s` as its root; None where the solver cannot take `s` (a turn of several steps, inside a
-/// turn, or the game over).
+/// `s` as its root; None where the solver cannot take `s` (turns of several steps that it
+/// cannot take whole, see [`search::solves_whole_turns`]; an agreement; the game over).
 fn solver_at<'a, B: Board, const P: usize>(
     k: &'a Kernel<B, P>,
     game: &'a Game,
     s: &State,
     table: &search::Table,
 ) -> Option<(search::KernelTree<'a, B, P>, search::Node<B, P>)> {
-    if !k.single_step || s.agreeing || s.is_over() {
+    if !(k.single_step || search::solves_whole_turns(game)) || s.agreeing || s.is_over() {
         return None;
     }
     let mut tree = search::KernelTree::new(k, game);
@@ -27,7 +27,8 @@ fn solver_at<'a, B: Board, const P: usize>(
 
 impl AnyKernel {
     /// The value of `s` for its mover with best play (see [`search`]), as `question` asks
-    /// it. None when some turn has several steps, `s` is inside a turn, or the board is beyond
+    /// it. Inside a turn, the best of the turn's ends, and for [`Question::Whole`] the exact
+    /// value. None where the solver cannot take `s` (see `solver_at`), or the board is beyond
     /// the search table's keys (128 cells: no board that large is solved).
     pub fn value(
         &self,
@@ -44,6 +45,16 @@ impl AnyKernel {
             question: Question,
         ) -> Option<Result<f64, RuleError>> {
             let (mut tree, root) = solver_at(k, game, s, table)?;
+            if root.0.steps > 0 {
+                let (alpha, beta) = match question {
+                    Question::Whole(_) => (f64::NEG_INFINITY, f64::INFINITY),
+                    Question::Within(alpha, beta) => (alpha, beta),
+                };
+                return Some(
+                    tree.inside_turn_value(table, &root, alpha, beta)
+                        .map_err(|e| *e),
+                );
+            }
             Some(
                 match question {
                     Question::Whole(aim) => tree

@@ -1,7 +1,7 @@
 //! Negamax with alpha-beta, principal variation search and a transposition table, written
-//! once for every tree the program searches: the runner's own states, one turn a level (the
-//! solver of games whose turns are one placement), and the engine's states, one step a level
-//! (the alphabeta player, and the solver of games of several steps a turn). A [`Tree`] says
+//! once for every tree the program searches: the runner's own states, one whole turn a level
+//! (the solver), and the engine's states, one step a level (the alphabeta player, and the
+//! solver of games whose counters or tokens outlast a turn). A [`Tree`] says
 //! what a position is, how it ends, what follows it and in which order; this module searches.
 //!
 //! A value is always its position's mover's. A child's value keeps its sign when the tree

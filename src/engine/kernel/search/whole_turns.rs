@@ -1,0 +1,191 @@
+//! Games whose turns take several steps (a capture that chains on, a choice of the stone to
+//! take): the solver's moves are whole turns, each followed on the runner step by step to its
+//! end. The table then holds positions between turns only, whose pieces, turn, passes and
+//! mover are all of their future, and every level of the tree hands the move to the other
+//! player, as in the games of one placement a turn.
+//!
+//! A turn is named by the cell of its first step, and turns that begin on one cell share the
+//! name: the table's best move then puts first the turns that begin where the best one did,
+//! and the board's symmetries map a name as they map cells.
+
+use super::{KernelTree, Node, Table, PASS};
+use crate::board::sets::Board;
+use crate::engine::hash::FoldHasher;
+use crate::engine::kernel::{fault, At, Fault, Kernel, StepKey};
+use crate::engine::negamax::{self, Children, Tree};
+use crate::ir::{AltKind, Game, Instr};
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+
+/// The name of a turn whose first step is not of a cell (a word, a pass option).
+pub(super) const NOT_A_CELL: u8 = PASS - 1;
+
+/// Whether the solver may take `game`'s turns of several steps whole: nothing but the
+/// pieces, the turn, the passes and the mover lasts from one turn to the next (no counters,
+/// no tokens, no agreement after the end), so the table's keys tell positions apart.
+pub(in crate::engine::kernel) fn solves_whole_turns(game: &Game) -> bool {
+    game.counters.is_empty() && game.tokens.is_empty() && game.agreement.is_none()
+}
+
+impl<B: Board, const P: usize> KernelTree<'_, B, P> {
+    /// The children of `n` in a game of several steps a turn: every position its turn can
+    /// end in, once each, named by the turn's first cell and ranked as the solver tries them:
+    /// the turns that begin where `first` names, then those that end the game, then those
+    /// that leave the opponent a pass, then the fewest replies first. Where a symmetry of the
+    /// board maps a position between turns onto itself, the turns that begin on a cell it
+    /// maps to an earlier one are left out: they end in images of the others' ends.
+    pub(super) fn whole_turn_children(
+        &mut self,
+        n: &Node<B, P>,
+        first: Option<u8>,
+        out: &mut Children<Self>,
+    ) -> Result<(), Fault> {
+        if !matches!(n.1, At::Choice { .. }) {
+            out.nodes.push(self.play(n, PASS)?);
+            out.moves.push((0, PASS));
+            return Ok(());
+        }
+        let (k, game) = (self.kernel, self.game);
+        let between_turns = n.0.steps == 0;
+        let fixing = if between_turns && !self.mirrors.is_empty() {
+            let boards = (n.0.pieces[0].to_u128(), n.0.pieces[1].to_u128());
+            self.keyed.fixing(&self.mirrors, boards.0, boards.1)
+        } else {
+            0
+        };
+        // A position between turns starts its turn as `play` starts one.
+        let start = if between_turns {
+            n.0.at_boundary(k.counted())
+        } else {
+            n.0
+        };
+        let mut ends = Vec::new();
+        let mut seen = None;
+        self.turn_ends((start, n.1), None, fixing, &mut ends, &mut seen)?;
+        if ends.is_empty() {
+            // The runner stops at a choice only where one of its steps is legal, so every
+            // route came back to a position it had passed: the turn can go round for ever.
+            let At::Choice { pc, .. } = n.1 else {
+                unreachable!("a turn under way stands at a choice")
+            };
+            let Instr::Choose(c) = &game.program[pc as usize] else {
+                unreachable!("states are only suspended at choices")
+            };
+            let turn_without_end = crate::engine::turn_without_end();
+            return Err(fault(
+                game,
+                &turn_without_end,
+                c.alts.first().map(|a| &a.loc),
+            ));
+        }
+        out.moves.reserve(ends.len());
+        out.nodes.reserve(ends.len());
+        for (name, t) in ends {
+            let rank = match t.1 {
+                _ if first == Some(name) => 0,
+                At::Over(_) => 1,
+                At::Pass => 2,
+                At::Choice { pc, moves, more } => {
+                    let later =
+                        k.candidate_count(game, &t.0, pc, moves, more) - moves.count() as usize;
+                    3 + u64::from(k.prospects(game, &t.0, moves)) + later as u64
+                }
+            };
+            out.moves.push((rank, name));
+            out.nodes.push(t);
+        }
+        Ok(())
+    }
+
+    /// Adds to `ends` every position the turn under way at `n` ends in that `ends` does not
+    /// hold yet, each with the name of the turn's first step (`name` once it is taken).
+    /// `seen` holds the positions inside the turn already followed, made at the turn's second
+    /// step: a chain that reaches one position by two routes (captures taken in another
+    /// order) is followed once, as perft's memo counts it once.
+    fn turn_ends(
+        &self,
+        n: Node<B, P>,
+        name: Option<u8>,
+        fixing: u32,
+        ends: &mut Vec<(u8, Node<B, P>)>,
+        seen: &mut Option<HashSet<StepKey<B, P>, BuildHasherDefault<FoldHasher>>>,
+    ) -> Result<(), Fault> {
+        let (k, game) = (self.kernel, self.game);
+        let (s, At::Choice { pc, moves, more }) = n else {
+            unreachable!("a turn under way stands at a choice")
+        };
+        if name.is_some() {
+            let seen = seen.get_or_insert_with(HashSet::default);
+            if !seen.insert(StepKey::of(&s, pc)) {
+                return Ok(());
+            }
+        }
+        let Instr::Choose(c) = &game.program[pc as usize] else {
+            unreachable!("states are only suspended at choices")
+        };
+        for i in 0..k.candidate_count(game, &s, pc, moves, more) {
+            let (alt, value) = k.candidate(game, &s, pc, moves, more, i);
+            let name = name.unwrap_or_else(|| match c.alts[alt].kind {
+                // Cells are below 128 on the boards the table's keys hold.
+                AltKind::Cell { .. } => value as u8,
+                _ => NOT_A_CELL,
+            });
+            if fixing != 0 && name != NOT_A_CELL && self.repeats(fixing, usize::from(name)) {
+                continue;
+            }
+            let mut t = s;
+            let Some(next) = k.try_play(game, &mut t, pc, alt, value)? else {
+                continue;
+            };
+            match next {
+                At::Choice { .. } if t.turn == s.turn => {
+                    self.turn_ends((t, next), Some(name), 0, ends, seen)?;
+                }
+                _ => {
+                    let key = Kernel::key(&t);
+                    if !ends.iter().any(|(_, e)| Kernel::key(&e.0) == key) {
+                        ends.push((name, (t, next)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether one of the symmetries in `fixing` (bits by the mirrors' order) maps `cell` to
+    /// an earlier cell.
+    pub(super) fn repeats(&self, fixing: u32, cell: usize) -> bool {
+        let mirrors = &self.mirrors;
+        (0..mirrors.len())
+            .any(|i| fixing >> i & 1 != 0 && usize::from(mirrors.cells[i][cell]) < cell)
+    }
+
+    /// The value for its mover of `n`, a position inside a turn, in the window
+    /// `(alpha, beta)` (exact inside it, a bound on the side it falls outside): the best of
+    /// the positions the turn can end in, each searched with the table. `n` itself is not
+    /// stored, since the table's keys tell apart positions between turns only.
+    pub(in crate::engine::kernel) fn inside_turn_value(
+        &mut self,
+        table: &mut Table,
+        n: &Node<B, P>,
+        mut alpha: f64,
+        beta: f64,
+    ) -> Result<f64, Fault> {
+        table.nodes += 1;
+        let mut children = Children {
+            moves: Vec::new(),
+            nodes: Vec::new(),
+        };
+        self.whole_turn_children(n, None, &mut children)?;
+        let mut best = f64::NEG_INFINITY;
+        for t in &children.nodes {
+            let v = negamax::child_value(self, table, n, t, None, alpha, beta, 0)?;
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(best)
+    }
+}
