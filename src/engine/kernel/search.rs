@@ -90,6 +90,9 @@ pub struct KernelTree<'a, B: Board, const P: usize> {
     keyed: Keyed,
     /// The margin search's table of the last empty cells (see `counted`).
     margins: margins::Margins,
+    /// Set when a turn of several steps had too many ways to go to be taken whole (see
+    /// `whole_turns`), shared by the threads' copies of the tree.
+    too_wide: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
@@ -101,6 +104,7 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
             judge: None,
             keyed: Default::default(),
             margins: margins::Margins::default(),
+            too_wide: Arc::default(),
         }
     }
 

@@ -28,8 +28,9 @@ fn solver_at<'a, B: Board, const P: usize>(
 impl AnyKernel {
     /// The value of `s` for its mover with best play (see [`search`]), as `question` asks
     /// it. Inside a turn, the best of the turn's ends, and for [`Question::Whole`] the exact
-    /// value. None where the solver cannot take `s` (see `solver_at`), or the board is beyond
-    /// the search table's keys (128 cells: no board that large is solved).
+    /// value. None where the solver cannot take `s` (see `solver_at`), where a turn met on
+    /// the way was too wide to take whole, or where the board is beyond the search table's
+    /// keys (128 cells: no board that large is solved).
     pub fn value(
         &self,
         game: &Game,
@@ -45,17 +46,13 @@ impl AnyKernel {
             question: Question,
         ) -> Option<Result<f64, RuleError>> {
             let (mut tree, root) = solver_at(k, game, s, table)?;
-            if root.0.steps > 0 {
+            let answer = if root.0.steps > 0 {
                 let (alpha, beta) = match question {
                     Question::Whole(_) => (f64::NEG_INFINITY, f64::INFINITY),
                     Question::Within(alpha, beta) => (alpha, beta),
                 };
-                return Some(
-                    tree.inside_turn_value(table, &root, alpha, beta)
-                        .map_err(|e| *e),
-                );
-            }
-            Some(
+                tree.inside_turn_value(table, &root, alpha, beta)
+            } else {
                 match question {
                     Question::Whole(aim) => tree
                         .learn(table, &root)
@@ -65,8 +62,12 @@ impl AnyKernel {
                         negamax::value(&mut tree, table, &root, None, alpha, beta, 0)
                     }
                 }
-                .map_err(|e| *e),
-            )
+            };
+            // A turn too wide to take whole: the step-by-step search takes the game.
+            if tree.turns_too_wide() {
+                return None;
+            }
+            Some(answer.map_err(|e| *e))
         }
         match self {
             AnyKernel::Narrow(k) => run(k, game, s, table, question),

@@ -16,9 +16,20 @@ use crate::engine::negamax::{self, Children, Tree};
 use crate::ir::{AltKind, Game, Instr};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
+use std::sync::atomic::Ordering;
+
+/// The error of a turn too wide to be taken whole; never shown, as the solver then leaves
+/// the game to the step-by-step search.
+const TOO_WIDE: &str = "a turn has too many ways to go to be taken whole";
 
 /// The name of a turn whose first step is not of a cell (a word, a pass option).
 pub(super) const NOT_A_CELL: u8 = PASS - 1;
+
+/// The most steps the solver tries to list a position's whole turns. Verto's take a few
+/// dozen; a turn whose chains branch wider (VECT-REVERSE's moves of discs, some positions of
+/// which have millions of ways through a turn) is left to the step-by-step search, whose
+/// cut-offs inside the turn spare it most of them.
+const WIDE_TURN_STEPS: u32 = 20_000;
 
 /// Whether the solver may take `game`'s turns of several steps whole: nothing but the
 /// pieces, the turn, the passes and the mover lasts from one turn to the next (no counters,
@@ -61,7 +72,12 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         };
         let mut ends = Vec::new();
         let mut seen = None;
-        self.turn_ends((start, n.1), None, fixing, &mut ends, &mut seen)?;
+        let mut tried = 0;
+        let listed = self.turn_ends((start, n.1), None, fixing, &mut ends, &mut seen, &mut tried);
+        if listed.is_err() && tried > WIDE_TURN_STEPS {
+            self.too_wide.store(true, Ordering::Relaxed);
+        }
+        listed?;
         if ends.is_empty() {
             // The runner stops at a choice only where one of its steps is legal, so every
             // route came back to a position it had passed: the turn can go round for ever.
@@ -109,6 +125,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         fixing: u32,
         ends: &mut Vec<(u8, Node<B, P>)>,
         seen: &mut Option<HashSet<StepKey<B, P>, BuildHasherDefault<FoldHasher>>>,
+        tried: &mut u32,
     ) -> Result<(), Fault> {
         let (k, game) = (self.kernel, self.game);
         let (s, At::Choice { pc, moves, more }) = n else {
@@ -133,13 +150,17 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             if fixing != 0 && name != NOT_A_CELL && self.repeats(fixing, usize::from(name)) {
                 continue;
             }
+            *tried += 1;
+            if *tried > WIDE_TURN_STEPS {
+                return Err(fault(game, TOO_WIDE, None));
+            }
             let mut t = s;
             let Some(next) = k.try_play(game, &mut t, pc, alt, value)? else {
                 continue;
             };
             match next {
                 At::Choice { .. } if t.turn == s.turn => {
-                    self.turn_ends((t, next), Some(name), 0, ends, seen)?;
+                    self.turn_ends((t, next), Some(name), 0, ends, seen, tried)?;
                 }
                 _ => {
                     let key = Kernel::key(&t);
@@ -150,6 +171,12 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             }
         }
         Ok(())
+    }
+
+    /// Whether a turn had too many ways to go to be taken whole: the search's answer, an
+    /// error, then says nothing of the position, and the step-by-step search takes the game.
+    pub(in crate::engine::kernel) fn turns_too_wide(&self) -> bool {
+        self.too_wide.load(Ordering::Relaxed)
     }
 
     /// Whether one of the symmetries in `fixing` (bits by the mirrors' order) maps `cell` to
