@@ -672,6 +672,11 @@ fn the_best_lines_in_the_solved_games_end_as_it_says() {
             "light 7, dark 9: dark wins",
         ),
         (
+            "Verto 5x5",
+            &["games/verto-8x8.rules", "--set", "size=5"][..],
+            "light 12, dark 13: dark wins",
+        ),
+        (
             "Reversi (BrainKing, 6x6)",
             &["games/reversi-6x6.rules"][..],
             "black 17, white 19: white wins",
