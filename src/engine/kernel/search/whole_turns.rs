@@ -11,9 +11,10 @@
 use super::{KernelTree, Node, Table, PASS};
 use crate::board::sets::Board;
 use crate::engine::hash::FoldHasher;
+use crate::engine::kernel::positions::choose_at;
 use crate::engine::kernel::{fault, At, Fault, Kernel, StepKey};
 use crate::engine::negamax::{self, Children, Tree};
-use crate::ir::{AltKind, Game, Instr};
+use crate::ir::{AltKind, Game};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::Ordering;
@@ -84,9 +85,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             let At::Choice { pc, .. } = n.1 else {
                 unreachable!("a turn under way stands at a choice")
             };
-            let Instr::Choose(c) = &game.program[pc as usize] else {
-                unreachable!("states are only suspended at choices")
-            };
+            let c = choose_at(game, pc);
             let turn_without_end = crate::engine::turn_without_end();
             return Err(fault(
                 game,
@@ -137,9 +136,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 return Ok(());
             }
         }
-        let Instr::Choose(c) = &game.program[pc as usize] else {
-            unreachable!("states are only suspended at choices")
-        };
+        let c = choose_at(game, pc);
         for i in 0..k.candidate_count(game, &s, pc, moves, more) {
             let (alt, value) = k.candidate(game, &s, pc, moves, more, i);
             let name = name.unwrap_or_else(|| match c.alts[alt].kind {
