@@ -2,6 +2,7 @@
 //! chromedriver by WebDriver (fantoccini), clicking as a player would. `.ci/run` installs
 //! both when they are missing. Screenshots go to target/browser/ and are checked for the board.
 
+use crate::common::run::temp;
 use crate::common::serve::serve;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -14,16 +15,20 @@ use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// chromedriver on a free port of 127.0.0.1, stopped when dropped.
+/// chromedriver on a free port of 127.0.0.1, stopped when dropped. It and its browser keep
+/// their temporary files in a folder of their own, removed with them: chromium leaves its
+/// profile folders behind in the system's /tmp otherwise (two for every test, every run).
 struct Driver {
     child: Child,
     port: u16,
+    scratch: std::path::PathBuf,
 }
 
 impl Drop for Driver {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.scratch);
     }
 }
 
@@ -33,8 +38,11 @@ fn driver() -> Driver {
         .local_addr()
         .unwrap()
         .port();
+    let scratch = std::path::PathBuf::from(temp("browser", &format!("scratch-{port}")));
+    std::fs::create_dir_all(&scratch).unwrap();
     let child = Command::new("chromedriver")
         .arg(format!("--port={port}"))
+        .env("TMPDIR", &scratch)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -47,7 +55,11 @@ fn driver() -> Driver {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    Driver { child, port }
+    Driver {
+        child,
+        port,
+        scratch,
+    }
 }
 
 async fn browser(driver: &Driver) -> Client {
