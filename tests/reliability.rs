@@ -86,13 +86,13 @@ fn games_and_turns_that_never_end_are_errors_not_crashes() {
             "endless-game.rules",
             rules("choose c in all { }"),
             vec![vec!["solve"]],
-            "10000 steps without the game ending",
+            "10000 turns without the game ending",
         ),
         (
             "endless-game-of-two-steps.rules",
             rules("choose c in all { } choose d in all { }"),
             vec![vec!["solve"]],
-            "10000 steps without the game ending",
+            "10000 turns without the game ending",
         ),
     ];
     for (name, text, commands, message) in cases {

@@ -372,6 +372,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
     type Key = Key;
     type Move = u8;
     type Error = Fault;
+    const MOVES_ARE: &'static str = "turns";
 
     fn over(&self, (s, at): &Self::Node) -> Option<f64> {
         match *at {

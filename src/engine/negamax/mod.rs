@@ -42,6 +42,8 @@ pub trait Tree {
     /// window) before searching them in full: it pays where the order of [`Tree::children`]
     /// usually puts the best move first, and costs searches again where it does not.
     const PROBES: bool = true;
+    /// What one of its moves is, in words, for the error of a line that never ends.
+    const MOVES_ARE: &'static str = "steps";
 
     /// The value of a finished position for its mover, None while the game goes on.
     fn over(&self, n: &Self::Node) -> Option<f64>;
@@ -163,7 +165,8 @@ pub fn value<T: Tree>(
     }
     if ply > MAX_SEARCH_STEPS {
         return Err(tree.endless(format!(
-            "a line of play went {MAX_SEARCH_STEPS} steps without the game ending; the search needs a game that always ends"
+            "a line of play went {MAX_SEARCH_STEPS} {} without the game ending; the search needs a game that always ends",
+            T::MOVES_ARE
         )));
     }
     if let Some(v) = tree.shortcut(table, n, alpha, beta, ply)? {
