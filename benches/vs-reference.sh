@@ -13,7 +13,8 @@ depth=${3:-11}
 ref_src=benches/reference-othello.c
 ref_bin=target/reference-othello
 mkdir -p target
-# Built for this machine, as outflank's release build is (its lanes use AVX2 where it exists).
+# Built for this machine: outflank's release build takes this machine's AVX2 and bit
+# instructions at run time in the loops this measures (docs/PERFORMANCE.md, "Build").
 cc -O3 -march=native -Wno-psabi -o "$ref_bin" "$ref_src"
 cargo build --release --quiet
 ours=() theirs=() ours_perft=() theirs_perft=()

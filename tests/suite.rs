@@ -23,6 +23,7 @@ mod fuzz;
 mod games;
 mod hex;
 mod house;
+mod instructions;
 mod json;
 mod kernel;
 mod language;

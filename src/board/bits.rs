@@ -1,6 +1,8 @@
 //! A fixed-size set of cells. Fixed size keeps game states `Copy` and free of heap allocation;
 //! 11 words cover the largest board the language allows (26 x 26).
 
+use super::instructions::{nth, ones};
+
 pub const WORDS: usize = 11;
 pub const MAX_CELLS: usize = WORDS * 64;
 
@@ -30,15 +32,15 @@ impl Bits {
     }
     #[inline]
     pub fn count(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        self.0.iter().map(|&w| ones(w)).sum()
     }
     /// The k-th cell in increasing order (k < count).
     #[inline]
     pub fn nth(&self, mut k: usize) -> usize {
         for (i, &w) in self.0.iter().enumerate() {
-            let n = w.count_ones() as usize;
+            let n = ones(w) as usize;
             if k < n {
-                return i * 64 + nth_of_word(w, k);
+                return i * 64 + nth(w, k);
             }
             k -= n;
         }
@@ -159,25 +161,4 @@ pub fn shift_words<const N: usize>(w: &[u64; N], k: i32) -> [u64; N] {
         }
     }
     out
-}
-
-/// The k-th set bit of a word: one instruction where the target has BMI2 (`pdep` deposits the
-/// bit `1 << k` at the k-th set position), clearing the lowest bits one by one elsewhere.
-#[inline(always)]
-// The one unsafe block of the crate: an intrinsic whose only requirement is the cfg below.
-#[allow(unsafe_code)]
-pub(crate) fn nth_of_word(w: u64, k: usize) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the `bmi2` target feature is enabled for this build (checked by the cfg).
-        unsafe { std::arch::x86_64::_pdep_u64(1 << k, w).trailing_zeros() as usize }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut w = w;
-        for _ in 0..k {
-            w &= w - 1;
-        }
-        w.trailing_zeros() as usize
-    }
 }

@@ -5,6 +5,7 @@
 
 pub mod bits;
 pub mod geometry;
+pub mod instructions;
 pub mod pieces;
 pub mod sets;
 

@@ -2,7 +2,8 @@
 //! instead of the 704-bit [`Bits`] every board fits in. Below them, their [`Lanes`]: four sets
 //! stepped together, one per direction of a line.
 
-use super::bits::{nth_of_word, Bits, WORDS};
+use super::bits::{Bits, WORDS};
+use super::instructions::{nth, ones};
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// A set of cells as the bits of one integer (bit i = cell i).
@@ -155,7 +156,7 @@ macro_rules! integer_board {
             }
             #[inline(always)]
             fn count(self) -> u32 {
-                self.count_ones()
+                self.ones()
             }
             #[inline(always)]
             fn is_empty(self) -> bool {
@@ -444,7 +445,7 @@ impl<const N: usize> Board for Wide<N> {
     }
     #[inline(always)]
     fn count(self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        self.0.iter().map(|&w| ones(w)).sum()
     }
     #[inline(always)]
     fn is_empty(self) -> bool {
@@ -497,14 +498,14 @@ impl<const N: usize> Board for Wide<N> {
         // that branch mispredict at almost every draw.
         let (mut word, mut skipped, mut before) = (0, 0, 0);
         for &w in &self.0 {
-            let n = w.count_ones() as usize;
+            let n = ones(w) as usize;
             let past = usize::from(before + n <= k);
             word += past;
             skipped += past * n;
             before += n;
         }
         assert!(k < before, "no cell {k} in the set");
-        word * 64 + nth_of_word(self.0[word], k - skipped)
+        word * 64 + nth(self.0[word], k - skipped)
     }
     fn from_bits(b: &Bits) -> Self {
         Wide::from_bits(b)
@@ -522,26 +523,36 @@ impl<const N: usize> Board for Wide<N> {
     }
 }
 
-trait NthSetBit {
+/// What the one-word and two-word sets count and draw with the processor's instructions.
+trait WordBits {
+    fn ones(self) -> u32;
     fn nth_set_bit(self, k: usize) -> usize;
 }
 
-impl NthSetBit for u64 {
+impl WordBits for u64 {
+    #[inline(always)]
+    fn ones(self) -> u32 {
+        ones(self)
+    }
     #[inline(always)]
     fn nth_set_bit(self, k: usize) -> usize {
-        nth_of_word(self, k)
+        nth(self, k)
     }
 }
 
-impl NthSetBit for u128 {
+impl WordBits for u128 {
+    #[inline(always)]
+    fn ones(self) -> u32 {
+        ones(self as u64) + ones((self >> 64) as u64)
+    }
     #[inline(always)]
     fn nth_set_bit(self, k: usize) -> usize {
         let low = self as u64;
-        let below = low.count_ones() as usize;
+        let below = ones(low) as usize;
         if k < below {
-            nth_of_word(low, k)
+            nth(low, k)
         } else {
-            64 + nth_of_word((self >> 64) as u64, k - below)
+            64 + nth((self >> 64) as u64, k - below)
         }
     }
 }

@@ -132,7 +132,13 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
         });
     }
     if json {
-        return Ok(json_document(&serde_json::json!({ "games": rows }), true));
+        return Ok(json_document(
+            &serde_json::json!({
+                "games": rows,
+                "instructions": outflank::board::instructions::names(),
+            }),
+            true,
+        ));
     }
     let mut out = format!(
         "{:<32} {:>12} {:>8} {:>6} {:>14} {:>7} {:>7}  {}\n",
@@ -151,5 +157,9 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
             r.runner
         ));
     }
+    out.push_str(&format!(
+        "bit instructions: {}\n",
+        outflank::board::instructions::names()
+    ));
     Ok(out)
 }

@@ -409,6 +409,10 @@ const STREAM_CHUNK: usize = 1 << 16;
 /// parser's limits keep that depth far below this.
 pub(crate) fn main() -> i32 {
     let cli = Cli::parse();
+    if let Err(m) = outflank::board::instructions::check_switch() {
+        eprintln!("error: {m}");
+        return 2;
+    }
     std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(move || run(cli))

@@ -146,7 +146,28 @@ impl Judge {
     /// features' weights, read from the layout [`Judge::fit`] made (the hot path of the
     /// solver's order: a class looked up per feature cost a fifth of a solve, and a weight
     /// per cell and pair, read through each cell's state, a third).
+    ///
+    /// Taken in a copy compiled for the processor's vector instructions where it has them
+    /// (see `chosen_copies`): the blocks' sums are a solve's most frequent work after its
+    /// placements.
+    #[allow(unsafe_code, unused_unsafe)]
     pub fn margin(&self, mine: u128, theirs: u128, my_moves: u32, their_moves: u32) -> f64 {
+        if crate::board::instructions::vectors() {
+            // SAFETY: the processor has the copy's instructions (`vectors`).
+            unsafe { self.margin_v3(mine, theirs, my_moves, their_moves) }
+        } else {
+            self.margin_on(mine, theirs, my_moves, their_moves)
+        }
+    }
+
+    crate::engine::kernel::copies::vector_features! {
+        fn margin_v3(&self, mine: u128, theirs: u128, my_moves: u32, their_moves: u32) -> f64 {
+            self.margin_on(mine, theirs, my_moves, their_moves)
+        }
+    }
+
+    #[inline(always)]
+    fn margin_on(&self, mine: u128, theirs: u128, my_moves: u32, their_moves: u32) -> f64 {
         let w = &self.weights[self.count_base..];
         let counts = w[0] * f64::from(my_moves) + w[1] * f64::from(their_moves) + w[2];
         // In 64 bits: a rules file may score in millions, and the weights' casts saturate.

@@ -17,6 +17,7 @@
 
 mod choices;
 mod context;
+pub(crate) mod copies;
 pub mod judge;
 mod lines;
 mod perft;

@@ -39,9 +39,13 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
             if let At::Choice { pc, moves, more } = at {
                 if let Some(d) = self.direct_at_choice(pc) {
                     at = if d.wraps {
-                        self.direct_playout::<true>(game, d, &mut s, moves, rng, &mut steps, limit)
+                        self.direct_playout_chosen::<true>(
+                            game, d, &mut s, moves, rng, &mut steps, limit,
+                        )
                     } else {
-                        self.direct_playout::<false>(game, d, &mut s, moves, rng, &mut steps, limit)
+                        self.direct_playout_chosen::<false>(
+                            game, d, &mut s, moves, rng, &mut steps, limit,
+                        )
                     };
                     continue;
                 }
@@ -80,6 +84,44 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
             steps += 1;
         }
         Ok((s, at, steps))
+    }
+
+    /// [`Kernel::direct_playout`], in the copy compiled for the processor's vector
+    /// instructions where it has them: a playout's turns of a [`Direct`] game are its hot
+    /// loop, and they run inside this one call.
+    #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
+    fn direct_playout_chosen<const W: bool>(
+        self,
+        game: &Game,
+        d: &Direct<B>,
+        s: &mut KState<B, P>,
+        moves: B,
+        rng: &mut Rng,
+        steps: &mut u64,
+        limit: u64,
+    ) -> At<B> {
+        if crate::board::instructions::vectors() {
+            // SAFETY: the processor has the copy's instructions (`vectors`).
+            unsafe { self.direct_playout_v3::<W>(game, d, s, moves, rng, steps, limit) }
+        } else {
+            self.direct_playout::<W>(game, d, s, moves, rng, steps, limit)
+        }
+    }
+
+    copies::vector_features! {
+        #[allow(clippy::too_many_arguments)]
+        fn direct_playout_v3<const W: bool>(
+            self,
+            game: &Game,
+            d: &Direct<B>,
+            s: &mut KState<B, P>,
+            moves: B,
+            rng: &mut Rng,
+            steps: &mut u64,
+            limit: u64,
+        ) -> At<B> {
+            self.direct_playout::<W>(game, d, s, moves, rng, steps, limit)
+        }
     }
 
     /// A uniformly random legal step at a choice whose options must be tried, drawn by

@@ -7,6 +7,7 @@
 //! by what they leave the opponent; closer, sorted without the table; at the very end, plain
 //! alpha-beta over the two boards. Other games use the first stretch throughout.
 
+use crate::engine::kernel::copies::chosen_copies;
 use std::sync::Arc;
 
 use super::judge::Judge;
@@ -163,13 +164,25 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
     /// with no placement) is worth the judge's margin plus the prospects, weighed more far
     /// from the judge's samples (see [`FAR_COUNT_EMPTIES`]).
     fn guess(&self, d: &Direct<B>, t: &KState<B, P>, replies: B, depth: u32) -> i32 {
-        self.guess_within(d, t, replies, depth, (-i32::MAX, i32::MAX))
+        let window = (-i32::MAX, i32::MAX);
+        if crate::board::instructions::vectors() {
+            self.guess_within::<true>(d, t, replies, depth, window)
+        } else {
+            self.guess_within::<false>(d, t, replies, depth, window)
+        }
     }
+
+    // The guesses order every position a solve searches with the table: in the copies of
+    // `chosen_copies`, as the last empty cells' search is.
+    chosen_copies!(guess_within, guess_within_v3, guess_within_base, guess_within_on,
+        (&self, d: &Direct<B>, t: &KState<B, P>, replies: B, depth: u32, window: (i32, i32))
+        -> i32);
 
     /// [`KernelTree::guess`] within the window `(alpha, beta)`: exact inside it, a bound on
     /// the side it falls outside. Alpha-beta finds the same guess with the whole window as
     /// plain negamax does, from fewer leaves.
-    fn guess_within(
+    #[inline(always)]
+    fn guess_within_on<const V3: bool>(
         &self,
         d: &Direct<B>,
         t: &KState<B, P>,
@@ -202,7 +215,7 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
         for cell in replies.cells() {
             let (next, other, r2) = k.direct_turn::<false>(d, t.pieces[m], t.pieces[1 - m], cell);
             let u = Kernel::after_direct(t, next, other);
-            let v = -self.guess_within(d, &u, r2, depth - 1, (-beta, -alpha));
+            let v = -self.guess_within::<V3>(d, &u, r2, depth - 1, (-beta, -alpha));
             if v > best {
                 best = v;
                 alpha = alpha.max(v);

@@ -9,6 +9,7 @@ use super::margins::MarginTable;
 use super::order::FEW_CELLS;
 use super::{KernelTree, Table, DIRECT_PLAIN_EMPTIES};
 use crate::board::sets::Board;
+use crate::engine::kernel::copies::chosen_copies;
 use crate::engine::kernel::{Direct, KState};
 use crate::engine::state::WIN_VALUE;
 
@@ -121,15 +122,33 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         let sign = if sign < 0.0 { -1 } else { 1 };
         let nodes = &mut table.nodes;
         let window = (low, high);
-        value_of_margin(self.counted_sorted(margins, d, s, sign, boards, moves, window, nodes))
+        let margin = if crate::board::instructions::vectors() {
+            self.counted_sorted::<true>(margins, d, s, sign, boards, moves, window, nodes)
+        } else {
+            self.counted_sorted::<false>(margins, d, s, sign, boards, moves, window, nodes)
+        };
+        value_of_margin(margin)
     }
+
+    // The search below runs in the copies of `chosen_copies`: the last empty cells are most of
+    // a solve's positions, and vector instructions speed its placements up.
+    chosen_copies!(counted_plain, counted_plain_v3, counted_plain_base, counted_plain_on,
+        (&self, d: &Direct<B>, sign: i32, boards: (B, B), moves: B, alpha: i32, beta: i32,
+         nodes: &mut u64) -> i32);
+    chosen_copies!(few_left, few_left_v3, few_left_base, few_left_on,
+        (&self, d: &Direct<B>, sign: i32, boards: (B, B), rest: B, window: (i32, i32),
+         nodes: &mut u64) -> i32);
+    chosen_copies!(counted_sorted, counted_sorted_v3, counted_sorted_base, counted_sorted_on,
+        (&self, margins: &mut MarginTable, d: &Direct<B>, s: &KState<B, P>, sign: i32,
+         boards: (B, B), moves: B, window: (i32, i32), nodes: &mut u64) -> i32);
 
     /// [`KernelTree::counted_value`]'s search, over margins, in the last
     /// [`DIRECT_PLAIN_EMPTIES`] empty cells: the placements in the order of
     /// `Kernel::last_stretch_order`, the positions counted as in `direct_plain`. Below, each
     /// side's placements are found by [`KernelTree::few_left`] from the empty cells' rays.
     #[allow(clippy::too_many_arguments)]
-    fn counted_plain(
+    #[inline(always)]
+    fn counted_plain_on<const V3: bool>(
         &self,
         d: &Direct<B>,
         sign: i32,
@@ -146,7 +165,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             // The placer's cells are `other`, the next mover's `next`.
             let boards = k.direct_place::<false>(d, mover, opponent, cell);
             let rest = empty & !B::single(cell);
-            let v = self.few_left(d, sign, boards, rest, (alpha, beta), nodes);
+            let v = self.few_left::<V3>(d, sign, boards, rest, (alpha, beta), nodes);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -193,7 +212,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// of the board), in the order of `Kernel::last_stretch_order`. The placer's window is
     /// `(alpha, beta)`. A position is counted where its mover places, once, as
     /// `direct_plain` counts it.
-    fn few_left(
+    #[inline(always)]
+    fn few_left_on<const V3: bool>(
         &self,
         d: &Direct<B>,
         sign: i32,
@@ -213,12 +233,13 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         let order = &cells[..n];
         let boards = (next, placer);
         let window = (-beta, -alpha);
-        if let Some(v) = self.few_placed(d, sign, boards, rest, order, window, nodes) {
+        if let Some(v) = self.few_placed::<V3>(d, sign, boards, rest, order, window, nodes) {
             return -v;
         }
         // The next mover passes and the placer places again.
         let boards = (placer, next);
-        if let Some(v) = self.few_placed(d, sign, boards, rest, order, (alpha, beta), nodes) {
+        let window = (alpha, beta);
+        if let Some(v) = self.few_placed::<V3>(d, sign, boards, rest, order, window, nodes) {
             return v;
         }
         finished_margin(sign, placer, next)
@@ -228,7 +249,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// tried in `order`, within the window `(alpha, beta)`; None when it may place on none.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn few_placed(
+    fn few_placed<const V3: bool>(
         &self,
         d: &Direct<B>,
         sign: i32,
@@ -254,7 +275,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             let v = if !left.is_empty() && left.without_lowest().is_empty() {
                 self.last_one(d, sign, boards, left.lowest(), nodes)
             } else {
-                self.few_left(d, sign, boards, left, (alpha, beta), nodes)
+                self.few_left::<V3>(d, sign, boards, left, (alpha, beta), nodes)
             };
             if best.is_none_or(|b| v > b) {
                 best = Some(v);
@@ -304,7 +325,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// From [`MARGIN_TABLED_EMPTIES`] empty cells up, positions are kept in `margins`: their
     /// bounds narrow the window or answer at once, and their best placement is tried first.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn counted_sorted(
+    #[inline(always)]
+    fn counted_sorted_on<const V3: bool>(
         &self,
         margins: &mut MarginTable,
         d: &Direct<B>,
@@ -319,7 +341,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         let empty = k.playable & !(mover | opponent);
         let empties = empty.count();
         if empties <= DIRECT_PLAIN_EMPTIES {
-            return self.counted_plain(d, sign, (mover, opponent), moves, alpha, beta, nodes);
+            let boards = (mover, opponent);
+            return self.counted_plain::<V3>(d, sign, boards, moves, alpha, beta, nodes);
         }
         let tabled = empties >= MARGIN_TABLED_EMPTIES;
         let mut hint = None;
@@ -362,13 +385,13 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                     *nodes += 2;
                     let boards = (other, next);
                     let window = (alpha, beta);
-                    self.counted_sorted(margins, d, s, sign, boards, again, window, nodes)
+                    self.counted_sorted::<V3>(margins, d, s, sign, boards, again, window, nodes)
                 }
             } else {
                 *nodes += 1;
                 let boards = (next, other);
                 let window = (-beta, -alpha);
-                -self.counted_sorted(margins, d, s, sign, boards, replies, window, nodes)
+                -self.counted_sorted::<V3>(margins, d, s, sign, boards, replies, window, nodes)
             };
             if v > best.0 {
                 best = (v, i);

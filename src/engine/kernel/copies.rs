@@ -1,0 +1,55 @@
+//! Copies of the runner's hottest methods compiled for the processor's vector instructions,
+//! taken at run time where it has them (see [`crate::board::instructions`]).
+
+/// The instructions the copies of [`chosen_copies`] are compiled for: x86-64-v3's vector and
+/// bit instructions, which [`crate::board::instructions::vectors`] checks for. On other
+/// architectures the copy is a plain function, and the `unsafe` around its calls is allowed to
+/// be needless (`unused_unsafe` at each call).
+macro_rules! vector_features {
+    ($item:item) => {
+        #[cfg_attr(
+            target_arch = "x86_64",
+            target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")
+        )]
+        $item
+    };
+}
+pub(crate) use vector_features;
+
+/// For a method `$on::<V3>` of the runner's hot loops, written once: `$name::<V3>`, which calls
+/// `$v3`, a copy of it compiled for the processor's vector instructions, when `V3` is true and
+/// `$base`, the portable copy, when false. The method calls itself (and its partners) through
+/// `$name::<V3>`, so a search that enters the vector copy stays in it; what is inlined into a
+/// copy is compiled with it. A portable build thus carries both and takes the one
+/// [`crate::board::instructions::vectors`] chose; where the build already targets those
+/// instructions, both copies are the same code. (Stable Rust gives a function, not a module,
+/// other target features, so each recursive method needs its copies.)
+macro_rules! chosen_copies {
+    ($name:ident, $v3:ident, $base:ident, $on:ident,
+     (&self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
+        fn $name<const V3: bool>(&self, $($arg: $ty),*) -> $ret {
+            if V3 {
+                // SAFETY: `V3` is true only where `vectors()` found the instructions, or
+                // inside a copy compiled for them, which was entered so.
+                unsafe { self.$v3($($arg),*) }
+            } else {
+                self.$base($($arg),*)
+            }
+        }
+
+        $crate::engine::kernel::copies::vector_features! {
+            #[allow(clippy::too_many_arguments)]
+            fn $v3(&self, $($arg: $ty),*) -> $ret {
+                self.$on::<true>($($arg),*)
+            }
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        fn $base(&self, $($arg: $ty),*) -> $ret {
+            self.$on::<false>($($arg),*)
+        }
+    };
+}
+pub(crate) use chosen_copies;
