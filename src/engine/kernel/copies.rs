@@ -53,3 +53,30 @@ macro_rules! chosen_copies {
     };
 }
 pub(crate) use chosen_copies;
+
+/// For a loop `$on::<W>` that does not call itself (a playout's turns): `$name::<W>`, which
+/// asks [`crate::board::instructions::vectors`] and runs `$v3`, a copy of the loop compiled
+/// for the processor's vector instructions, or the loop itself. `W`: the board has joined
+/// edges, as the runner's direct loops take it.
+macro_rules! chosen_entry {
+    ($name:ident, $v3:ident, $on:ident,
+     (self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
+        #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
+        fn $name<const W: bool>(self, $($arg: $ty),*) -> $ret {
+            if $crate::board::instructions::vectors() {
+                // SAFETY: the processor has the copy's instructions (`vectors`).
+                unsafe { self.$v3::<W>($($arg),*) }
+            } else {
+                self.$on::<W>($($arg),*)
+            }
+        }
+
+        $crate::engine::kernel::copies::vector_features! {
+            #[allow(clippy::too_many_arguments)]
+            fn $v3<const W: bool>(self, $($arg: $ty),*) -> $ret {
+                self.$on::<W>($($arg),*)
+            }
+        }
+    };
+}
+pub(crate) use chosen_entry;

@@ -86,43 +86,12 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
         Ok((s, at, steps))
     }
 
-    /// [`Kernel::direct_playout`], in the copy compiled for the processor's vector
-    /// instructions where it has them: a playout's turns of a [`Direct`] game are its hot
-    /// loop, and they run inside this one call.
-    #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
-    fn direct_playout_chosen<const W: bool>(
-        self,
-        game: &Game,
-        d: &Direct<B>,
-        s: &mut KState<B, P>,
-        moves: B,
-        rng: &mut Rng,
-        steps: &mut u64,
-        limit: u64,
-    ) -> At<B> {
-        if crate::board::instructions::vectors() {
-            // SAFETY: the processor has the copy's instructions (`vectors`).
-            unsafe { self.direct_playout_v3::<W>(game, d, s, moves, rng, steps, limit) }
-        } else {
-            self.direct_playout::<W>(game, d, s, moves, rng, steps, limit)
-        }
-    }
-
-    copies::vector_features! {
-        #[allow(clippy::too_many_arguments)]
-        fn direct_playout_v3<const W: bool>(
-            self,
-            game: &Game,
-            d: &Direct<B>,
-            s: &mut KState<B, P>,
-            moves: B,
-            rng: &mut Rng,
-            steps: &mut u64,
-            limit: u64,
-        ) -> At<B> {
-            self.direct_playout::<W>(game, d, s, moves, rng, steps, limit)
-        }
-    }
+    // A playout's turns of a [`Direct`] game are its hot loop, and they run inside this one
+    // call: [`Kernel::direct_playout`] in the copy for the processor's vector instructions
+    // where it has them.
+    copies::chosen_entry!(direct_playout_chosen, direct_playout_v3, direct_playout,
+        (self, game: &Game, d: &Direct<B>, s: &mut KState<B, P>, moves: B, rng: &mut Rng,
+         steps: &mut u64, limit: u64) -> At<B>);
 
     /// A uniformly random legal step at a choice whose options must be tried, drawn by
     /// [`draw_tried`]: the first candidate that passes its trial is

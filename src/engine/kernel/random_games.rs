@@ -110,46 +110,14 @@ impl<B: Board, const P: usize> RandomGames<'_, B, P> {
         Ok((self.export(game, &k, &at), tally))
     }
 
+    // In the copy for the processor's vector instructions where it has them, as playouts.
+    copies::chosen_entry!(direct_random_game, direct_random_game_v3, direct_random_game_on,
+        (self, game: &Game, d: &Direct<B>, s: &mut KState<B, P>, moves: B, rngs: &mut [Rng],
+         tally: &mut Tally, limit: u64) -> At<B>);
+
     /// [`Kernel::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
     /// (see [`Kernel::direct_turns`]): until a mover is blocked (the general path then
     /// decides between a pass and the end) or `limit` steps are played.
-    /// Taken in a copy compiled for the processor's vector instructions where it has them
-    /// (see `copies`), as playouts are.
-    #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
-    fn direct_random_game<const W: bool>(
-        self,
-        game: &Game,
-        d: &Direct<B>,
-        s: &mut KState<B, P>,
-        moves: B,
-        rngs: &mut [Rng],
-        tally: &mut Tally,
-        limit: u64,
-    ) -> At<B> {
-        if crate::board::instructions::vectors() {
-            // SAFETY: the processor has the copy's instructions (`vectors`).
-            unsafe { self.direct_random_game_v3::<W>(game, d, s, moves, rngs, tally, limit) }
-        } else {
-            self.direct_random_game_on::<W>(game, d, s, moves, rngs, tally, limit)
-        }
-    }
-
-    copies::vector_features! {
-        #[allow(clippy::too_many_arguments)]
-        fn direct_random_game_v3<const W: bool>(
-            self,
-            game: &Game,
-            d: &Direct<B>,
-            s: &mut KState<B, P>,
-            moves: B,
-            rngs: &mut [Rng],
-            tally: &mut Tally,
-            limit: u64,
-        ) -> At<B> {
-            self.direct_random_game_on::<W>(game, d, s, moves, rngs, tally, limit)
-        }
-    }
-
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn direct_random_game_on<const W: bool>(
