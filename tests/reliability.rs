@@ -630,6 +630,43 @@ fn solve_stays_within_its_memory() {
     }
 }
 
+/// `--memory` bounds the table at its largest too, as the process's peak shows: the table
+/// doubles in place, where a new one made beside the old held half as much again at the last
+/// doubling (a solve of Verto 5x5 under `--memory 8G` peaked at 12 GiB).
+#[test]
+fn solve_peaks_within_its_memory() {
+    const TABLE_KB: u64 = 128 << 10;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["solve", "games/verto-8x8.rules", "--memory", "128M"])
+        .args(["--jobs", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let peak = || common::run::memory_kb(child.id(), "VmHWM");
+    // Before its last doubling the table had half the 128 MB, so a process past 128 MB holds
+    // the whole table (the rest of the process is about 12 MB).
+    let start = std::time::Instant::now();
+    while peak() < TABLE_KB {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the table never grew to its size: {} kB",
+            peak()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Time for the doubling under way to finish (it takes a fraction of this).
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let most = peak();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        most < TABLE_KB + (32 << 10),
+        "peaked at {most} kB under --memory 128M"
+    );
+}
+
 /// Cases the fuzz campaign (tests/fuzz.rs) found, kept as plain tests.
 #[test]
 fn what_the_fuzzer_found_stays_fixed() {

@@ -29,6 +29,17 @@ pub(crate) fn outflank_with_input(args: &[&str], input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// A process's memory figure `field` (`VmRSS`: resident now; `VmHWM`: the most resident so
+/// far) in kB, as Linux counts it.
+pub(crate) fn memory_kb(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
+}
+
 pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

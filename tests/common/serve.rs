@@ -21,12 +21,7 @@ impl Drop for Served {
 impl Served {
     /// The server's resident memory in kB, as Linux counts it.
     pub(crate) fn resident_kb(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmRSS in /proc/PID/status")
+        super::run::memory_kb(self.child.id(), "VmRSS")
     }
 }
 

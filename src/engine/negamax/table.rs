@@ -222,10 +222,17 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
             busy: (0..BUSY_PLACES).map(|_| AtomicU64::new(0)).collect(),
             helper_nodes: AtomicU64::new(0),
         }));
-        for slot in std::mem::take(&mut self.slots) {
-            if slot.work != 0 {
-                self.put(slot);
+        // The old slots go over from the end, a block at a time, each block's memory given
+        // back before the next: the shared table has taken the whole of `--memory` already.
+        let mut old = std::mem::take(&mut self.slots);
+        while !old.is_empty() {
+            let block = old.len().saturating_sub(1 << 16);
+            for slot in old.drain(block..) {
+                if slot.work != 0 {
+                    self.put(slot);
+                }
             }
+            old.shrink_to_fit();
         }
         self.used = 0;
     }
@@ -283,13 +290,26 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
         }
     }
 
-    /// Twice the slots, the entries placed again.
+    /// Twice the slots, the entries placed again, in place: the vector is reallocated to
+    /// twice its size (for a table this large the allocator moves its pages rather than
+    /// copying them) and each pair's entries stay where they are or move to the pair as far
+    /// again along, the only two their hash can now choose (so the count used is unchanged).
+    /// A new table beside the old one
+    /// held both at once at the last doubling: half as much again as `--memory` allowed.
     fn grow(&mut self) {
-        let bigger = vec![Slot::default(); self.slots.len() * 2];
-        let old = std::mem::replace(&mut self.slots, bigger);
-        self.used = 0;
-        for slot in old.into_iter().filter(|s| s.work != 0) {
-            self.put(slot);
+        let half = self.slots.len();
+        self.slots.reserve_exact(half);
+        self.slots.resize(half * 2, Slot::default());
+        for first in (0..half).step_by(2) {
+            let pair = [self.slots[first], self.slots[first + 1]];
+            self.slots[first] = Slot::default();
+            self.slots[first + 1] = Slot::default();
+            // The kept entry first: where both land in one pair they keep their places.
+            for slot in pair.into_iter().filter(|s| s.work != 0) {
+                let i = self.pair(&slot.key);
+                let free = usize::from(self.slots[i].work != 0);
+                self.slots[i + free] = slot;
+            }
         }
     }
 
