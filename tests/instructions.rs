@@ -141,8 +141,8 @@ fn a_misspelt_switch_is_an_error_not_ignored() {
         "{err}"
     );
     assert!(stdout(&out).is_empty());
-    // The switch's own values pass.
-    for value in ["baseline", "auto"] {
+    // The switch's own values pass, and empty is unset.
+    for value in ["baseline", "auto", ""] {
         let out = outflank_with(Some(value), &["info", "games/othello.rules"]);
         assert!(out.status.success(), "{value}: {}", stderr(&out));
     }

@@ -164,14 +164,15 @@ fn forced_baseline() -> bool {
 }
 
 /// Checks the switch's value, for the command line to report a misspelt one instead of
-/// quietly running with the fast instructions.
+/// quietly running with the fast instructions. Set but empty counts as unset, as a shell's
+/// `OUTFLANK_CPU= outflank ...` means it.
 pub fn check_switch() -> Result<(), String> {
     match std::env::var(SWITCH) {
         Err(std::env::VarError::NotPresent) => Ok(()),
-        Ok(v) if v == BASELINE || v == "auto" => Ok(()),
+        Ok(v) if v.is_empty() || v == BASELINE || v == "auto" => Ok(()),
         Ok(v) => Err(format!(
             "{SWITCH}={v:?} is not a setting: use {SWITCH}={BASELINE} to run without the \
-             processor's bit instructions, or leave it unset"
+             processor's bit instructions, or leave it unset or empty"
         )),
         Err(_) => Err(format!(
             "{SWITCH} is not valid text: use {SWITCH}={BASELINE}"
