@@ -51,6 +51,33 @@ macro_rules! chosen_copies {
             self.$on::<false>($($arg),*)
         }
     };
+    // The same for a method of a view taken by value, with the runner's `W` (the board has
+    // joined edges) before `V3`.
+    ($name:ident, $v3:ident, $base:ident, $on:ident,
+     <const $w:ident: bool> (self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
+        fn $name<const $w: bool, const V3: bool>(self, $($arg: $ty),*) -> $ret {
+            if V3 {
+                // SAFETY: as in the arm above.
+                unsafe { self.$v3::<$w>($($arg),*) }
+            } else {
+                self.$base::<$w>($($arg),*)
+            }
+        }
+
+        $crate::engine::kernel::copies::vector_features! {
+            #[allow(clippy::too_many_arguments)]
+            fn $v3<const $w: bool>(self, $($arg: $ty),*) -> $ret {
+                self.$on::<$w, true>($($arg),*)
+            }
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        fn $base<const $w: bool>(self, $($arg: $ty),*) -> $ret {
+            self.$on::<$w, false>($($arg),*)
+        }
+    };
 }
 pub(crate) use chosen_copies;
 

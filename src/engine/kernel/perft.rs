@@ -38,7 +38,6 @@ kernel_view!(Counting);
 impl<B: Board, const P: usize> Counting<'_, B, P> {
     /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2: the copy
     /// compiled for the processor's vector instructions where it has them.
-    #[allow(unsafe_code, unused_unsafe)]
     fn direct_perft<const W: bool>(
         self,
         game: &Game,
@@ -48,28 +47,17 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         depth: u32,
     ) -> Result<u64, Fault> {
         if crate::board::instructions::vectors() {
-            // SAFETY: the processor has the copy's instructions (`vectors`).
-            unsafe { self.direct_perft_v3::<W>(game, d, s, moves, depth) }
+            self.direct_perft_chosen::<W, true>(game, d, s, moves, depth)
         } else {
-            self.direct_perft_on::<W, false>(game, d, s, moves, depth)
+            self.direct_perft_chosen::<W, false>(game, d, s, moves, depth)
         }
     }
 
-    copies::vector_features! {
-        fn direct_perft_v3<const W: bool>(
-            self,
-            game: &Game,
-            d: &Direct<B>,
-            s: &KState<B, P>,
-            moves: B,
-            depth: u32,
-        ) -> Result<u64, Fault> {
-            self.direct_perft_on::<W, true>(game, d, s, moves, depth)
-        }
-    }
+    copies::chosen_copies!(direct_perft_chosen, direct_perft_v3, direct_perft_base,
+        direct_perft_on, <const W: bool> (self, game: &Game, d: &Direct<B>, s: &KState<B, P>,
+        moves: B, depth: u32) -> Result<u64, Fault>);
 
     #[inline(always)]
-    #[allow(unsafe_code, unused_unsafe)]
     fn direct_perft_on<const W: bool, const V3: bool>(
         self,
         game: &Game,
@@ -90,26 +78,10 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
                 u64::from(replies.count())
             } else {
                 let t = Kernel::after_direct(s, next, other);
-                if V3 {
-                    // SAFETY: this copy runs only inside `direct_perft_v3`.
-                    unsafe { self.direct_perft_v3::<W>(game, d, &t, replies, depth - 1)? }
-                } else {
-                    self.direct_perft_base::<W>(game, d, &t, replies, depth - 1)?
-                }
+                self.direct_perft_chosen::<W, V3>(game, d, &t, replies, depth - 1)?
             };
         }
         Ok(total)
-    }
-
-    fn direct_perft_base<const W: bool>(
-        self,
-        game: &Game,
-        d: &Direct<B>,
-        s: &KState<B, P>,
-        moves: B,
-        depth: u32,
-    ) -> Result<u64, Fault> {
-        self.direct_perft_on::<W, false>(game, d, s, moves, depth)
     }
 
     /// [`Kernel::perft_steps`].
