@@ -667,6 +667,29 @@ fn solve_peaks_within_its_memory() {
     );
 }
 
+/// `perft`'s memo of positions inside turns keeps to its 512 MB, growing included: a fixed
+/// count of entries took 0.75 GB on VECT-REVERSE's 64 cells, and four times as much on the
+/// widest boards with eight players.
+#[test]
+fn perft_memo_keeps_to_its_memory() {
+    let child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["perft", "games/vect-reverse.rules", "--depth", "6"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (o, peak) = common::run::wait_with_peak_kb(child);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("perft 6: 39910856 leaves"),
+        "{}",
+        stdout(&o)
+    );
+    // The memo fills and is cleared at this depth: it held 0.75 GB before.
+    assert!(peak < (512 + 32) << 10, "peaked at {peak} kB");
+}
+
 /// Cases the fuzz campaign (tests/fuzz.rs) found, kept as plain tests.
 #[test]
 fn what_the_fuzzer_found_stays_fixed() {

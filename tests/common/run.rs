@@ -30,14 +30,29 @@ pub(crate) fn outflank_with_input(args: &[&str], input: &str) -> Output {
 }
 
 /// A process's memory figure `field` (`VmRSS`: resident now; `VmHWM`: the most resident so
-/// far) in kB, as Linux counts it.
-pub(crate) fn memory_kb(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+/// far) in kB, as Linux counts it; None once the process has ended.
+fn read_memory_kb(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()
         .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
+}
+
+/// [`read_memory_kb`] of a process that is running.
+pub(crate) fn memory_kb(pid: u32, field: &str) -> u64 {
+    read_memory_kb(pid, field).unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
+}
+
+/// Waits for `child`, reading its peak resident memory (`VmHWM`, kB) as it runs: the most it
+/// held up to the last reading, a few milliseconds before it ended.
+pub(crate) fn wait_with_peak_kb(mut child: std::process::Child) -> (Output, u64) {
+    let mut peak = 0;
+    while child.try_wait().unwrap().is_none() {
+        peak = peak.max(read_memory_kb(child.id(), "VmHWM").unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    (child.wait_with_output().unwrap(), peak)
 }
 
 pub(crate) fn stdout(o: &Output) -> String {

@@ -141,7 +141,7 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
             };
         }
         if let Some(k) = key {
-            if memo.len() >= MEMO_ENTRIES {
+            if memo.len() >= StepKey::<B, P>::MEMO_ENTRIES {
                 memo.clear();
             }
             memo.insert(k, total);
@@ -215,5 +215,19 @@ impl<B: Board, const P: usize> StepKey<B, P> {
 /// Counts below sub-states of a turn, by sub-state and depth.
 pub type StepMemo<B, const P: usize> = PositionMap<(StepKey<B, P>, u32), u64>;
 
-/// Bounds the memory of a long count; clearing only costs recomputation.
-pub(super) const MEMO_ENTRIES: usize = 1 << 21;
+/// The most memory a long count's memo takes, growing included; clearing it when full only
+/// costs recomputation.
+const MEMO_BYTES: usize = 512 << 20;
+
+impl<B: Board, const P: usize> StepKey<B, P> {
+    /// Entries the memo holds before it is cleared. Its map keeps an eighth of its buckets
+    /// free and doubles them, so it holds this many (a power of two) in twice as many buckets,
+    /// and while it grows to them it has the half before too: three times this many buckets
+    /// of a key, a count and a control byte fit in [`MEMO_BYTES`]. A fixed count of entries
+    /// took 0.75 GB on a board of 64 cells, and four times as much for eight players on the
+    /// largest boards.
+    pub(super) const MEMO_ENTRIES: usize = {
+        let bucket = std::mem::size_of::<((StepKey<B, P>, u32), u64)>() + 1;
+        1 << (MEMO_BYTES / bucket / 3).ilog2()
+    };
+}
