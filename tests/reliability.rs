@@ -690,6 +690,31 @@ fn perft_memo_keeps_to_its_memory() {
     assert!(peak < (512 + 32) << 10, "peaked at {peak} kB");
 }
 
+/// A computer player's tree keeps to its 128 MB however long it thinks: it grew a node a
+/// playout, about 125 MB a second of thought in a test build (400 MB in 3 s).
+#[test]
+fn a_long_think_keeps_its_tree_within_bounds() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["play", "games/othello.rules", "--black", "mcts:4000ms"])
+        .args(["--white", "human"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    let (o, peak) = common::run::wait_with_peak_kb(child);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("black (mcts:4000ms) plays"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(peak < 200 << 10, "peaked at {peak} kB");
+}
+
 /// Cases the fuzz campaign (tests/fuzz.rs) found, kept as plain tests.
 #[test]
 fn what_the_fuzzer_found_stays_fixed() {

@@ -35,6 +35,23 @@ const EXPLORATION: f64 = 1.4;
 /// nothing measurable against the playouts themselves.
 const REPORT_EVERY: u64 = 256;
 
+/// The most memory one choice's tree takes. The tree grows a node a playout, about 125 MB a
+/// second on Othello, so a long think (`mcts:60000ms`, or a large count of playouts) took
+/// gigabytes; once the tree is this large its playouts go on from the positions it holds and
+/// only sharpen their counts. The default player's 1,000 playouts take a few hundred kB.
+const TREE_BYTES: usize = 128 << 20;
+
+/// Whether `tree`, its nodes' steps taking `steps_bytes`, may take one more node within
+/// [`TREE_BYTES`], counting the room a full vector of nodes grows to.
+fn tree_has_room(tree: &Vec<Node>, steps_bytes: usize) -> bool {
+    let room = if tree.len() < tree.capacity() {
+        tree.capacity()
+    } else {
+        (tree.capacity() * 2).max(4)
+    };
+    room * std::mem::size_of::<Node>() + steps_bytes <= TREE_BYTES
+}
+
 impl Mcts {
     pub fn new(seed: u64, budget: Budget) -> Mcts {
         Mcts {
@@ -109,6 +126,10 @@ impl Agent for Mcts {
         }
         let started = Instant::now();
         let mut done = 0u64;
+        // The heap memory of the nodes' lists of steps (see `tree_has_room`).
+        let step_bytes = std::mem::size_of::<Step>();
+        let child_bytes = std::mem::size_of::<(Step, usize)>();
+        let mut steps_bytes = tree[0].untried.capacity() * step_bytes;
         loop {
             match self.budget {
                 Budget::Playouts(n) if done >= n => break,
@@ -137,14 +158,17 @@ impl Agent for Mcts {
                 at = best.1;
                 path.push(at);
             }
-            // Expansion: one untried step, chosen at random.
-            if !tree[at].untried.is_empty() {
+            // Expansion: one untried step, chosen at random, while the tree has room.
+            if !tree[at].untried.is_empty() && tree_has_room(&tree, steps_bytes) {
                 let i = self.rng.below(tree[at].untried.len());
                 let step = tree[at].untried.swap_remove(i);
                 let child = Self::node(engine, engine.apply(&tree[at].state, step)?)?;
+                steps_bytes += child.untried.capacity() * step_bytes;
                 tree.push(child);
                 let c = tree.len() - 1;
+                let before = tree[at].children.capacity();
                 tree[at].children.push((step, c));
+                steps_bytes += (tree[at].children.capacity() - before) * child_bytes;
                 at = c;
                 path.push(at);
             }
