@@ -572,6 +572,39 @@ fn players_too_strong_for_a_page_are_refused() {
     );
 }
 
+/// Players think one a core at a time: a page asking for more waits its turn, so the server's
+/// memory is that of as many players as it has cores (64 threads could think at once before,
+/// each with up to 320 MB of tables).
+#[test]
+fn players_think_one_a_core() {
+    let s = serve(&[]);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let started = Instant::now();
+    let thinkers: Vec<_> = (0..=cores)
+        .map(|_| {
+            let a = s.address.clone();
+            std::thread::spawn(move || {
+                let view = post(&a, "/api/sessions", json!({ "game": "othello" }));
+                let id = view["id"].as_str().unwrap().to_string();
+                post(
+                    &a,
+                    &format!("/api/sessions/{id}/agent"),
+                    json!({ "agent": "mcts:1500ms" }),
+                )
+            })
+        })
+        .collect();
+    for t in thinkers {
+        assert_eq!(t.join().unwrap()["history"].as_array().unwrap().len(), 1);
+    }
+    // One more player than cores: one of them thought after another had finished.
+    assert!(
+        started.elapsed() >= Duration::from_millis(3000),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 /// The line of the last `needle` in `text`.
 fn line_of(text: &str, needle: &str) -> usize {
     text[..text.rfind(needle).unwrap()].matches('\n').count() + 1

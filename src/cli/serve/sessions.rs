@@ -27,6 +27,10 @@ const MAX_STEPS: usize = outflank::agents::MAX_GAME_STEPS as usize;
 pub(super) struct SessionStore {
     catalogue: Arc<Catalogue>,
     sessions: Mutex<Sessions>,
+    /// Players thinking at once, one a core: a player holds a core while it thinks, and its
+    /// tables or tree (up to a few hundred MB), so more at once would only share the cores
+    /// and add up the memory (64 blocking threads of 320 MB each).
+    thinking: Arc<tokio::sync::Semaphore>,
 }
 
 struct Sessions {
@@ -42,6 +46,9 @@ impl SessionStore {
                 next: 1,
                 by_id: BTreeMap::new(),
             }),
+            thinking: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            )),
         }
     }
 }
@@ -557,8 +564,16 @@ pub(super) async fn agent_step(
     let seed = outflank::agents::game_seed(request.seed, count as u64);
     let mut agent = outflank::agents::agent(&request.agent, seed).map_err(bad)?;
     // The agent thinks off the async threads, and without the session's lock: the page may
-    // ask for the position meanwhile.
+    // ask for the position meanwhile. It waits for a core first, and the thread holds the
+    // core until it ends, even if the page has gone.
+    let permit = server
+        .thinking
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(internal)?;
     let (step, text) = tokio::task::spawn_blocking(move || {
+        let _core = permit;
         let mut legal = Vec::new();
         engine.steps(&at, &mut legal)?;
         let step = agent.choose(&engine, &at, &legal)?;
