@@ -294,8 +294,8 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
     /// twice its size (for a table this large the allocator moves its pages rather than
     /// copying them) and each pair's entries stay where they are or move to the pair as far
     /// again along, the only two their hash can now choose (so the count used is unchanged).
-    /// A new table beside the old one
-    /// held both at once at the last doubling: half as much again as `--memory` allowed.
+    /// A new table beside the old one held both at once at the last doubling: half as much
+    /// again as `--memory` allowed.
     fn grow(&mut self) {
         let half = self.slots.len();
         self.slots.reserve_exact(half);
