@@ -293,7 +293,7 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
     /// Twice the slots, the entries placed again, in place: the vector is reallocated to
     /// twice its size (for a table this large the allocator moves its pages rather than
     /// copying them) and each pair's entries stay where they are or move to the pair as far
-    /// again along, the only two their hash can now choose (so the count used is unchanged).
+    /// again along, the only two their hash can now choose (the count used is unchanged).
     /// A new table beside the old one held both at once at the last doubling: half as much
     /// again as `--memory` allowed.
     fn grow(&mut self) {
@@ -304,11 +304,13 @@ impl<K: TableKey, M: Copy + Default> Table<K, M> {
             let pair = [self.slots[first], self.slots[first + 1]];
             self.slots[first] = Slot::default();
             self.slots[first + 1] = Slot::default();
-            // The kept entry first: where both land in one pair they keep their places.
+            // Placed as storing them anew in a new table placed them, in the same order, so
+            // the table and the positions a solve searches are what they were then.
             for slot in pair.into_iter().filter(|s| s.work != 0) {
                 let i = self.pair(&slot.key);
-                let free = usize::from(self.slots[i].work != 0);
-                self.slots[i + free] = slot;
+                let to: &mut [Slot<K, M>; 2] =
+                    (&mut self.slots[i..i + 2]).try_into().expect("a pair");
+                place(to, slot, self.age);
             }
         }
     }
