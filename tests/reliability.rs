@@ -672,13 +672,7 @@ fn solve_peaks_within_its_memory() {
 /// widest boards with eight players.
 #[test]
 fn perft_memo_keeps_to_its_memory() {
-    let child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(["perft", "games/vect-reverse.rules", "--depth", "6"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = common::run::spawn_piped(&["perft", "games/vect-reverse.rules", "--depth", "6"]);
     let (o, peak) = common::run::wait_with_peak_kb(child);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -695,15 +689,14 @@ fn perft_memo_keeps_to_its_memory() {
 #[test]
 fn a_long_think_keeps_its_tree_within_bounds() {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(["play", "games/othello.rules", "--black", "mcts:4000ms"])
-        .args(["--white", "human"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::run::spawn_piped(&[
+        "play",
+        "games/othello.rules",
+        "--black",
+        "mcts:4000ms",
+        "--white",
+        "human",
+    ]);
     child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
     let (o, peak) = common::run::wait_with_peak_kb(child);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -828,14 +821,7 @@ fn an_interrupted_play_keeps_its_game() {
         if with_file {
             args.extend(["--record", &record]);
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-            .args(&args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = common::run::spawn_piped(&args);
         // The human plays d3 and leaves standard input open, as at a terminal.
         let mut input = child.stdin.take().unwrap();
         input.write_all(b"d3\n").unwrap();
@@ -914,13 +900,7 @@ fn assert_loop_without_end(o: &Output, place: &str) -> String {
 fn an_interrupted_solve_says_what_it_has_proved() {
     for signal in ["-INT", "-TERM"] {
         // Othello 6x6 from the start: longer than the wait below.
-        let child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-            .args(["solve", "games/othello.rules", "--set", "size=6"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = common::run::spawn_piped(&["solve", "games/othello.rules", "--set", "size=6"]);
         std::thread::sleep(std::time::Duration::from_secs(3));
         let o = interrupt(child, signal);
         assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));

@@ -12,6 +12,19 @@ pub(crate) fn outflank(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Starts `outflank ARGS` in the crate's directory, its standard streams piped, for a test
+/// that watches, signals or types into it while it runs.
+pub(crate) fn spawn_piped(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Runs `outflank ARGS` with `input` on its standard input.
 pub(crate) fn outflank_with_input(args: &[&str], input: &str) -> Output {
     use std::io::Write;
