@@ -25,6 +25,8 @@
 mod chosen {
     use std::sync::atomic::{AtomicU8, Ordering};
 
+    pub(super) const AT_RUN_TIME: bool = true;
+
     const UNKNOWN: u8 = 0;
     const BASELINE: u8 = 1;
     const POPCNT: u8 = 2;
@@ -117,6 +119,8 @@ mod chosen {
     not(all(target_feature = "popcnt", target_feature = "bmi2"))
 )))]
 mod chosen {
+    pub(super) const AT_RUN_TIME: bool = false;
+
     pub(super) fn names() -> &'static str {
         match (cfg!(target_arch = "x86_64"), super::forced_baseline()) {
             (true, false) => "popcnt, pdep (chosen when compiling)",
@@ -183,13 +187,10 @@ pub fn check_switch() -> Result<(), String> {
 /// Whether this build asks the processor which instructions it has (a portable x86-64 build),
 /// rather than the compiler having chosen for it.
 pub fn chosen_at_run_time() -> bool {
-    cfg!(all(
-        target_arch = "x86_64",
-        not(all(target_feature = "popcnt", target_feature = "bmi2"))
-    ))
+    chosen::AT_RUN_TIME
 }
 
-/// Which bit instructions counting and drawing use, in words (for `bench` and `--version`).
+/// Which bit instructions counting and drawing use, in words (for `bench`).
 pub fn names() -> &'static str {
     chosen::names()
 }
