@@ -126,7 +126,7 @@ async fn a_whole_othello_game_by_clicking() {
     let driver = driver();
     let client = browser(&driver).await;
     client
-        .goto(&format!("http://{}/", served.address))
+        .goto(&format!("http://{}/", served.endpoint.address))
         .await
         .unwrap();
     until(
@@ -371,7 +371,7 @@ async fn multi_step_turns_by_clicking() {
     let client = browser(&driver).await;
 
     let verto = crate::common::engine("games/verto-8x8.rules", &[]);
-    open_game(&client, &served.address, "verto-8x8").await;
+    open_game(&client, &served.endpoint.address, "verto-8x8").await;
     let record = start_record(
         &verto,
         "games/verto-8x8.rules",
@@ -412,7 +412,7 @@ async fn multi_step_turns_by_clicking() {
     );
 
     let vect = crate::common::engine("games/vect-reverse.rules", &[]);
-    open_game(&client, &served.address, "vect-reverse").await;
+    open_game(&client, &served.endpoint.address, "vect-reverse").await;
     let record = start_record(
         &vect,
         "games/vect-reverse.rules",
@@ -473,7 +473,7 @@ async fn the_reversi_go_button() {
     let served = serve(&[]);
     let driver = driver();
     let client = browser(&driver).await;
-    open_game(&client, &served.address, "reversi-go-9x9").await;
+    open_game(&client, &served.endpoint.address, "reversi-go-9x9").await;
     until(
         &client,
         "return document.querySelector('#words button[data-step=\"button\"]') !== null",
@@ -539,7 +539,7 @@ async fn replaying_a_record_forward_and_back() {
     let served = serve(&[]);
     let driver = driver();
     let client = browser(&driver).await;
-    open_game(&client, &served.address, "othello").await;
+    open_game(&client, &served.endpoint.address, "othello").await;
     click(&client, "#tabs button[data-tab='replay']").await;
     client
         .find(Locator::Css("#record-file"))
@@ -611,7 +611,7 @@ async fn an_error_typed_in_the_editor_then_fixed_and_played() {
     let served = serve(&[]);
     let driver = driver();
     let client = browser(&driver).await;
-    open_game(&client, &served.address, "othello").await;
+    open_game(&client, &served.endpoint.address, "othello").await;
     click(&client, "#tabs button[data-tab='edit']").await;
     until(
         &client,
@@ -707,7 +707,7 @@ async fn an_analysis_in_the_page() {
     let served = serve(&[]);
     let driver = driver();
     let client = browser(&driver).await;
-    open_game(&client, &served.address, "othello").await;
+    open_game(&client, &served.endpoint.address, "othello").await;
     click(&client, "#tabs button[data-tab='analyse']").await;
     let games = client.find(Locator::Css("#analysis-games")).await.unwrap();
     games.clear().await.unwrap();
@@ -769,7 +769,7 @@ async fn watching_two_computer_players() {
     let served = serve(&[]);
     let driver = driver();
     let client = browser(&driver).await;
-    open_game(&client, &served.address, "othello").await;
+    open_game(&client, &served.endpoint.address, "othello").await;
     client
         .find(Locator::Css("#speed"))
         .await
@@ -839,7 +839,7 @@ async fn a_hexagonal_board_by_clicking() {
     let served = serve(&[]);
     let driver = driver();
     let client = browser(&driver).await;
-    open_game(&client, &served.address, "hex-reversi").await;
+    open_game(&client, &served.endpoint.address, "hex-reversi").await;
     until(
         &client,
         "return document.querySelector('polygon[data-legal]') !== null",

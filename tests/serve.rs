@@ -4,14 +4,15 @@
 //! wrote). The page itself is driven in a real browser in tests/browser.rs.
 
 use crate::common::run::outflank;
-use crate::common::serve::serve;
+use crate::common::serve::{serve, Endpoint};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 /// One request; returns the status and the body.
-fn http(address: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+fn http(to: &Endpoint, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let Endpoint { address, token } = to;
     let mut stream = TcpStream::connect(address).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
@@ -19,7 +20,7 @@ fn http(address: &str, method: &str, path: &str, body: Option<&str>) -> (u16, St
     let body = body.unwrap_or("");
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -31,14 +32,9 @@ fn http(address: &str, method: &str, path: &str, body: Option<&str>) -> (u16, St
     (status, body.to_string())
 }
 
-fn api(address: &str, method: &str, path: &str, body: Value) -> (u16, Value) {
+fn api(to: &Endpoint, method: &str, path: &str, body: Value) -> (u16, Value) {
     let text = body.to_string();
-    let (status, reply) = http(
-        address,
-        method,
-        path,
-        (!body.is_null()).then_some(text.as_str()),
-    );
+    let (status, reply) = http(to, method, path, (!body.is_null()).then_some(text.as_str()));
     let value = serde_json::from_str(&reply).unwrap_or_else(|_| panic!("not JSON: {reply}"));
     (status, value)
 }
@@ -46,13 +42,13 @@ fn api(address: &str, method: &str, path: &str, body: Value) -> (u16, Value) {
 #[test]
 fn the_page_and_the_bundled_games_are_served() {
     let s = serve(&[]);
-    let (status, page) = http(&s.address, "GET", "/", None);
+    let (status, page) = http(&s.endpoint, "GET", "/", None);
     assert_eq!(status, 200);
     assert!(page.contains("id=\"board\""));
-    let (status, script) = http(&s.address, "GET", "/app.js", None);
+    let (status, script) = http(&s.endpoint, "GET", "/app.js", None);
     assert_eq!(status, 200);
     assert!(script.contains("/api/sessions"));
-    let (status, games) = api(&s.address, "GET", "/api/games", Value::Null);
+    let (status, games) = api(&s.endpoint, "GET", "/api/games", Value::Null);
     assert_eq!(status, 200);
     let mut ids: Vec<&str> = games
         .as_array()
@@ -84,7 +80,7 @@ fn the_page_and_the_bundled_games_are_served() {
 fn a_whole_othello_game_against_the_random_player() {
     let s = serve(&[]);
     let (status, mut view) = api(
-        &s.address,
+        &s.endpoint,
         "POST",
         "/api/sessions",
         json!({ "game": "othello" }),
@@ -93,7 +89,7 @@ fn a_whole_othello_game_against_the_random_player() {
     let id = view["id"].as_str().unwrap().to_string();
     assert_eq!(view["rows"][3], "...WB...");
     // Scores are written as the numbers they are (docs/API.md): 2, not 2.0.
-    let (_, text) = http(&s.address, "GET", &format!("/api/sessions/{id}"), None);
+    let (_, text) = http(&s.endpoint, "GET", &format!("/api/sessions/{id}"), None);
     assert!(text.contains(r#""score":2"#), "{text}");
     assert!(!text.contains(r#""score":2.0"#), "{text}");
     let mut turns = 0;
@@ -103,14 +99,14 @@ fn a_whole_othello_game_against_the_random_player() {
         let (status, next) = if view["to_move"] == "black" {
             let step = view["steps"][0]["text"].as_str().unwrap().to_string();
             api(
-                &s.address,
+                &s.endpoint,
                 "POST",
                 &format!("/api/sessions/{id}/step"),
                 json!({ "step": step }),
             )
         } else {
             api(
-                &s.address,
+                &s.endpoint,
                 "POST",
                 &format!("/api/sessions/{id}/agent"),
                 json!({ "agent": "random", "seed": 7 }),
@@ -137,7 +133,7 @@ fn a_whole_othello_game_against_the_random_player() {
     assert_eq!(view["winner"], json!(winner));
     // Undo takes the last step back.
     let (status, back) = api(
-        &s.address,
+        &s.endpoint,
         "POST",
         &format!("/api/sessions/{id}/undo"),
         Value::Null,
@@ -150,7 +146,7 @@ fn a_whole_othello_game_against_the_random_player() {
 #[test]
 fn bad_requests_get_a_clear_error_and_the_server_goes_on() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let (status, reply) = http(a, "POST", "/api/sessions", Some("{not json"));
     assert_eq!(status, 400);
     assert!(serde_json::from_str::<Value>(&reply).unwrap()["error"].is_string());
@@ -212,11 +208,11 @@ fn bad_requests_get_a_clear_error_and_the_server_goes_on() {
 #[test]
 fn two_hundred_concurrent_games() {
     let s = serve(&[]);
-    let address = s.address.clone();
+    let to = s.endpoint.clone();
     let round = |seed: u64| {
         let games: Vec<_> = (0..200)
             .map(|g| {
-                let a = address.clone();
+                let a = to.clone();
                 std::thread::spawn(move || {
                     let view = post(
                         &a,
@@ -234,17 +230,12 @@ fn two_hundred_concurrent_games() {
         let played: Vec<(String, usize)> = games.into_iter().map(|g| g.join().unwrap()).collect();
         let steps: usize = played.iter().map(|(_, n)| n).sum();
         assert!(steps >= 200 * 20, "{steps}");
-        assert_eq!(get(&address, "/api/status")["sessions"], 200);
+        assert_eq!(get(&to, "/api/status")["sessions"], 200);
         for (id, _) in &played {
-            let (status, _) = api(
-                &address,
-                "DELETE",
-                &format!("/api/sessions/{id}"),
-                Value::Null,
-            );
+            let (status, _) = api(&to, "DELETE", &format!("/api/sessions/{id}"), Value::Null);
             assert_eq!(status, 200);
         }
-        assert_eq!(get(&address, "/api/status")["sessions"], 0);
+        assert_eq!(get(&to, "/api/status")["sessions"], 0);
     };
     let start = s.resident_kb();
     let started = Instant::now();
@@ -270,24 +261,24 @@ fn two_hundred_concurrent_games() {
     );
 }
 
-fn post(address: &str, path: &str, body: Value) -> Value {
-    let (status, reply) = api(address, "POST", path, body);
+fn post(to: &Endpoint, path: &str, body: Value) -> Value {
+    let (status, reply) = api(to, "POST", path, body);
     assert_eq!(status, 200, "{path}: {reply}");
     reply
 }
 
-fn get(address: &str, path: &str) -> Value {
-    let (status, reply) = api(address, "GET", path, Value::Null);
+fn get(to: &Endpoint, path: &str) -> Value {
+    let (status, reply) = api(to, "GET", path, Value::Null);
     assert_eq!(status, 200, "{path}: {reply}");
     reply
 }
 
 /// Plays a session to its end with the random player on both seats.
-fn play_out(address: &str, id: &str, seed: u64) -> Value {
-    let mut view = get(address, &format!("/api/sessions/{id}"));
+fn play_out(to: &Endpoint, id: &str, seed: u64) -> Value {
+    let mut view = get(to, &format!("/api/sessions/{id}"));
     while !view["over"].as_bool().unwrap() {
         view = post(
-            address,
+            to,
             &format!("/api/sessions/{id}/agent"),
             json!({ "agent": "random", "seed": seed }),
         );
@@ -310,7 +301,7 @@ fn strings(v: &Value) -> Vec<String> {
 #[test]
 fn records_download_replay_and_play_on() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     for (game, rules) in [
         ("othello", "games/othello.rules"),
         ("verto-8x8", "games/verto-8x8.rules"),
@@ -382,7 +373,7 @@ fn records_download_replay_and_play_on() {
 #[test]
 fn records_that_do_not_fit_are_refused() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let view = post(a, "/api/sessions", json!({ "game": "othello" }));
     let id = view["id"].as_str().unwrap();
     play_out(a, id, 3);
@@ -425,7 +416,7 @@ fn records_that_do_not_fit_are_refused() {
 #[test]
 fn resigning() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let view = post(a, "/api/sessions", json!({ "game": "othello" }));
     let id = view["id"].as_str().unwrap();
     post(
@@ -464,7 +455,7 @@ fn resigning() {
 #[test]
 fn the_board_drawing_names_its_cells() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     for game in [
         "othello",
         "hex-reversi",
@@ -542,7 +533,7 @@ fn the_board_drawing_names_its_cells() {
 #[test]
 fn players_too_strong_for_a_page_are_refused() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let view = post(a, "/api/sessions", json!({ "game": "othello" }));
     let id = view["id"].as_str().unwrap();
     // Solving exactly from 40 empty cells would take hours; 40 plies deep likewise.
@@ -582,7 +573,7 @@ fn players_think_one_a_core() {
     let started = Instant::now();
     let thinkers: Vec<_> = (0..=cores)
         .map(|_| {
-            let a = s.address.clone();
+            let a = s.endpoint.clone();
             std::thread::spawn(move || {
                 let view = post(&a, "/api/sessions", json!({ "game": "othello" }));
                 let id = view["id"].as_str().unwrap().to_string();
@@ -615,7 +606,7 @@ fn line_of(text: &str, needle: &str) -> usize {
 #[test]
 fn the_editor_checks_runs_examples_and_plays_edits() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let rules = get(a, "/api/games/othello/rules");
     let text = rules["text"].as_str().unwrap().to_string();
     assert_eq!(
@@ -730,7 +721,7 @@ fn saving_an_edit_to_the_served_file() {
     .unwrap();
     std::fs::write(&file, &text).unwrap();
     let s = serve(&[file.to_str().unwrap()]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let rules = get(a, "/api/games/mine/rules");
     assert_eq!(rules["saveable"], true);
     // Checking, running examples and playing edits leave the file alone.
@@ -769,20 +760,20 @@ fn a_served_variant_of_a_bundled_game() {
     let file = crate::common::run::temp("serve-variant", "mine.rules");
     std::fs::write(&file, "extends \"othello.rules\"\ntitle \"Mine\"\n").unwrap();
     let s = serve(&[&file]);
-    let games = get(&s.address, "/api/games");
+    let games = get(&s.endpoint, "/api/games");
     let games = games.as_array().unwrap();
     assert_eq!(games.len(), 1, "{games:?}");
     assert_eq!(games[0]["id"], "mine");
     assert_eq!(games[0]["title"], "Mine");
-    let session = post(&s.address, "/api/sessions", json!({ "game": "mine" }));
+    let session = post(&s.endpoint, "/api/sessions", json!({ "game": "mine" }));
     assert_eq!(session["width"], 8, "{session}");
 }
 
 /// Waits (bounded) for an analysis to finish, and returns its last progress.
-fn finished(address: &str, id: &str) -> Value {
+fn finished(to: &Endpoint, id: &str) -> Value {
     let started = Instant::now();
     loop {
-        let a = get(address, &format!("/api/analyses/{id}"));
+        let a = get(to, &format!("/api/analyses/{id}"));
         if a["finished"] == true {
             return a;
         }
@@ -799,7 +790,7 @@ fn finished(address: &str, id: &str) -> Value {
 #[test]
 fn an_analysis_matches_run() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let started = post(
         a,
         "/api/analyses",
@@ -865,7 +856,7 @@ fn an_analysis_matches_run() {
 #[test]
 fn analyses_stop_and_refuse() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let started = post(
         a,
         "/api/analyses",
@@ -910,7 +901,7 @@ fn analyses_stop_and_refuse() {
 #[test]
 fn endless_rules_are_errors_and_the_server_goes_on() {
     let s = serve(&[]);
-    let a = &s.address;
+    let a = &s.endpoint;
     let rules = |turn: &str| {
         format!(
             "title \"endless\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\nfirst black\n\
@@ -967,4 +958,155 @@ fn endless_rules_are_errors_and_the_server_goes_on() {
         "{done}"
     );
     assert_eq!(get(a, "/api/status")["analyses_running"], 0);
+}
+
+/// Sends `head` (the request line and headers, without the blank line) and `body` as they are;
+/// returns the status and the body. For requests a browser on another site would send.
+fn raw(address: &str, head: &str, body: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(
+        stream,
+        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status: u16 = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    let value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {response}"));
+    (status, value)
+}
+
+/// A served rules file in a folder of its own, and the server serving it.
+fn serving_a_file(test: &str) -> (std::path::PathBuf, String, crate::common::serve::Served) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("outflank-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.rules");
+    let text = std::fs::read_to_string(format!(
+        "{}/games/othello.rules",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    std::fs::write(&file, &text).unwrap();
+    let s = serve(&[file.to_str().unwrap()]);
+    (file, text, s)
+}
+
+/// Another site's page, open in the user's browser, can send requests to the server: blind ones
+/// of any kind (a `text/plain` POST needs no preflight), and, through DNS rebinding, ones whose
+/// answers it reads. Each is refused with 403 and a JSON error, and the served file is left as
+/// it was; the server's own page, which carries the token, is heard.
+#[test]
+fn other_sites_cannot_drive_the_server() {
+    let (file, text, s) = serving_a_file("cross-site");
+    let Endpoint { address, token } = &s.endpoint;
+    let own = format!("http://{address}");
+    let edit = json!({ "text": "pwned" }).to_string();
+    let save = "POST /api/games/mine/save HTTP/1.1";
+    let refused = [
+        // The attack as found: another origin, a body sent as text, no token.
+        format!("{save}\r\nHost: {address}\r\nOrigin: http://evil.example\r\nContent-Type: text/plain"),
+        // Each defence on its own: the token with another origin, or as text, or no token.
+        format!("{save}\r\nHost: {address}\r\nOrigin: http://evil.example\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}"),
+        format!("{save}\r\nHost: {address}\r\nOrigin: {own}\r\nContent-Type: text/plain\r\nX-Outflank-Token: {token}"),
+        format!("{save}\r\nHost: {address}\r\nOrigin: {own}\r\nContent-Type: application/json"),
+        format!("{save}\r\nHost: {address}\r\nContent-Type: application/json\r\nX-Outflank-Token: 0{}", &token[1..]),
+        // A rebound name: the right token cannot make another host's request heard.
+        format!("{save}\r\nHost: evil.example:80\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}"),
+        // No host at all.
+        "POST /api/games/mine/save HTTP/1.0\r\nContent-Type: application/json".to_string(),
+    ];
+    for head in &refused {
+        let (status, reply) = raw(address, head, &edit);
+        assert_eq!(status, 403, "{head}: {reply}");
+        assert!(reply["error"].is_string(), "{reply}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{head}");
+    }
+    // Nothing else changes without the token either: no session, no analysis, no delete.
+    let (_, view) = api(
+        &s.endpoint,
+        "POST",
+        "/api/sessions",
+        json!({ "game": "mine" }),
+    );
+    let id = view["id"].as_str().unwrap();
+    for (head, body) in [
+        (
+            "POST /api/sessions HTTP/1.1".to_string(),
+            r#"{"game":"mine"}"#,
+        ),
+        (
+            "POST /api/analyses HTTP/1.1".to_string(),
+            r#"{"game":"mine","games":1000000}"#,
+        ),
+        (
+            format!("POST /api/sessions/{id}/step HTTP/1.1"),
+            r#"{"step":"d3"}"#,
+        ),
+        (format!("DELETE /api/sessions/{id} HTTP/1.1"), ""),
+    ] {
+        let head = format!("{head}\r\nHost: {address}\r\nContent-Type: application/json");
+        let (status, reply) = raw(address, &head, body);
+        assert_eq!(status, 403, "{head}: {reply}");
+    }
+    let status = get(&s.endpoint, "/api/status");
+    assert_eq!(status["sessions"], 1, "{status}");
+    assert_eq!(status["analyses_running"], 0, "{status}");
+    // A rebinding page reads nothing: not the page (and its token), not the rules.
+    for path in ["/", "/api/games/mine/rules", "/api/games"] {
+        let (status, reply) = raw(
+            address,
+            &format!(
+                "GET {path} HTTP/1.1\r\nHost: evil.example:{}",
+                &address[10..]
+            ),
+            "",
+        );
+        assert_eq!(status, 403, "{path}: {reply}");
+        assert!(!reply.to_string().contains(token.as_str()));
+    }
+    // The server's own names are heard, the page's writes with them.
+    for host in [address.clone(), address.replace("127.0.0.1", "localhost")] {
+        let (status, reply) = raw(
+            address,
+            &format!("GET /api/games/mine/rules HTTP/1.1\r\nHost: {host}"),
+            "",
+        );
+        assert_eq!(status, 200, "{host}: {reply}");
+    }
+    let head = format!(
+        "{save}\r\nHost: {address}\r\nOrigin: {own}\r\nContent-Type: application/json; charset=utf-8\r\nX-Outflank-Token: {token}"
+    );
+    let edited = text.replacen("param size = 8", "param size = 6", 1);
+    let (status, reply) = raw(address, &head, &json!({ "text": edited }).to_string());
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), edited);
+    // Every server has a token of its own.
+    let other = serve(&[]);
+    assert_ne!(other.endpoint.token, *token);
+    std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
+}
+
+/// A link laid where the server once wrote its temporary file does not redirect a save: the
+/// file it points to is left as it was, and the served file is a file holding the edit.
+#[test]
+fn a_link_beside_the_served_file_does_not_redirect_a_save() {
+    let (file, text, s) = serving_a_file("save-link");
+    let dir = file.parent().unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("mine.rules.outflank-saving")).unwrap();
+    let edit = text.replacen("param size = 8", "param size = 6", 1);
+    let saved = post(&s.endpoint, "/api/games/mine/save", json!({ "text": edit }));
+    assert_eq!(saved["served"], true, "{saved}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    assert!(std::fs::symlink_metadata(&file).unwrap().is_file());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), edit);
+    std::fs::remove_dir_all(dir).unwrap();
 }

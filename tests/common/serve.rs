@@ -1,12 +1,21 @@
 //! Starts `outflank serve` on a free port of 127.0.0.1 for the HTTP and browser tests.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+
+/// Where requests go: the server's address, and the secret token that its page carries and
+/// that every request changing anything must send (docs/API.md, "Security").
+#[derive(Clone)]
+pub(crate) struct Endpoint {
+    pub(crate) address: String,
+    pub(crate) token: String,
+}
 
 /// The server, stopped when dropped.
 pub(crate) struct Served {
     child: Child,
-    pub(crate) address: String,
+    pub(crate) endpoint: Endpoint,
     /// The server's output, kept open while it runs.
     _output: BufReader<std::process::ChildStdout>,
 }
@@ -46,9 +55,30 @@ pub(crate) fn serve(args: &[&str]) -> Served {
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
     assert!(address.starts_with("127.0.0.1:"), "{address}");
+    let token = token_of(&address);
     Served {
         child,
-        address,
+        endpoint: Endpoint { address, token },
         _output: output,
     }
+}
+
+/// The token, read from the page as the page's script reads it.
+fn token_of(address: &str) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET / HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut page = String::new();
+    stream.read_to_string(&mut page).unwrap();
+    let meta = r#"<meta name="outflank-token" content=""#;
+    let at = page
+        .find(meta)
+        .unwrap_or_else(|| panic!("no token in {page}"))
+        + meta.len();
+    let token = &page[at..at + page[at..].find('"').unwrap()];
+    assert_eq!(token.len(), 32, "{token}");
+    token.to_string()
 }

@@ -9,7 +9,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::Arc;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 /// The longest rules text the editor sends: far beyond any real rules file.
 pub(super) const MAX_RULES: usize = 1 << 20;
@@ -118,10 +119,9 @@ pub(super) async fn examples(
 }
 
 /// `POST /api/games/ID/save {"text": RULES}`: writes an edit over the rules file the server
-/// was given (never a bundled game). The text is written whole to a file beside it and then
-/// renamed over it, so that a failure leaves the old file as it was. A saved edit that checks
-/// is served from then on; one that does not is saved all the same (it is the user's work),
-/// and the last rules that checked go on being served.
+/// was given (never a bundled game), whole ([`write_whole`]). A saved edit that checks is
+/// served from then on; one that does not is saved all the same (it is the user's work), and
+/// the last rules that checked go on being served.
 pub(super) async fn save(
     Shared(catalogue): Shared<Arc<Catalogue>>,
     Path(id): Path<String>,
@@ -138,17 +138,17 @@ pub(super) async fn save(
     };
     let catalogue = catalogue.clone();
     tokio::task::spawn_blocking(move || {
-        let mut temporary = path.clone().into_os_string();
-        temporary.push(".outflank-saving");
-        std::fs::write(&temporary, edit.text.as_bytes())
-            .and_then(|()| std::fs::rename(&temporary, &path))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&temporary);
-                Failure(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("cannot save {}: {e}", path.display()),
-                )
-            })?;
+        // One save at a time, so that the rules served are those of the last file written.
+        static SAVING: Mutex<()> = Mutex::new(());
+        let _one = SAVING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        write_whole(&path, edit.text.as_bytes()).map_err(|e| {
+            Failure(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("cannot save {}: {e}", path.display()),
+            )
+        })?;
         let served = catalogue.replace(&id, &edit.text);
         Ok(Json(
             json!({ "saved": path.display().to_string(), "served": served }),
@@ -156,4 +156,36 @@ pub(super) async fn save(
     })
     .await
     .map_err(internal)?
+}
+
+/// Writes `text` over the file at `path` so that a failure leaves the old file as it was: into
+/// a new file beside it, then renamed over it. The new file's name ends in random digits and it
+/// is made only where nothing stands, a link included, so that nobody can have laid a link
+/// there that the text would be written through. It keeps the old file's permissions.
+fn write_whole(path: &std::path::Path, text: &[u8]) -> std::io::Result<()> {
+    let mut random = [0u8; 8];
+    getrandom::fill(&mut random).map_err(std::io::Error::other)?;
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(format!(
+        ".outflank-saving-{:016x}",
+        u64::from_le_bytes(random)
+    ));
+    let temporary = std::path::PathBuf::from(temporary);
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temporary)?;
+    let written = std::fs::metadata(path)
+        .and_then(|old| file.set_permissions(old.permissions()))
+        .or_else(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Ok(()),
+            _ => Err(e),
+        })
+        .and_then(|()| file.write_all(text))
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
 }

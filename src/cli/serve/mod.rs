@@ -5,6 +5,7 @@
 mod analysis;
 mod editing;
 mod games;
+mod guard;
 mod reply;
 mod sessions;
 
@@ -17,6 +18,7 @@ use axum::Json;
 use axum::Router;
 use clap::Args;
 use games::Catalogue;
+use guard::Guard;
 use serde_json::{json, Value};
 use sessions::SessionStore;
 use std::io::Write;
@@ -31,7 +33,7 @@ pub(crate) struct ServeArgs {
     #[arg(long, default_value_t = 7878)]
     port: u16,
     /// The address to listen on. The default serves this machine only; another address lets
-    /// others on the network play too.
+    /// others on the network play too, with the secret token the server prints.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
     /// Open the page in the default browser once the server listens.
@@ -90,18 +92,22 @@ fn rules_limit() -> DefaultBodyLimit {
 }
 
 const PAGE: &str = include_str!("page/index.html");
+/// Where the page carries the server's token (guard.rs): in its `<meta name="outflank-token">`.
+const TOKEN_SLOT: &str = "OUTFLANK-TOKEN";
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
-pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
-    let catalogue = Arc::new(Catalogue::load(&a.files)?);
-    let state = App {
-        sessions: Arc::new(SessionStore::new(catalogue.clone())),
-        analyses: Arc::new(AnalysisStore::new(catalogue.clone())),
-        catalogue,
-    };
-    let app = Router::new()
-        .route("/", get(|| async { Html(PAGE) }))
+/// The page, its script and style, and the API, behind the guard.
+fn routes(state: App, guard: Arc<Guard>) -> Router {
+    let page = PAGE.replace(TOKEN_SLOT, &guard.token);
+    Router::new()
+        .route(
+            "/",
+            get(move || {
+                let page = page.clone();
+                async move { Html(page) }
+            }),
+        )
         .route(
             "/app.js",
             get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], SCRIPT).into_response() }),
@@ -146,7 +152,18 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
         )
         .fallback(reply::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(state);
+        // Outermost: a refused request is answered before anything reads its body.
+        .layer(axum::middleware::from_fn_with_state(guard, guard::admit))
+        .with_state(state)
+}
+
+pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
+    let catalogue = Arc::new(Catalogue::load(&a.files)?);
+    let state = App {
+        sessions: Arc::new(SessionStore::new(catalogue.clone())),
+        analyses: Arc::new(AnalysisStore::new(catalogue.clone())),
+        catalogue,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // The players' search follows a turn step by step (as in `run`'s workers), deeper
@@ -161,21 +178,28 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
             .await
             .map_err(|e| format!("serve: cannot listen on {}:{}: {e}", a.host, a.port))?;
         let address = listener.local_addr().map_err(|e| format!("serve: {e}"))?;
-        let reach = if address.ip().is_loopback() {
-            "this machine only; --host 0.0.0.0 serves the network"
+        let guard = Arc::new(Guard::new(address, &a.host)?);
+        let (url, reach) = if guard.open_to_network() {
+            let url = format!("http://{address}/?token={}", guard.token);
+            (url, "open to the network, to whoever has the token")
         } else {
-            "open to the network"
+            let url = format!("http://{address}/");
+            (url, "this machine only; --host 0.0.0.0 serves the network")
         };
+        if guard.open_to_network() {
+            eprintln!(
+                "serve: warning: listening on {address}, which others on the network can reach; \
+                 whoever has the token can play, run analyses and save over the rules files \
+                 served; keep the address with its token to yourself"
+            );
+        }
+        let app = routes(state, guard);
         // Said once, and never a reason to stop: whoever started the server may have stopped
         // reading its output.
         let mut out = std::io::stdout();
-        let _ = writeln!(
-            out,
-            "outflank serve: http://{address}/ ({reach}; Ctrl-C stops)"
-        );
+        let _ = writeln!(out, "outflank serve: {url} ({reach}; Ctrl-C stops)");
         let _ = out.flush();
         if a.open {
-            let url = format!("http://{address}/");
             if let Err(e) = open::that_detached(&url) {
                 eprintln!("serve: cannot open a browser ({e}); open {url} yourself");
             }

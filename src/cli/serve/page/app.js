@@ -15,10 +15,16 @@ let replaying = false; // the session is a record being stepped through
 let editedRules = null; // rules text to play instead of the served file
 const editor = { game: null, timer: null, checked: "" };
 
+// The server's secret, put into the page it served: a request that changes anything must carry
+// it, which a page of another site cannot (docs/API.md, "Security").
+const TOKEN = document.querySelector('meta[name="outflank-token"]').content;
+
 async function call(method, path, body) {
+  const headers = { "X-Outflank-Token": TOKEN };
+  if (method === "POST") headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
     method,
-    headers: body ? { "Content-Type": "application/json" } : {},
+    headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json();
