@@ -5,8 +5,9 @@
 #   benches/compare-builds.sh OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS] [FILE...]
 #
 # Build the old one from a commit first, e.g.
-#   git worktree add /tmp/old COMMIT && (cd /tmp/old && cargo build --release)
-#   benches/compare-builds.sh /tmp/old/target/release/outflank target/release/outflank 3 2
+#   git worktree add /tmp/old COMMIT && (cd /tmp/old && cargo build --profile dist)
+#   benches/compare-builds.sh /tmp/old/target/dist/outflank target/dist/outflank 3 2
+# (the dist profile, which benches measure: Cargo.toml; a commit before it, --release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then

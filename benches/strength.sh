@@ -18,13 +18,13 @@ if [ ${#files[@]} -eq 0 ]; then
     files+=("$f")
   done
 fi
-cargo build --release --quiet
+cargo build --profile dist --quiet
 echo "| game | pairing | wins | share (95% CI) | draws | seconds |"
 echo "|---|---|---|---|---|---|"
 for f in "${files[@]}"; do
   for pair in ${PAIRINGS:-alphabeta:4,greedy mcts:1000,random}; do
     first=${pair%%,*}
-    out=$(./target/release/outflank run "$f" --games "$games" --agents "$pair" --swap --seed 1)
+    out=$(./target/dist/outflank run "$f" --games "$games" --agents "$pair" --swap --seed 1)
     row=$(echo "$out" | sed -n "s/^$first: \([0-9]*\) wins\?, \([0-9.]*\)% (95% CI \(.*\))/\1 | \2% (\3)/p")
     draws=$(echo "$out" | sed -n 's/^draws: \([0-9]*\).*/\1/p')
     secs=$(echo "$out" | sed -n 's/.*games\/s (\(.*\) s)/\1/p')

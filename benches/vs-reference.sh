@@ -13,15 +13,15 @@ depth=${3:-11}
 ref_src=benches/reference-othello.c
 ref_bin=target/reference-othello
 mkdir -p target
-# Built for this machine: outflank's release build takes this machine's AVX2 and bit
+# Built for this machine: outflank's dist build takes this machine's AVX2 and bit
 # instructions at run time in the loops this measures (docs/PERFORMANCE.md, "Build").
 cc -O3 -march=native -Wno-psabi -o "$ref_bin" "$ref_src"
-cargo build --release --quiet
+cargo build --profile dist --quiet
 ours=() theirs=() ours_perft=() theirs_perft=()
 for i in $(seq "$rounds"); do
-  o=$(./target/release/outflank bench games/othello.rules --seconds "$seconds" --json |
+  o=$(./target/dist/outflank bench games/othello.rules --seconds "$seconds" --json |
       python3 -c 'import json,sys; print(json.load(sys.stdin)["games"][0]["playouts_per_second"])')
-  perft_json=$(./target/release/outflank perft games/othello.rules --depth "$depth" --json)
+  perft_json=$(./target/dist/outflank perft games/othello.rules --depth "$depth" --json)
   op=$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["leaves"] / r["seconds"])' "$perft_json")
   ol=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["leaves"])' "$perft_json")
   # The wall-clock rates: outflank's are wall-clock too (on a machine that loses time to
