@@ -7,8 +7,9 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
     /// (One function of more than 150 lines: its arms, one per instruction and each short,
     /// share the loop's step budget, `spend`, and the candidates a test found for the next
-    /// choice, `found`.)
-    #[inline]
+    /// choice, `found`.) Never inlined: each width has one copy of it, which every loop
+    /// (playouts, random games, perft, a step applied) calls once per step.
+    #[inline(never)]
     pub(super) fn run(
         &self,
         game: &Game,
