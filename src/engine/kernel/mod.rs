@@ -637,19 +637,22 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 }
 
 /// The kernel sized for a game's board: one word, two, three (up to 13 x 13 and a little more),
-/// six (up to 19 x 19 and a little more) or the largest board the language allows. Each width
-/// costs build time; the narrower a state, the less every step copies and masks.
+/// six (up to 19 x 19 and a little more) for two players; the largest board the language
+/// allows, or more players (and kinds of piece) than two on a board past one word, share the
+/// widest kernel, whose states have room for every player. Each width is a build of the whole
+/// runner, and costs build time; the narrower a state, the less every step copies and masks.
 pub enum AnyKernel {
     Narrow(Kernel<u64>),
     Wide(Kernel<u128>),
     // Boxed: a kernel holds sets of its width, and these are wide.
     Words3(Box<Kernel<Wide<3>>>),
     Words6(Box<Kernel<Wide<6>>>),
-    Full(Box<Kernel<Wide<{ WORDS }>>>),
-    /// Games of more than two players: one width for small boards, the largest for the rest
-    /// (each width and player count is a build of the whole runner).
+    /// Games of more than two players (or kinds of piece) on one word.
     SeveralNarrow(Box<Kernel<u64, MAX_PLAYERS>>),
-    SeveralFull(Box<Kernel<Wide<{ WORDS }>, MAX_PLAYERS>>),
+    /// Every other game: more than two players past one word, or a board past six words. Two
+    /// players of a board that large use two of its slots; a kernel of its own for them was
+    /// the largest build of the runner (docs/PERFORMANCE.md, "Build time").
+    Widest(Box<Kernel<Wide<{ WORDS }>, MAX_PLAYERS>>),
 }
 
 /// Runs `$body` with `$k` bound to the kernel of whatever width `$any` holds.
@@ -660,9 +663,8 @@ macro_rules! each_width {
             $crate::engine::kernel::AnyKernel::Wide($k) => $body,
             $crate::engine::kernel::AnyKernel::Words3($k) => $body,
             $crate::engine::kernel::AnyKernel::Words6($k) => $body,
-            $crate::engine::kernel::AnyKernel::Full($k) => $body,
             $crate::engine::kernel::AnyKernel::SeveralNarrow($k) => $body,
-            $crate::engine::kernel::AnyKernel::SeveralFull($k) => $body,
+            $crate::engine::kernel::AnyKernel::Widest($k) => $body,
         }
     };
 }
@@ -692,7 +694,7 @@ impl AnyKernel {
         if game.slot_count() > 2 {
             return match game.geometry.cells() {
                 ..=64 => AnyKernel::SeveralNarrow(Box::new(Kernel::new(game, plain))),
-                _ => AnyKernel::SeveralFull(Box::new(Kernel::new(game, plain))),
+                _ => AnyKernel::Widest(Box::new(Kernel::new(game, plain))),
             };
         }
         match game.geometry.cells() {
@@ -700,7 +702,7 @@ impl AnyKernel {
             65..=128 => AnyKernel::Wide(Kernel::new(game, plain)),
             129..=192 => AnyKernel::Words3(Box::new(Kernel::new(game, plain))),
             193..=384 => AnyKernel::Words6(Box::new(Kernel::new(game, plain))),
-            _ => AnyKernel::Full(Box::new(Kernel::new(game, plain))),
+            _ => AnyKernel::Widest(Box::new(Kernel::new(game, plain))),
         }
     }
 

@@ -127,9 +127,9 @@ impl AnyKernel {
             AnyKernel::Wide(k) => run(k, s),
             AnyKernel::Words3(k) => run(k, s),
             AnyKernel::Words6(k) => run(k, s),
-            AnyKernel::Full(k) => run(k, s),
+            AnyKernel::Widest(k) => run(k, s),
             // A game of one outflanking placement a turn has two players.
-            AnyKernel::SeveralNarrow(_) | AnyKernel::SeveralFull(_) => None,
+            AnyKernel::SeveralNarrow(_) => None,
         }
     }
 }
