@@ -13,14 +13,22 @@ use std::time::{Duration, Instant};
 /// One request; returns the status and the body.
 fn http(to: &Endpoint, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
     let Endpoint { address, token } = to;
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}"
+    );
+    exchange(address, &head, body.unwrap_or(""))
+}
+
+/// Sends `head` (the request line and headers, without the blank line) and `body` as they are;
+/// returns the status and the body.
+fn exchange(address: &str, head: &str, body: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(address).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
         .unwrap();
-    let body = body.unwrap_or("");
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}\r\nContent-Length: {}\r\n\r\n{body}",
+        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -710,17 +718,8 @@ fn the_editor_checks_runs_examples_and_plays_edits() {
 /// then on, one that does not is kept on disk while the last good rules are still played.
 #[test]
 fn saving_an_edit_to_the_served_file() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("outflank-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("mine.rules");
-    let text = std::fs::read_to_string(format!(
-        "{}/games/othello.rules",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    std::fs::write(&file, &text).unwrap();
-    let s = serve(&[file.to_str().unwrap()]);
+    let (file, text, s) = serving_a_file("save");
+    let dir = file.parent().unwrap();
     let a = &s.endpoint;
     let rules = get(a, "/api/games/mine/rules");
     assert_eq!(rules["saveable"], true);
@@ -745,12 +744,12 @@ fn saving_an_edit_to_the_served_file() {
         post(a, "/api/sessions", json!({ "game": "mine" }))["width"],
         6
     );
-    let names: Vec<_> = std::fs::read_dir(&dir)
+    let names: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names.len(), 1, "no file left beside it: {names:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// A served variant of a bundled game, in a folder without the base file, finds the base as
@@ -960,24 +959,11 @@ fn endless_rules_are_errors_and_the_server_goes_on() {
     assert_eq!(get(a, "/api/status")["analyses_running"], 0);
 }
 
-/// Sends `head` (the request line and headers, without the blank line) and `body` as they are;
-/// returns the status and the body. For requests a browser on another site would send.
+/// A request as a browser on another site would send it (`head` as [`exchange`] takes it); the
+/// status and the JSON body.
 fn raw(address: &str, head: &str, body: &str) -> (u16, Value) {
-    let mut stream = TcpStream::connect(address).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    write!(
-        stream,
-        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let status: u16 = response[9..12].parse().unwrap();
-    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    let value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {response}"));
+    let (status, reply) = exchange(address, head, body);
+    let value = serde_json::from_str(&reply).unwrap_or_else(|_| panic!("not JSON: {reply}"));
     (status, value)
 }
 
