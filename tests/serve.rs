@@ -1096,3 +1096,31 @@ fn a_link_beside_the_served_file_does_not_redirect_a_save() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), edit);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Saves that race each other all succeed, and the rules served afterwards are the file on disk
+/// (concurrent saves gave 500s, and the served text and the file differed, before saves took
+/// turns).
+#[test]
+fn concurrent_saves_leave_the_served_rules_and_the_file_alike() {
+    let (file, text, s) = serving_a_file("save-race");
+    let savers: Vec<_> = (0..12)
+        .map(|i| {
+            let to = s.endpoint.clone();
+            let edit = format!("{text}\n// save {i}\n");
+            std::thread::spawn(move || {
+                let (status, reply) =
+                    api(&to, "POST", "/api/games/mine/save", json!({ "text": edit }));
+                assert_eq!(status, 200, "{reply}");
+            })
+        })
+        .collect();
+    for saver in savers {
+        saver.join().unwrap();
+    }
+    let on_disk = std::fs::read_to_string(&file).unwrap();
+    assert!(on_disk.contains("// save "), "{on_disk}");
+    assert_eq!(get(&s.endpoint, "/api/games/mine/rules")["text"], on_disk);
+    let names = std::fs::read_dir(file.parent().unwrap()).unwrap().count();
+    assert_eq!(names, 1, "no temporary file left");
+    std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
+}
