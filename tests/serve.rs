@@ -4,10 +4,8 @@
 //! wrote). The page itself is driven in a real browser in tests/browser.rs.
 
 use crate::common::run::outflank;
-use crate::common::serve::{serve, Endpoint};
+use crate::common::serve::{exchange, serve, Endpoint};
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 /// One request; returns the status and the body.
@@ -17,27 +15,6 @@ fn http(to: &Endpoint, method: &str, path: &str, body: Option<&str>) -> (u16, St
         "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}"
     );
     exchange(address, &head, body.unwrap_or(""))
-}
-
-/// Sends `head` (the request line and headers, without the blank line) and `body` as they are;
-/// returns the status and the body.
-fn exchange(address: &str, head: &str, body: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(address).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(120)))
-        .unwrap();
-    write!(
-        stream,
-        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let status: u16 = response[9..12].parse().unwrap();
-    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    // Bodies are sent whole (Content-Length) by the server; a chunked one would show here.
-    (status, body.to_string())
 }
 
 fn api(to: &Endpoint, method: &str, path: &str, body: Value) -> (u16, Value) {

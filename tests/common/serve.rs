@@ -3,6 +3,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 /// Where requests go: the server's address, and the secret token that its page carries and
 /// that every request changing anything must send (docs/API.md, "Security").
@@ -65,14 +66,8 @@ pub(crate) fn serve(args: &[&str]) -> Served {
 
 /// The token, read from the page as the page's script reads it.
 fn token_of(address: &str) -> String {
-    let mut stream = TcpStream::connect(address).unwrap();
-    write!(
-        stream,
-        "GET / HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut page = String::new();
-    stream.read_to_string(&mut page).unwrap();
+    let (status, page) = exchange(address, &format!("GET / HTTP/1.1\r\nHost: {address}"), "");
+    assert_eq!(status, 200, "{page}");
     let meta = r#"<meta name="outflank-token" content=""#;
     let at = page
         .find(meta)
@@ -81,4 +76,25 @@ fn token_of(address: &str) -> String {
     let token = &page[at..at + page[at..].find('"').unwrap()];
     assert_eq!(token.len(), 32, "{token}");
     token.to_string()
+}
+
+/// Sends `head` (the request line and headers, without the blank line) and `body` as they are;
+/// returns the status and the body.
+pub(crate) fn exchange(address: &str, head: &str, body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    write!(
+        stream,
+        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status: u16 = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    // Bodies are sent whole (Content-Length) by the server; a chunked one would show here.
+    (status, body.to_string())
 }

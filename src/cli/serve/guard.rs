@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// The header the page sends its token in.
-pub(super) const TOKEN_HEADER: &str = "x-outflank-token";
+const TOKEN_HEADER: &str = "x-outflank-token";
 
 /// What the server admits, fixed when it starts listening.
 pub(super) struct Guard {

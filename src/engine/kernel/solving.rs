@@ -1,7 +1,7 @@
 //! The solver's doors into the runner: a position's exact value and its moves in the
 //! solver's order, for the boards whose sets fit the search table's keys.
 
-use super::{search, AnyKernel, Kernel};
+use super::{each_width, search, AnyKernel, Kernel};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Question};
 use crate::engine::state::State;
@@ -122,14 +122,8 @@ impl AnyKernel {
                     .into(),
             )
         }
-        match self {
-            AnyKernel::Narrow(k) => run(k, s),
-            AnyKernel::Wide(k) => run(k, s),
-            AnyKernel::Words3(k) => run(k, s),
-            AnyKernel::Words6(k) => run(k, s),
-            AnyKernel::Widest(k) => run(k, s),
-            // A game of one outflanking placement a turn has two players.
-            AnyKernel::SeveralNarrow(_) => None,
-        }
+        // `stability` is made only for games of one outflanking placement a turn, which have
+        // two players; every other kernel has none.
+        each_width!(self, k => run(k, s))
     }
 }
