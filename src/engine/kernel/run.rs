@@ -4,6 +4,16 @@
 use super::*;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
+    /// Whether a step played and a turn begun are each one function that the loops call
+    /// (playouts, random games, perft, a step applied, the trials of a draw), or inlined into
+    /// each. Inlined, the state stays in registers across a step: up to 30% more playouts on
+    /// boards of one or two words (Rolit, VECT-REVERSE, Gravity Othello). On boards of several
+    /// words every set operation is a run of instructions per word, and six inlined copies
+    /// per width made 60% of the release build's machine code and build time, for no measured
+    /// gain (Reversi Go 13x13 and 19x19 run as fast either way; docs/PERFORMANCE.md, "Build
+    /// time").
+    const STEPS_OUT_OF_LINE: bool = B::CELLS > 128;
+
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
     /// (One function of more than 150 lines: its arms, one per instruction and each short,
     /// share the loop's step budget, `spend`, and the candidates a test found for the next
@@ -231,6 +241,21 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// Checks the turn-boundary end conditions and finds the mover's first choice.
     #[inline(always)]
     pub fn begin_turn(&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault> {
+        if Self::STEPS_OUT_OF_LINE {
+            self.begin_turn_out_of_line(game, s)
+        } else {
+            self.begin_turn_here(game, s)
+        }
+    }
+
+    /// [`Kernel::begin_turn`], compiled once for the width (see [`Kernel::STEPS_OUT_OF_LINE`]).
+    #[inline(never)]
+    fn begin_turn_out_of_line(&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault> {
+        self.begin_turn_here(game, s)
+    }
+
+    #[inline(always)]
+    fn begin_turn_here(&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault> {
         if self.single_step {
             // The opening tests change nothing, so no copy of the state is needed.
             let first = self.first_choice(game, s, 0).map(|(pc, moves)| At::Choice {
@@ -304,6 +329,35 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// says).
     #[inline(always)]
     pub(super) fn try_play(
+        &self,
+        game: &Game,
+        t: &mut KState<B, P>,
+        pc: u32,
+        alt: usize,
+        value: usize,
+    ) -> Result<Option<At<B>>, Fault> {
+        if Self::STEPS_OUT_OF_LINE {
+            self.try_play_out_of_line(game, t, pc, alt, value)
+        } else {
+            self.try_play_here(game, t, pc, alt, value)
+        }
+    }
+
+    /// [`Kernel::try_play`], compiled once for the width (see [`Kernel::STEPS_OUT_OF_LINE`]).
+    #[inline(never)]
+    fn try_play_out_of_line(
+        &self,
+        game: &Game,
+        t: &mut KState<B, P>,
+        pc: u32,
+        alt: usize,
+        value: usize,
+    ) -> Result<Option<At<B>>, Fault> {
+        self.try_play_here(game, t, pc, alt, value)
+    }
+
+    #[inline(always)]
+    fn try_play_here(
         &self,
         game: &Game,
         t: &mut KState<B, P>,
