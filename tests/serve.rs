@@ -972,6 +972,12 @@ fn other_sites_cannot_drive_the_server() {
     let own = format!("http://{address}");
     let edit = json!({ "text": "pwned" }).to_string();
     let save = "POST /api/games/mine/save HTTP/1.1";
+    // The token with its first digit changed (to another digit, whatever the first is).
+    let wrong = format!(
+        "{}{}",
+        if token.starts_with('0') { '1' } else { '0' },
+        &token[1..]
+    );
     let refused = [
         // The attack as found: another origin, a body sent as text, no token.
         format!("{save}\r\nHost: {address}\r\nOrigin: http://evil.example\r\nContent-Type: text/plain"),
@@ -979,7 +985,7 @@ fn other_sites_cannot_drive_the_server() {
         format!("{save}\r\nHost: {address}\r\nOrigin: http://evil.example\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}"),
         format!("{save}\r\nHost: {address}\r\nOrigin: {own}\r\nContent-Type: text/plain\r\nX-Outflank-Token: {token}"),
         format!("{save}\r\nHost: {address}\r\nOrigin: {own}\r\nContent-Type: application/json"),
-        format!("{save}\r\nHost: {address}\r\nContent-Type: application/json\r\nX-Outflank-Token: 0{}", &token[1..]),
+        format!("{save}\r\nHost: {address}\r\nContent-Type: application/json\r\nX-Outflank-Token: {wrong}"),
         // A rebound name: the right token cannot make another host's request heard.
         format!("{save}\r\nHost: evil.example:80\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}"),
         // No host at all.
