@@ -111,27 +111,41 @@ impl Loader for FsLoader {
 /// Reads a rules file, refusing one too large to be rules or not UTF-8, with a one-line reason.
 #[cfg(feature = "fs")]
 pub fn read_source(name: &str) -> Result<Arc<SourceFile>, String> {
+    let text = read_text(
+        name,
+        MAX_SOURCE_BYTES,
+        "a rules file is text of a few kilobytes",
+    )?;
+    Ok(SourceFile::new(name, text))
+}
+
+/// Reads the text file `name` (rules, records, shards, transcripts), refusing one of more than
+/// `limit` bytes (`why` says what such a file holds) or not UTF-8, with a one-line reason. An
+/// endless source (a device, a pipe) stops at the limit.
+#[cfg(feature = "fs")]
+pub fn read_text(name: &str, limit: u64, why: &str) -> Result<String, String> {
     use std::io::Read;
     let file = std::fs::File::open(name).map_err(|e| format!("cannot read {name}: {e}"))?;
-    // Read one byte past the limit, so that an endless source (a device, a pipe) stops there.
+    // One byte past the limit tells a file at the limit from a larger one.
     let mut bytes = Vec::new();
-    file.take(MAX_SOURCE_BYTES + 1)
+    file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {name}: {e}"))?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(format!(
-            "{name} is larger than {} MB; a rules file is text of a few kilobytes",
-            MAX_SOURCE_BYTES >> 20
-        ));
+    if bytes.len() as u64 > limit {
+        return Err(format!("{name} is larger than {} MB; {why}", limit >> 20));
     }
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         format!(
             "cannot read {name}: not UTF-8 text (byte {} is not valid)",
             e.utf8_error().valid_up_to() + 1
         )
-    })?;
-    Ok(SourceFile::new(name, text))
+    })
 }
+
+/// The largest record, shard or transcript file read, whole: hundreds of thousands of
+/// recorded games of Othello. A larger series splits into files of whole lines.
+#[cfg(feature = "fs")]
+pub const MAX_RECORD_BYTES: u64 = 256 << 20;
 
 /// The largest rules file read (far beyond any real one: Othello's is 2 KB).
 #[cfg(feature = "fs")]

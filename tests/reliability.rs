@@ -930,3 +930,127 @@ fn an_interrupted_solve_says_what_it_has_proved() {
         );
     }
 }
+
+/// A line's repetition past the board's cells is an error at `check`, for every command that
+/// loads the file and for each board size a parameter gives: a count near 2^32 once passed
+/// with a warning, and then every command that asked about the line spent tens of seconds on a
+/// position. Each command here runs under a limit of 10 s of processor time.
+#[test]
+fn a_repeat_count_past_the_board_is_refused_at_once() {
+    let rules = |count: &str| {
+        format!(
+            "param size = 8\nboard size x size\nplayer black 'B'\nplayer white 'W'\n\
+             line outflank = opponent{{{count}}} friend\n\
+             turn {{ choose c in empty where some(captured(outflank, c)) {{ place c  \
+             flip captured(outflank, c) }} }}\nend when blocked\nscore p = count(p)\n"
+        )
+    };
+    let huge = write_temp("repeat-huge.rules", rules("4294967295"));
+    for command in [
+        &["check"][..],
+        &["moves"],
+        &["perft", "--depth", "2"],
+        &["run", "--games", "1"],
+        &["trace", "--seed", "1"],
+        &["render", "--svg", "/dev/null"],
+    ] {
+        let mut args = vec![command[0], huge.as_str()];
+        args.extend(&command[1..]);
+        let o = outflank_limited("--cpu=10", &args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("a repetition of 4294967295 cells is longer than any line on this board")
+                && err.contains("the board has 64 cells"),
+            "{args:?}: {err}"
+        );
+    }
+    // Forty cells fit the board of 64 cells that the default size gives, not one of 16.
+    let forty = write_temp("repeat-forty.rules", rules("40"));
+    let fits = outflank(&["check", &forty]);
+    assert!(fits.status.success(), "{}", stderr(&fits));
+    let small = outflank(&["moves", &forty, "--set", "size=4"]);
+    assert_eq!(small.status.code(), Some(1));
+    assert!(
+        stderr(&small).contains("a repetition of 40 cells is longer than any line on this board"),
+        "{}",
+        stderr(&small)
+    );
+}
+
+/// Records, shards and transcripts are read whole up to a bound (docs/RELIABILITY.md): an
+/// endless file stops there with a one-line error, under a bounded peak of memory, where
+/// `replay` on /dev/zero once reached 2 GB in 5 s and went on.
+#[test]
+fn endless_records_shards_and_transcripts_stop_at_their_bound() {
+    for args in [
+        &["replay", "games/othello.rules", "/dev/zero"][..],
+        &[
+            "convert",
+            "games/othello.rules",
+            "/dev/zero",
+            "--from",
+            "record",
+            "--to",
+            "sgf",
+        ],
+        &[
+            "convert",
+            "games/othello.rules",
+            "/dev/zero",
+            "--from",
+            "ggf",
+            "--to",
+            "record",
+        ],
+        &["merge", "/dev/zero"],
+        &["play", "games/othello.rules", "--resume", "/dev/zero"],
+    ] {
+        let o = outflank_limited("--as=1500000000", args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("/dev/zero is larger than 256 MB;") && err.trim().lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A computer player's playouts end where a game does: one that runs past the limit of a
+/// whole game makes the game an endless one, reported as such, where each such playout once
+/// counted as a draw and `run --agents mcts:1,mcts:1` went on for hours.
+#[test]
+fn a_computer_player_on_an_endless_game_reports_it() {
+    let path = write_temp("endless-for-mcts.rules", ENDLESS_GAME);
+    let o = outflank_limited(
+        "--cpu=60",
+        &["run", &path, "--games", "1", "--agents", "mcts:1,mcts:1"],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the game did not end within 1000000 steps"),
+        "{err}"
+    );
+}
+
+/// The solver's helper threads have the stack of the thread that searches alone: on a game
+/// that never ends, `solve --jobs 2` reports the endless line as `--jobs 1` does, where its
+/// helpers once overflowed their stacks and the process aborted.
+#[test]
+fn a_solve_on_several_threads_reports_an_endless_game() {
+    let path = write_temp(
+        "endless-for-solve.rules",
+        "board 4 x 4\nplayer black 'B'\nplayer white 'W'\n\
+         turn { choose c in empty { } }\nend when blocked\nscore p = count(p)\n",
+    );
+    for jobs in ["1", "2"] {
+        let o = outflank(&["solve", &path, "--jobs", jobs]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "--jobs {jobs}: {err}");
+        assert!(
+            err.contains("without the game ending"),
+            "--jobs {jobs}: {err}"
+        );
+    }
+}

@@ -83,7 +83,6 @@ impl Mcts {
 
     /// Each player's reward at the end of a playout: 1 for the winner and 0 for the others;
     /// a draw shares one point among all players (a half each with two).
-    /// A playout cut short by the step limit counts as a draw.
     fn rewards(engine: &Engine, s: &State) -> [f64; MAX_PLAYERS] {
         let mut rewards = [0.0; MAX_PLAYERS];
         let players = engine.game.player_count();
@@ -172,9 +171,10 @@ impl Agent for Mcts {
                 at = c;
                 path.push(at);
             }
-            // Playout: random steps to the end.
-            let (p, _) =
-                engine.random_playout(&tree[at].state, &mut self.rng, super::MAX_GAME_STEPS)?;
+            // Playout: random steps to the end. One that does not end within the limit of
+            // a whole game is an error, as such a game is everywhere else: counted as a draw,
+            // it left a player on a game that never ends thinking for ever.
+            let (p, _) = super::random_game(engine, &tree[at].state, &mut self.rng)?;
             let rewards = Self::rewards(engine, &p);
             // Backpropagation: each node is credited for the player who moved into it.
             for w in path.windows(2) {

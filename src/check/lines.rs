@@ -54,6 +54,26 @@ impl Checker<'_> {
                     .emit();
             }
         }
+        // A count past the board's cells can never match, and the runner would step a line
+        // that many times at every cell it asks about.
+        let cells = self.geometry.as_ref().map_or(MAX_CELLS, Geometry::cells);
+        for e in captured {
+            let (min, max) = (e.node.min, e.node.max);
+            let count = if max == u32::MAX { min } else { max };
+            if count as usize > cells {
+                ok = false;
+                self.error(
+                    e.span,
+                    format!("a repetition of {count} cells is longer than any line on this board"),
+                )
+                .label(format!("{{{count}}}"))
+                .help(format!(
+                    "the board has {cells} cells; count the cells the line must cross, at most \
+                     its longest row, or write `+` for a run of any length"
+                ))
+                .emit();
+            }
+        }
         if !ok {
             return false;
         }

@@ -16,7 +16,7 @@ mod program;
 mod ranges;
 mod symmetry;
 
-use crate::board::bits::Bits;
+use crate::board::bits::{Bits, MAX_CELLS};
 use crate::board::geometry::{DirSet, Geometry, Wrap};
 use crate::board::pieces::Pieces;
 pub use crate::diagnostic::closest_names;

@@ -74,8 +74,11 @@ pub(super) fn cmd_convert(a: &ConvertArgs) -> Result<String, Failure> {
             .collect(),
         Some(format) => {
             let engine = load_game(&args)?;
-            let text = std::fs::read_to_string(&a.input)
-                .map_err(|e| format!("cannot read {}: {e}", a.input))?;
+            let text = outflank::source::read_text(
+                &a.input,
+                outflank::source::MAX_RECORD_BYTES,
+                "split a longer collection of games into several files",
+            )?;
             let read = formats::read(&engine, format, &text, &a.rules)
                 .map_err(|m| format!("{}: {m}", a.input))?;
             for unused in &read.unused {

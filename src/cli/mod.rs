@@ -414,7 +414,7 @@ pub(crate) fn main() -> i32 {
         return 2;
     }
     std::thread::Builder::new()
-        .stack_size(256 << 20)
+        .stack_size(outflank::engine::negamax::SEARCH_STACK_BYTES)
         .spawn(move || run(cli))
         .expect("a thread can be started")
         .join()

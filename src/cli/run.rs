@@ -568,7 +568,11 @@ pub(super) fn cmd_replay(a: &ReplayArgs) -> Result<String, Failure> {
 
 /// The records of a file: one JSON object, or one per line, each with its line number.
 pub(super) fn read_records(path: &str) -> Result<Vec<(usize, Record)>, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = outflank::source::read_text(
+        path,
+        outflank::source::MAX_RECORD_BYTES,
+        "split a longer series into files of whole lines",
+    )?;
     let mut records = Vec::new();
     match serde_json::from_str::<Record>(&text) {
         Ok(r) => records.push((1, r)),

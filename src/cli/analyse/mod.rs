@@ -283,8 +283,11 @@ fn write_shard(
 pub(super) fn cmd_merge(a: &MergeArgs) -> Result<String, Failure> {
     let mut files = Vec::new();
     for path in &a.shards {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{path}: {e}")))?;
+        let text = outflank::source::read_text(
+            path,
+            outflank::source::MAX_RECORD_BYTES,
+            "a shard holds one line per game; split the series into more shards",
+        )?;
         files.push((path.clone(), text));
     }
     let merged = merge(&files, a.allow_missing)

@@ -23,6 +23,10 @@ pub use table::{Slot, Table, Watch};
 /// nothing, say) would otherwise recurse until the stack ran out.
 pub const MAX_SEARCH_STEPS: usize = 10_000;
 
+/// The stack a search thread needs to reach [`MAX_SEARCH_STEPS`] plies deep (the command line
+/// runs its commands on a thread this deep too).
+pub const SEARCH_STACK_BYTES: usize = 256 << 20;
+
 /// A position's identity in the table.
 pub trait TableKey: Copy + Eq + Default {
     fn hash(&self) -> u64;
@@ -418,11 +422,16 @@ fn answer_together<T: SharedTree>(
         let helpers: Vec<_> = (1..table.jobs)
             .map(|_| {
                 let (mut tree, mut own, n) = (tree.clone(), table.helper(), *n);
-                scope.spawn(move || {
-                    let r = finish(value(&mut tree, &mut own, &n, None, alpha, beta, 0));
-                    own.report();
-                    r
-                })
+                // As deep a stack as the thread that searches alone has: a line of
+                // MAX_SEARCH_STEPS plies must reach its error, not overflow a helper's stack.
+                std::thread::Builder::new()
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let r = finish(value(&mut tree, &mut own, &n, None, alpha, beta, 0));
+                        own.report();
+                        r
+                    })
+                    .expect("a search thread starts")
             })
             .collect();
         let main = finish(value(tree, table, n, None, alpha, beta, 0));
