@@ -16,6 +16,13 @@ macro_rules! vector_features {
 }
 pub(crate) use vector_features;
 
+/// Whether the runner of boards of `cells` cells has the vector copies: up to six words. The
+/// kernel past them (eleven words, room for eight players) serves no bundled game, and its
+/// copies were 0.6 MB of the release build's machine code, measured by nothing.
+pub(crate) const fn has_vector_copies(cells: usize) -> bool {
+    cells <= 6 * 64
+}
+
 /// For a method `$on::<V3>` of the runner's hot loops, written once: `$name::<V3>`, which calls
 /// `$v3`, a copy of it compiled for the processor's vector instructions, when `V3` is true and
 /// `$base`, the portable copy, when false. The method calls itself (and its partners) through
@@ -23,14 +30,16 @@ pub(crate) use vector_features;
 /// copy is compiled with it. A portable build thus carries both and takes the one
 /// [`crate::board::instructions::vectors`] chose; where the build already targets those
 /// instructions, both copies are the same code. (Stable Rust gives a function, not a module,
-/// other target features, so each recursive method needs its copies.)
+/// other target features, so each recursive method needs its copies.) The methods are those
+/// of a type generic over the runner's set type, named `B`: where [`has_vector_copies`] says
+/// no for it, `$v3` is never called, and so never compiled.
 macro_rules! chosen_copies {
     ($name:ident, $v3:ident, $base:ident, $on:ident,
      (&self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
         #[inline(always)]
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const V3: bool>(&self, $($arg: $ty),*) -> $ret {
-            if V3 {
+            if V3 && $crate::engine::kernel::copies::has_vector_copies(B::CELLS) {
                 // SAFETY: `V3` is true only where `vectors()` found the instructions, or
                 // inside a copy compiled for them, which was entered so.
                 unsafe { self.$v3($($arg),*) }
@@ -58,7 +67,7 @@ macro_rules! chosen_copies {
         #[inline(always)]
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const $w: bool, const V3: bool>(self, $($arg: $ty),*) -> $ret {
-            if V3 {
+            if V3 && $crate::engine::kernel::copies::has_vector_copies(B::CELLS) {
                 // SAFETY: as in the arm above.
                 unsafe { self.$v3::<$w>($($arg),*) }
             } else {
@@ -84,13 +93,15 @@ pub(crate) use chosen_copies;
 /// For a loop `$on::<W>` that does not call itself (a playout's turns): `$name::<W>`, which
 /// asks [`crate::board::instructions::vectors`] and runs `$v3`, a copy of the loop compiled
 /// for the processor's vector instructions, or the loop itself. `W`: the board has joined
-/// edges, as the runner's direct loops take it.
+/// edges, as the runner's direct loops take it. As above, the set type is named `B`.
 macro_rules! chosen_entry {
     ($name:ident, $v3:ident, $on:ident,
      (self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const W: bool>(self, $($arg: $ty),*) -> $ret {
-            if $crate::board::instructions::vectors() {
+            if $crate::engine::kernel::copies::has_vector_copies(B::CELLS)
+                && $crate::board::instructions::vectors()
+            {
                 // SAFETY: the processor has the copy's instructions (`vectors`).
                 unsafe { self.$v3::<W>($($arg),*) }
             } else {
