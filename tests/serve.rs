@@ -171,10 +171,22 @@ fn bad_requests_get_a_clear_error_and_the_server_goes_on() {
     let (status, _) = api(a, "POST", &format!("/api/sessions/{id}/undo"), Value::Null);
     assert_eq!(status, 422);
     let huge = format!("{{\"step\": \"{}\"}}", "x".repeat(100_000));
-    let (status, _) = http(a, "POST", &format!("/api/sessions/{id}/step"), Some(&huge));
-    assert_eq!(status, 413);
-    let (status, _) = http(a, "GET", "/nowhere", None);
-    assert_eq!(status, 404);
+    // Every failure is a JSON object with a one-line error, the ones axum itself answers
+    // too: a body past its limit, a body that is not JSON, a method the route does not take.
+    let step = format!("/api/sessions/{id}/step");
+    for (method, path, body, expected) in [
+        ("POST", step.as_str(), huge.as_str(), 413),
+        ("POST", step.as_str(), "{\"step\": ", 400),
+        ("DELETE", "/api/sessions", "", 405),
+        ("GET", "/nowhere", "", 404),
+    ] {
+        let (status, reply) = http(a, method, path, Some(body));
+        assert_eq!(status, expected, "{method} {path}: {reply}");
+        let reply: Value =
+            serde_json::from_str(&reply).unwrap_or_else(|_| panic!("not JSON: {reply}"));
+        let error = reply["error"].as_str().unwrap_or_default();
+        assert!(!error.is_empty() && !error.contains('\n'), "{reply}");
+    }
     // Still serving, the session as it was.
     let (status, view) = api(a, "GET", &format!("/api/sessions/{id}"), Value::Null);
     assert_eq!(status, 200);
@@ -1106,4 +1118,31 @@ fn concurrent_saves_leave_the_served_rules_and_the_file_alike() {
     let names = std::fs::read_dir(file.parent().unwrap()).unwrap().count();
     assert_eq!(names, 1, "no temporary file left");
     std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
+}
+
+/// A saved edit changes what the list of games says of it: its title and players with its
+/// rules, where the list once kept the title the server started with.
+#[test]
+fn the_list_of_games_follows_a_save() {
+    let (file, text, s) = serving_a_file("title-after-save");
+    let edited = text.replacen("title \"Othello\"", "title \"Othello, edited\"", 1);
+    assert_ne!(edited, text);
+    let (status, reply) = api(
+        &s.endpoint,
+        "POST",
+        "/api/games/mine/save",
+        json!({ "text": edited }),
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["served"], true, "{reply}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), edited);
+    let (_, games) = api(&s.endpoint, "GET", "/api/games", Value::Null);
+    let mine = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "mine")
+        .unwrap();
+    assert_eq!(mine["title"], "Othello, edited", "{games}");
+    assert_eq!(mine["players"], json!(["black", "white"]), "{games}");
 }

@@ -12,14 +12,34 @@ use crate::cli::{RulesLoader, BUNDLED};
 pub(super) struct Entry {
     /// The file's name without `.rules`: how the API names the game.
     pub(super) id: String,
-    pub(super) title: String,
-    pub(super) players: Vec<String>,
-    /// The rules as served: as loaded, or as last saved from the page (an edit played without
-    /// saving does not change them).
-    source: RwLock<Arc<SourceFile>>,
+    /// The rules as served, with their title and players: as loaded, or as last saved from
+    /// the page (an edit played without saving does not change them). One lock for the three,
+    /// so that the list of games never shows one save's title beside another's rules.
+    served: RwLock<Served>,
     /// The file given on the command line, which the page may save an edit to; none for the
     /// bundled games.
     pub(super) path: Option<std::path::PathBuf>,
+}
+
+struct Served {
+    source: Arc<SourceFile>,
+    title: String,
+    players: Vec<String>,
+}
+
+impl Served {
+    fn new(source: Arc<SourceFile>, checked: &Checked) -> Served {
+        Served {
+            source,
+            title: checked.game.title.clone(),
+            players: checked
+                .game
+                .players
+                .iter()
+                .map(|p| p.name.clone())
+                .collect(),
+        }
+    }
 }
 
 pub(super) struct Catalogue {
@@ -29,11 +49,14 @@ pub(super) struct Catalogue {
 }
 
 impl Entry {
-    pub(super) fn source(&self) -> Arc<SourceFile> {
-        self.source
+    fn served(&self) -> std::sync::RwLockReadGuard<'_, Served> {
+        self.served
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
+    }
+
+    pub(super) fn source(&self) -> Arc<SourceFile> {
+        self.served().source.clone()
     }
 
     /// An edit of these rules, named as the served file so that `extends` resolves the same.
@@ -100,15 +123,8 @@ impl Catalogue {
             }
             catalogue.entries.push(Entry {
                 id: name,
-                title: checked.game.title.clone(),
-                players: checked
-                    .game
-                    .players
-                    .iter()
-                    .map(|p| p.name.clone())
-                    .collect(),
                 path: on_disk.then(|| std::path::PathBuf::from(&source.name)),
-                source: RwLock::new(source),
+                served: RwLock::new(Served::new(source, &checked)),
             });
         }
         if catalogue.entries.is_empty() {
@@ -180,13 +196,13 @@ impl Catalogue {
             return false;
         };
         let source = entry.edit(text);
-        if self.check(&source, &[]).is_err() {
+        let Ok(checked) = self.check(&source, &[]) else {
             return false;
-        }
+        };
         *entry
-            .source
+            .served
             .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = source;
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Served::new(source, &checked);
         true
     }
 }
@@ -198,7 +214,10 @@ pub(super) async fn list(
     let list: Vec<serde_json::Value> = catalogue
         .entries
         .iter()
-        .map(|e| serde_json::json!({ "id": e.id, "title": e.title, "players": e.players }))
+        .map(|e| {
+            let served = e.served();
+            serde_json::json!({ "id": e.id, "title": served.title, "players": served.players })
+        })
         .collect();
     axum::Json(serde_json::Value::Array(list))
 }

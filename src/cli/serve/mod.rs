@@ -152,6 +152,7 @@ fn routes(state: App, guard: Arc<Guard>) -> Router {
         )
         .fallback(reply::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(reply::errors_as_json))
         // Outermost: a refused request is answered before anything reads its body.
         .layer(axum::middleware::from_fn_with_state(guard, guard::admit))
         .with_state(state)

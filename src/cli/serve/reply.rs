@@ -66,3 +66,39 @@ pub(super) async fn bounded<T: Send + 'static>(
 pub(super) async fn not_found() -> Failure {
     missing("no such page or API call; the API is described in docs/API.md")
 }
+
+/// Every failed answer as JSON (docs/API.md): the answers axum writes itself as text (a body
+/// past its limit, 413; a body that is not UTF-8 or not JSON, 400 or 415; a method a route
+/// does not take, 405) get their text as the `error` of a JSON object, with their status.
+pub(super) async fn errors_as_json(response: Response) -> Response {
+    let (status, json) = (
+        response.status(),
+        response
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .is_some_and(|t| t.as_bytes().starts_with(b"application/json")),
+    );
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    // axum's own answers are a line of text; anything longer is cut to its first line.
+    let text = axum::body::to_bytes(response.into_body(), 4096)
+        .await
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .unwrap_or_default();
+    let error = if text.trim().is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("the request failed")
+            .to_string()
+    } else {
+        text
+    };
+    Failure(status, error).into_response()
+}
