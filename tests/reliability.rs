@@ -362,6 +362,23 @@ fn forged_resignations_do_not_replay() {
         replay("games/othello.rules", "honest.json", &honest).0,
         Some(0)
     );
+    // A parameter the record sets is blamed on the record, not on a `--set` nobody typed.
+    let mut alien = record.clone();
+    alien["params"] = serde_json::json!({ "martian": "3" });
+    let (code, err) = replay("games/othello.rules", "alien.json", &alien.to_string());
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with("error: RECORD: the record's parameter martian=3: no parameter named")
+            && !err.contains("--set"),
+        "{err}"
+    );
+    // Said as the end it is, where `replay` once called it "not finished".
+    let path = write_temp("honest-said.json", &honest);
+    let o = outflank(&["replay", "games/othello.rules", &path, "--quiet"]);
+    assert_eq!(
+        stdout(&o).trim().replace(&path, "RECORD"),
+        "RECORD: 2 moves replayed, black resigned: white wins"
+    );
     let forge = |field: &str, value: serde_json::Value| {
         let mut r = record.clone();
         let mut at = &mut r["result"];

@@ -551,10 +551,21 @@ pub(super) fn cmd_replay(a: &ReplayArgs) -> Result<String, Failure> {
                     }
                 }
                 let end = states.last().copied().unwrap_or(begin);
-                let verdict = if end.is_over() {
-                    result_line(&engine, &end)
-                } else {
-                    "not finished".into()
+                let resigned = record.result.as_ref().and_then(|r| {
+                    let who = r.resigned.as_deref()?;
+                    let how = if r.on_time {
+                        "ran out of time"
+                    } else {
+                        "resigned"
+                    };
+                    let winner = r.winner.as_deref().unwrap_or("nobody");
+                    Some(format!("{who} {how}: {winner} wins"))
+                });
+                // A resignation that got this far replayed as recorded (`replay` checks it).
+                let verdict = match resigned {
+                    _ if end.is_over() => result_line(&engine, &end),
+                    Some(verdict) => verdict,
+                    None => "not finished".into(),
                 };
                 out.push_str(&format!(
                     "{where_}: {} moves replayed, {verdict}\n",
@@ -607,20 +618,34 @@ pub(super) fn game_of_record(
         return Err(Failure::Message(format!("{where_}: {m}")));
     }
     let mut game_args = args.clone();
+    let mut from_record = Vec::new();
     for (k, v) in &record.params {
         if !args
             .set
             .iter()
             .any(|s| s.split('=').next() == Some(k.as_str()))
         {
-            game_args.set.push(format!("{k}={v}"));
+            from_record.push(format!("{k}={v}"));
         }
     }
+    game_args.set.extend(from_record.iter().cloned());
     if let (None, Some(p)) = (&args.position, &record.start) {
         game_args.position = Some(p.rows.clone());
         game_args.to_move = Some(p.to_move.clone());
     }
-    let engine = load_game(&game_args)?;
+    let engine = load_game(&game_args).map_err(|e| match e {
+        // A setting the record made is the record's, not the command line's.
+        Failure::Message(m) => Failure::Message(
+            match from_record.iter().find_map(|set| {
+                m.strip_prefix(&format!("--set {set}: "))
+                    .map(|rest| (set, rest))
+            }) {
+                Some((set, rest)) => format!("{where_}: the record's parameter {set}: {rest}"),
+                None => m,
+            },
+        ),
+        other => other,
+    })?;
     let begin = match start(&engine, &game_args) {
         Err(Failure::Message(m)) if args.position.is_none() && record.start.is_some() => {
             let m = m.trim_start_matches("--position: ");

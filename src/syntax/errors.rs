@@ -67,7 +67,9 @@ pub(super) fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>
     } else {
         message
     };
-    if let Some(d) = non_ascii(source, start) {
+    if let Some(d) = non_ascii(source, start)
+        .or_else(|| first_non_ascii_code(&source.text, start).and_then(|at| non_ascii(source, at)))
+    {
         return d;
     }
     // A reserved word where a name was expected deserves its own explanation.
@@ -388,6 +390,24 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::timing | Rule::timing_step | Rule::timing_turn => "after step or after turn",
         _ => "more input",
     }
+}
+
+/// Where on the line from `at` a character outside ASCII stands in code (not in a string or a
+/// comment): an item with such a name fails where it starts (`param größe = 3` at `param`),
+/// and the character, not the item, is what to point at.
+fn first_non_ascii_code(text: &str, at: usize) -> Option<usize> {
+    let line = text.get(at..)?.lines().next()?;
+    let mut in_string = false;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => in_string = !in_string,
+            '/' if !in_string && chars.peek().is_some_and(|&(_, n)| n == '/') => return None,
+            c if !c.is_ascii() && !in_string => return Some(at + i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A syntax error at a character outside ASCII: a letter in a name, or a typographic mark
