@@ -285,3 +285,41 @@ fn recorded_games_round_trip_through_every_format() {
         stderr(&o)
     );
 }
+
+/// A GGF result that the moves contradict is named as not kept (the record keeps the moves'
+/// result), and `--output` naming the input by another path is refused, the input unchanged.
+#[test]
+fn a_contradicted_result_is_named_and_the_input_is_never_written_over() {
+    let moves = write("wipeout.txt", WIPEOUT);
+    let ggf = convert(&["games/othello.rules", &moves, "--to", "ggf"]);
+    assert!(ggf.contains("RE[+13.000]"), "{ggf}");
+    let forged = ggf.replace("RE[+13.000]", "RE[+64.000]");
+    let wrong = write("contradicted.ggf", &forged);
+    let o = outflank(&["convert", "games/othello.rules", &wrong, "--to", "record"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let record: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(record["result"]["scores"]["black"], 13.0);
+    assert!(
+        stderr(&o).contains(
+            "note: not kept (a record has no place for it): RE[+64.000] (the moves give +13.000)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // The input by a path through a folder and back.
+    let dir = std::path::Path::new(&wrong).parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let round = dir.join("sub/../contradicted.ggf");
+    let o = outflank(&[
+        "convert",
+        "games/othello.rules",
+        &wrong,
+        "--to",
+        "sgf",
+        "--output",
+        round.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&wrong).unwrap(), forged);
+}

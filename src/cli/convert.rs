@@ -58,7 +58,11 @@ pub(super) fn cmd_convert(a: &ConvertArgs) -> Result<String, Failure> {
     let from = format_of(&a.input, a.from.as_deref())?;
     let to = Format::named(&a.to);
     if let Some(out) = &a.output {
-        if std::path::Path::new(out) == std::path::Path::new(&a.input) {
+        // The same file by any path (`sub/../in.sgf`, a link): compared where both resolve.
+        let resolved = |p: &str| std::fs::canonicalize(p).ok();
+        if std::path::Path::new(out) == std::path::Path::new(&a.input)
+            || resolved(out).is_some_and(|o| Some(o) == resolved(&a.input))
+        {
             return Err(Failure::Message(format!(
                 "--output {out} is the input: write the converted games to another file"
             )));

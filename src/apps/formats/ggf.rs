@@ -109,7 +109,18 @@ pub(super) fn read(
     };
     let resigned = given_up(":r", false).or_else(|| given_up(":t", true));
     let name = |key: &str| property(node, key).unwrap_or("unknown").to_string();
-    game.into_record(rules, &start, [name("PB"), name("PW")], resigned, unused)
+    let given_up = resigned.is_some();
+    let record = game.into_record(rules, &start, [name("PB"), name("PW")], resigned, unused)?;
+    // A finished game's result is the one its moves give; a margin that says otherwise is
+    // named as not kept, never dropped unsaid.
+    if let (Some(r), false, Ok(said)) = (&record.result, given_up, result.parse::<f64>()) {
+        let score = |p: u8| r.scores.get(engine.player_name(p)).copied().unwrap_or(0.0);
+        let margin = score(0) - score(1);
+        if r.resigned.is_none() && said != margin {
+            unused.push(format!("RE[{result}] (the moves give {margin:+.3})"));
+        }
+    }
+    Ok(record)
 }
 
 /// The result as GGF writes it: Black's margin (a game given up: at least one point to the
