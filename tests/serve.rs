@@ -1146,3 +1146,60 @@ fn the_list_of_games_follows_a_save() {
     assert_eq!(mine["title"], "Othello, edited", "{games}");
     assert_eq!(mine["players"], json!(["black", "white"]), "{games}");
 }
+
+/// Sessions are bounded in memory, not only in number: a client flooding the server with
+/// replays of long records leaves its peak within the sessions' bound (`--session-memory`,
+/// here 32 MB) and the server's own, the sessions left alone longest making room; a record
+/// longer than one session may hold (a quarter) is refused with 413. The count alone once let
+/// twelve such requests take 705 MB in 6 s.
+#[test]
+fn replays_flooding_the_server_stay_within_its_memory() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("outflank-flood-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Turns that change nothing: a record of this game is as long as its writer likes.
+    let file = dir.join("idle.rules");
+    std::fs::write(
+        &file,
+        "title \"idle\"\nboard 4 x 4\nplayer black 'B'\nplayer white 'W'\n\
+         turn { choose c in all { } }\nend when none(empty)\nscore p = count(p)\n",
+    )
+    .unwrap();
+    let s = serve(&[file.to_str().unwrap(), "--session-memory", "32"]);
+    let a = &s.endpoint;
+    let before_mb = s.peak_kb() / 1024;
+    // The record of one step, as the server writes it (the rules' hash, the notation).
+    let id = post(a, "/api/sessions", json!({ "game": "idle" }))["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    post(
+        a,
+        &format!("/api/sessions/{id}/step"),
+        json!({ "step": "a1" }),
+    );
+    let mut record = get(a, &format!("/api/sessions/{id}/record"));
+    let flood = |record: &Value| json!({ "game": "idle", "record": record }).to_string();
+    // Longer than one session may hold (8 MB): refused whole.
+    record["moves"] = json!(vec!["a1"; 100_000]);
+    let (status, reply) = http(a, "POST", "/api/sessions", Some(&flood(&record)));
+    assert_eq!(status, 413, "{reply}");
+    assert!(reply.contains("--session-memory"), "{reply}");
+    // Each of these holds about 6 MB of positions; twelve would take 72 MB.
+    record["moves"] = json!(vec!["a1"; 12_000]);
+    let body = flood(&record);
+    let mut ids = Vec::new();
+    for _ in 0..12 {
+        let (status, reply) = http(a, "POST", "/api/sessions", Some(&body));
+        assert_eq!(status, 200, "{reply}");
+        let reply: Value = serde_json::from_str(&reply).unwrap();
+        ids.push(reply["id"].as_str().unwrap().to_string());
+    }
+    let grown_mb = s.peak_kb() / 1024 - before_mb;
+    assert!(grown_mb < 56, "the server's peak grew by {grown_mb} MB");
+    // The newest session is there; the oldest made room.
+    let (status, _) = http(a, "GET", &format!("/api/sessions/{}", ids[11]), None);
+    assert_eq!(status, 200);
+    let (status, _) = http(a, "GET", &format!("/api/sessions/{}", ids[0]), None);
+    assert_eq!(status, 404);
+}

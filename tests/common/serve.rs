@@ -29,6 +29,11 @@ impl Drop for Served {
 }
 
 impl Served {
+    /// The most resident memory the server has held, in kB (`VmHWM`).
+    pub(crate) fn peak_kb(&self) -> u64 {
+        super::run::memory_kb(self.child.id(), "VmHWM")
+    }
+
     /// The server's resident memory in kB, as Linux counts it.
     pub(crate) fn resident_kb(&self) -> u64 {
         super::run::memory_kb(self.child.id(), "VmRSS")

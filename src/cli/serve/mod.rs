@@ -39,6 +39,11 @@ pub(crate) struct ServeArgs {
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
     open: bool,
+    /// Memory the game sessions' positions and steps may take together, in MB; past it, the
+    /// sessions left alone longest make room. One session may take a quarter of it.
+    #[arg(long, value_name = "MB", default_value_t = 512,
+          value_parser = clap::value_parser!(u64).range(4..=1 << 20))]
+    session_memory: u64,
 }
 
 /// The largest request body: a step or a setting is a few bytes. Requests that carry a rules
@@ -161,7 +166,10 @@ fn routes(state: App, guard: Arc<Guard>) -> Router {
 pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
     let catalogue = Arc::new(Catalogue::load(&a.files)?);
     let state = App {
-        sessions: Arc::new(SessionStore::new(catalogue.clone())),
+        sessions: Arc::new(SessionStore::new(
+            catalogue.clone(),
+            (a.session_memory as usize) << 20,
+        )),
         analyses: Arc::new(AnalysisStore::new(catalogue.clone())),
         catalogue,
     };

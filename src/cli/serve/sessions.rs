@@ -22,10 +22,17 @@ use std::time::Instant;
 pub(super) const MAX_SESSIONS: usize = 2000;
 /// Steps a session may hold (a game that long is taken to be endless, as the CLI does).
 const MAX_STEPS: usize = outflank::agents::MAX_GAME_STEPS as usize;
+/// The share of the sessions' memory (`serve --session-memory`) one session may take: a record
+/// too long for it is refused, and so is a step past it. (A replayed record of 120,000 turns
+/// takes about 50 MB, and the session count alone let a client's replays reach 100 GB.)
+const ONE_SESSION_SHARE: usize = 4;
 
 /// The sessions being played, and the games they are played from.
 pub(super) struct SessionStore {
     catalogue: Arc<Catalogue>,
+    /// Memory all sessions' positions and steps may take together; past it, the sessions left
+    /// alone longest make room for a new one.
+    memory: usize,
     sessions: Mutex<Sessions>,
     /// Players thinking at once, one a core: a player holds a core while it thinks, and its
     /// tables or tree (up to a few hundred MB), so more at once would only share the cores
@@ -39,9 +46,10 @@ struct Sessions {
 }
 
 impl SessionStore {
-    pub(super) fn new(catalogue: Arc<Catalogue>) -> SessionStore {
+    pub(super) fn new(catalogue: Arc<Catalogue>, memory: usize) -> SessionStore {
         SessionStore {
             catalogue,
+            memory,
             sessions: Mutex::new(Sessions {
                 next: 1,
                 by_id: BTreeMap::new(),
@@ -69,6 +77,8 @@ pub(super) struct Session {
     /// Regions shaded on the board.
     shade: Vec<String>,
     touched: Instant,
+    /// The memory the session's positions and steps may take.
+    room: usize,
 }
 
 fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
@@ -117,6 +127,18 @@ impl SessionStore {
     }
 }
 
+fn too_long(room: usize) -> Failure {
+    Failure(
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "this game is too long to keep in a session here (at most {} MB of positions; \
+             serve --session-memory gives sessions more); `outflank replay` checks a record \
+             of any length",
+            room >> 20
+        ),
+    )
+}
+
 fn rule_error(e: &outflank::engine::RuleError) -> Failure {
     bad(format!("rule error: {}", e.message))
 }
@@ -130,12 +152,22 @@ impl Session {
         self.now().outcome.is_some() || self.resigned.is_some()
     }
 
+    /// The memory of the session's positions and steps (its compiled rules aside).
+    fn bytes(&self) -> usize {
+        self.positions.capacity() * std::mem::size_of::<State>()
+            + self.steps.capacity() * std::mem::size_of::<String>()
+            + self.steps.iter().map(String::capacity).sum::<usize>()
+    }
+
     /// Plays `step`: a new position, and the step in the history.
     fn play(&mut self, step: Step, text: String) -> Result<(), Failure> {
         if self.steps.len() >= MAX_STEPS {
             return Err(bad(
                 "this game has gone on for a million steps: it is taken to be endless",
             ));
+        }
+        if self.bytes() >= self.room {
+            return Err(too_long(self.room));
         }
         let next = self
             .engine
@@ -300,16 +332,28 @@ pub(super) async fn new_session(
     let checking = server.clone();
     // Checking the rules and replaying a record compute: off the async threads.
     let session = bounded(move || build(&checking, request)).await?;
+    let incoming = session.bytes();
+    if incoming > session.room {
+        return Err(too_long(session.room));
+    }
     let mut sessions = server.sessions();
-    if sessions.by_id.len() >= MAX_SESSIONS {
-        let oldest = sessions
-            .by_id
-            .iter()
-            .min_by_key(|(_, s)| lock(s).touched)
-            .map(|(id, _)| *id);
-        if let Some(id) = oldest {
-            sessions.by_id.remove(&id);
+    // The sessions left alone longest make room, in number and in memory.
+    let mut by_age: Vec<(Instant, u64, usize)> = sessions
+        .by_id
+        .iter()
+        .map(|(id, s)| {
+            let s = lock(s);
+            (s.touched, *id, s.bytes())
+        })
+        .collect();
+    by_age.sort_unstable();
+    let mut total: usize = by_age.iter().map(|&(_, _, bytes)| bytes).sum();
+    for (_, id, bytes) in by_age {
+        if sessions.by_id.len() < MAX_SESSIONS && total + incoming <= server.memory {
+            break;
         }
+        sessions.by_id.remove(&id);
+        total -= bytes;
     }
     let id = sessions.next;
     sessions.next += 1;
@@ -369,6 +413,7 @@ fn build(server: &SessionStore, request: NewSession) -> Result<Session, Failure>
         resigned: None,
         shade: Vec::new(),
         touched: Instant::now(),
+        room: server.memory / ONE_SESSION_SHARE,
     };
     if let Some(record) = &record {
         load_record(&mut session, record)?;
@@ -380,6 +425,15 @@ fn build(server: &SessionStore, request: NewSession) -> Result<Session, Failure>
 /// Replays `record` into the session step by step, after checking that it replays whole (its
 /// moves legal, its result the rules' own).
 fn load_record(s: &mut Session, record: &Record) -> Result<(), Failure> {
+    // Refused before anything is replayed: each move takes a position at least.
+    if record
+        .moves
+        .len()
+        .saturating_mul(std::mem::size_of::<State>())
+        > s.room
+    {
+        return Err(too_long(s.room));
+    }
     let engine = s.engine.clone();
     let begin = *s.now();
     replay(&engine, &begin, record).map_err(|m| bad(format!("the record does not replay: {m}")))?;
@@ -398,6 +452,9 @@ fn load_record(s: &mut Session, record: &Record) -> Result<(), Failure> {
             s.steps.push(engine.step_notation(&before, step));
             s.positions.push(after);
             before = after;
+        }
+        if s.bytes() > s.room {
+            return Err(too_long(s.room));
         }
         at = before;
     }
