@@ -1203,3 +1203,40 @@ fn replays_flooding_the_server_stay_within_its_memory() {
     let (status, _) = http(a, "GET", &format!("/api/sessions/{}", ids[0]), None);
     assert_eq!(status, 404);
 }
+
+/// Ctrl-C stops the server within a few seconds while a computer player thinks for half a minute:
+/// requests under way get a second, not as long as they would take.
+#[test]
+fn ctrl_c_stops_the_server_while_a_player_thinks() {
+    let mut s = serve(&[]);
+    let id = post(&s.endpoint, "/api/sessions", json!({ "game": "othello" }))["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let thinking = {
+        let to = Endpoint {
+            address: s.endpoint.address.clone(),
+            token: s.endpoint.token.clone(),
+        };
+        std::thread::spawn(move || {
+            http(
+                &to,
+                "POST",
+                &format!("/api/sessions/{id}/agent"),
+                Some(&json!({ "agent": "mcts:30000ms" }).to_string()),
+            )
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!thinking.is_finished(), "{:?}", thinking.join());
+    let started = Instant::now();
+    let status = s.interrupt(Duration::from_secs(10));
+    assert!(status.is_some(), "still serving 10 s after Ctrl-C");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // The thinking request ends unanswered with the server, not after its half minute.
+    let _ = thinking.join();
+}

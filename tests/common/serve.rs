@@ -34,6 +34,27 @@ impl Served {
         super::run::memory_kb(self.child.id(), "VmHWM")
     }
 
+    /// Sends the server SIGINT (Ctrl-C) and waits for it to end, at most `limit`: its exit
+    /// status, or None if it was still running then.
+    pub(crate) fn interrupt(
+        &mut self,
+        limit: std::time::Duration,
+    ) -> Option<std::process::ExitStatus> {
+        let sent = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let started = std::time::Instant::now();
+        while started.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
+    }
+
     /// The server's resident memory in kB, as Linux counts it.
     pub(crate) fn resident_kb(&self) -> u64 {
         super::run::memory_kb(self.child.id(), "VmRSS")

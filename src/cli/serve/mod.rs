@@ -23,6 +23,7 @@ use serde_json::{json, Value};
 use sessions::SessionStore;
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 // The options of `serve` (its help is the doc comment of `Command::Serve`).
 #[derive(Args)]
@@ -182,7 +183,7 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
         .max_blocking_threads(MAX_BLOCKING)
         .build()
         .map_err(|e| format!("serve: cannot start: {e}"))?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((a.host.as_str(), a.port))
             .await
             .map_err(|e| format!("serve: cannot listen on {}:{}: {e}", a.host, a.port))?;
@@ -213,12 +214,27 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
                 eprintln!("serve: cannot open a browser ({e}); open {url} yourself");
             }
         }
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
+        // Ctrl-C lets requests under way finish for a moment, not for as long as a player
+        // thinks or an analysis runs: past STOP_GRACE the server stops with them unanswered.
+        let stop = Arc::new(tokio::sync::Notify::new());
+        let server = axum::serve(listener, app).with_graceful_shutdown({
+            let stop = stop.clone();
+            async move { stop.notified().await }
+        });
+        tokio::select! {
+            served = server => served.map_err(|e| format!("serve: {e}")),
+            () = async {
                 let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| format!("serve: {e}"))
-    })?;
+                stop.notify_one();
+                tokio::time::sleep(STOP_GRACE).await;
+            } => Ok(()),
+        }
+    });
+    // The workers still thinking are left to end with the process.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    served?;
     Ok(String::new())
 }
+
+/// How long requests under way may go on after Ctrl-C.
+const STOP_GRACE: Duration = Duration::from_secs(1);
