@@ -331,11 +331,9 @@ pub(super) async fn new_session(
     let request: NewSession = body(&text)?;
     let checking = server.clone();
     // Checking the rules and replaying a record compute: off the async threads.
+    // A session past its room was refused while its record replayed (`load_record`).
     let session = bounded(move || build(&checking, request)).await?;
     let incoming = session.bytes();
-    if incoming > session.room {
-        return Err(too_long(session.room));
-    }
     let mut sessions = server.sessions();
     // The sessions left alone longest make room, in number and in memory.
     let mut by_age: Vec<(Instant, u64, usize)> = sessions
