@@ -455,7 +455,7 @@ fn completion_offers_what_fits_at_the_cursor() {
 }
 
 #[test]
-fn rename_changes_every_use_and_refuses_a_keyword() {
+fn rename_changes_every_use_and_refuses_a_keyword_or_a_built_in() {
     let dir = folder("rename");
     let path = dir.join("r.rules");
     let u = uri(&path);
@@ -498,6 +498,25 @@ fn rename_changes_every_use_and_refuses_a_keyword() {
         at(&u, position_of(&renamed, "count", 0, 0, false)),
     );
     assert!(builtin.get("error").is_some(), "{builtin}");
+    // So is a rename to one of the language's own sets or functions, which the file would then
+    // shadow (`size` to `empty` once went through and broke the file).
+    for taken in ["empty", "all", "count", "some"] {
+        let clash = c.call(
+            "textDocument/rename",
+            json!({ "textDocument": { "uri": u }, "position": position_of(&renamed, "middle", 0, 0, false), "newName": taken }),
+        );
+        let message = clash["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(&format!("`{taken}` is a name the language has already")),
+            "{clash}"
+        );
+    }
+    // And the server goes on answering.
+    let prepared = c.request(
+        "textDocument/prepareRename",
+        at(&u, position_of(&renamed, "middle", 0, 0, false)),
+    );
+    assert_eq!(prepared["placeholder"], "middle");
 }
 
 #[test]

@@ -482,6 +482,15 @@ impl Server {
                  and not a word of the language"
             )));
         }
+        // The language's own sets and functions: the renamed name would shadow them, or be
+        // shadowed, and the file would mean something else or not check.
+        if outflank::check::BUILTIN_SETS.contains(&new) || outflank::check::FUNCTIONS.contains(&new)
+        {
+            return Err(Refusal::invalid(format!(
+                "`{new}` is a name the language has already (a built-in set or function); \
+                 choose another"
+            )));
+        }
         let s = &a.index.symbols[symbol];
         if let Some(clash) = a
             .index
