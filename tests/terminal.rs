@@ -338,3 +338,20 @@ fn play_in_a_terminal_loses_a_human_on_time() {
     );
     assert!(!screen.contains(" 3 . B B B"), "{screen}");
 }
+
+/// `convert` to a terminal shows control characters from its input as escapes: a player's name
+/// holding a colour escape is printed as text, not obeyed (it once turned the terminal red).
+#[test]
+fn convert_to_a_terminal_shows_control_characters_as_escapes() {
+    let sgf = temp("red-name.sgf");
+    std::fs::write(&sgf, "(;FF[4]GM[1]SZ[9]PB[\x1b[31mred]PW[w];B[ee])").unwrap();
+    let pane = Pane::start(
+        "convert",
+        &[],
+        &["convert", "games/reversi-go-9x9.rules", &sgf, "--to", "ggf"],
+    );
+    pane.wait_until_ended();
+    let screen = pane.screen(true);
+    assert!(screen.contains(r"PB[\u{1b}[31mred]"), "{screen:?}");
+    assert!(!screen.contains("\x1b[31m"), "{screen:?}");
+}

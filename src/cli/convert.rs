@@ -5,6 +5,7 @@ use super::{load_game, Failure, GameArgs};
 use clap::Args;
 use outflank::apps::formats::{self, Format};
 use outflank::apps::record::Record;
+use std::io::IsTerminal;
 
 // The options of `convert` (its help is the doc comment of `Command::Convert`).
 #[derive(Args)]
@@ -112,6 +113,11 @@ pub(super) fn cmd_convert(a: &ConvertArgs) -> Result<String, Failure> {
         }
     }
     match &a.output {
+        // A name or comment from the input may hold control characters: on a terminal they
+        // are shown as escapes, never obeyed; a pipe or a file gets the text as it is.
+        None if std::io::stdout().is_terminal() => {
+            Ok(outflank::diagnostic::printable(&out).into_owned())
+        }
         None => Ok(out),
         Some(path) => {
             std::fs::write(path, out).map_err(|e| format!("cannot write {path}: {e}"))?;
