@@ -6,12 +6,12 @@ use super::*;
 impl<B: Board, const P: usize> Kernel<B, P> {
     /// Whether a step played and a turn begun are each one function that the loops call
     /// (playouts, random games, perft, a step applied, the trials of a draw), or inlined into
-    /// each. Inlined, the state stays in registers across a step: up to 30% more playouts on
-    /// boards of one or two words (Rolit, VECT-REVERSE, Gravity Othello). On boards of several
-    /// words every set operation is a run of instructions per word, and six inlined copies
-    /// per width made 60% of the release build's machine code and build time, for no measured
-    /// gain (Reversi Go 13x13 and 19x19 run as fast either way; docs/PERFORMANCE.md, "Build
-    /// time").
+    /// each. Inlined, the state stays in registers across a step: up to half again as many
+    /// playouts on boards of one or two words (Rolit, VECT-REVERSE, Gravity Othello). On boards
+    /// of several words every set operation is a run of instructions per word, and six inlined
+    /// copies per width were nearly two thirds of those widths' machine code (a third of the
+    /// release build's) and 60% of its build time, for no measured gain (Reversi Go 13x13 and
+    /// 19x19 run as fast either way; docs/PERFORMANCE.md, "Build time").
     const STEPS_OUT_OF_LINE: bool = B::CELLS > 128;
 
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
