@@ -118,3 +118,28 @@ macro_rules! chosen_entry {
     };
 }
 pub(crate) use chosen_entry;
+
+/// For a step method `$here` of the runner (written `#[inline(always)]`): `$name`, which runs it
+/// inlined into its caller on narrow boards and through `$out`, one copy per width that every
+/// caller shares, where [`super::Kernel::STEPS_OUT_OF_LINE`] says so. Written once for each
+/// such method, so that the signature and the choice are not copied by hand.
+macro_rules! steps_out_of_line {
+    ($(#[$meta:meta])* $vis:vis fn $name:ident, $out:ident, $here:ident,
+     (&self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
+        $(#[$meta])*
+        #[inline(always)]
+        $vis fn $name(&self, $($arg: $ty),*) -> $ret {
+            if Self::STEPS_OUT_OF_LINE {
+                self.$out($($arg),*)
+            } else {
+                self.$here($($arg),*)
+            }
+        }
+
+        #[inline(never)]
+        fn $out(&self, $($arg: $ty),*) -> $ret {
+            self.$here($($arg),*)
+        }
+    };
+}
+pub(crate) use steps_out_of_line;

@@ -238,21 +238,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         matches!(self.opening(game, &u), Ok(Some(_)))
     }
 
-    /// Checks the turn-boundary end conditions and finds the mover's first choice.
-    #[inline(always)]
-    pub fn begin_turn(&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault> {
-        if Self::STEPS_OUT_OF_LINE {
-            self.begin_turn_out_of_line(game, s)
-        } else {
-            self.begin_turn_here(game, s)
-        }
-    }
-
-    /// [`Kernel::begin_turn`], compiled once for the width (see [`Kernel::STEPS_OUT_OF_LINE`]).
-    #[inline(never)]
-    fn begin_turn_out_of_line(&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault> {
-        self.begin_turn_here(game, s)
-    }
+    copies::steps_out_of_line!(
+        /// Checks the turn-boundary end conditions and finds the mover's first choice.
+        pub fn begin_turn, begin_turn_out_of_line, begin_turn_here,
+        (&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault>
+    );
 
     #[inline(always)]
     fn begin_turn_here(&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault> {
@@ -324,37 +314,14 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         alt == 0 && self.forms[pc as usize].place_surround.is_some()
     }
 
-    /// As [`Kernel::play`], for a step that may fail its trial: None when a `require` refuses
-    /// it (`t` is then left part-way through the step, except as [`Kernel::refuses_unchanged`]
-    /// says).
-    #[inline(always)]
-    pub(super) fn try_play(
-        &self,
-        game: &Game,
-        t: &mut KState<B, P>,
-        pc: u32,
-        alt: usize,
-        value: usize,
-    ) -> Result<Option<At<B>>, Fault> {
-        if Self::STEPS_OUT_OF_LINE {
-            self.try_play_out_of_line(game, t, pc, alt, value)
-        } else {
-            self.try_play_here(game, t, pc, alt, value)
-        }
-    }
-
-    /// [`Kernel::try_play`], compiled once for the width (see [`Kernel::STEPS_OUT_OF_LINE`]).
-    #[inline(never)]
-    fn try_play_out_of_line(
-        &self,
-        game: &Game,
-        t: &mut KState<B, P>,
-        pc: u32,
-        alt: usize,
-        value: usize,
-    ) -> Result<Option<At<B>>, Fault> {
-        self.try_play_here(game, t, pc, alt, value)
-    }
+    copies::steps_out_of_line!(
+        /// As [`Kernel::play`], for a step that may fail its trial: None when a `require`
+        /// refuses it (`t` is then left part-way through the step, except as
+        /// [`Kernel::refuses_unchanged`] says).
+        pub(super) fn try_play, try_play_out_of_line, try_play_here,
+        (&self, game: &Game, t: &mut KState<B, P>, pc: u32, alt: usize, value: usize)
+            -> Result<Option<At<B>>, Fault>
+    );
 
     #[inline(always)]
     fn try_play_here(
