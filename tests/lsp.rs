@@ -735,3 +735,148 @@ fn a_thousand_random_edits_never_crash_the_server() {
     assert!(edits >= 1000);
     assert!(c.shut_down().success());
 }
+
+/// Frames no client should send (issue 83, R3): each gets a JSON-RPC error, the server reads
+/// on and answers the next request, and no length a frame claims is allocated.
+#[test]
+fn malformed_frames_get_errors_and_the_server_keeps_answering() {
+    let dir = folder("frames");
+    let u = uri(&dir.join("x.rules"));
+    let mut c = Client::start(false);
+    c.open(&u, BASE);
+    assert_eq!(c.diagnostics(&u), Vec::<Value>::new());
+    let mut past_the_limit = b"Content-Length: 20000000\r\n\r\n".to_vec();
+    past_the_limit.resize(past_the_limit.len() + 20_000_000, b'x');
+    let framed = |body: &[u8]| {
+        let mut f = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        f.extend_from_slice(body);
+        f
+    };
+    let cases: Vec<(&str, Vec<u8>, Value, i64)> = vec![
+        (
+            "a frame past the limit",
+            past_the_limit,
+            Value::Null,
+            -32700,
+        ),
+        (
+            "a body that is not UTF-8",
+            framed(b"\"\xff\xfe\""),
+            Value::Null,
+            -32700,
+        ),
+        (
+            "a body that is not JSON",
+            framed(b"{\"id\": 4,"),
+            Value::Null,
+            -32700,
+        ),
+        (
+            "JSON that is no message",
+            framed(br#"{"id":5,"method":7}"#),
+            json!(5),
+            -32600,
+        ),
+        (
+            "a length that overflows",
+            b"Content-Length: 18446744073709551616\r\n\r\n".to_vec(),
+            Value::Null,
+            -32700,
+        ),
+        (
+            "no length",
+            b"Content-Type: text/plain\r\n\r\n".to_vec(),
+            Value::Null,
+            -32700,
+        ),
+        (
+            "a line that is no header",
+            b"hello\r\n\r\n".to_vec(),
+            Value::Null,
+            -32700,
+        ),
+        // The body's last byte is left over, glued to the next frame's header: the header is
+        // found after it.
+        (
+            "a length one short",
+            b"Content-Length: 2\r\n\r\n[1]".to_vec(),
+            Value::Null,
+            -32700,
+        ),
+    ];
+    for (what, bytes, id, code) in cases {
+        c.send_raw(&bytes);
+        let error = c.error_for(&id);
+        assert_eq!(error["code"], code, "{what}: {error}");
+        let hover = c.call(
+            "textDocument/hover",
+            at(&u, position_of(BASE, "captured", 0, 2, false)),
+        );
+        assert!(
+            hover["result"]["contents"].is_object(),
+            "{what}: the next request gets {hover}"
+        );
+    }
+    // Lengths that once aborted the server or took gigabytes: refused as they are read. The
+    // frame's body would be all that follows, so each is the last thing sent.
+    for length in ["1000000000000", "18446744073709551615", "3000000000"] {
+        let mut c = Client::start(false);
+        c.send_raw(format!("Content-Length: {length}\r\n\r\n{{}}").as_bytes());
+        let error = c.error_for(&Value::Null);
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("larger than the limit"),
+            "{error}"
+        );
+        assert!(
+            c.peak_memory() < 200 << 20,
+            "{length}: {} bytes",
+            c.peak_memory()
+        );
+        assert!(c.close_input().success(), "{length}");
+    }
+    assert!(c.shut_down().success());
+}
+
+/// Edits typed faster than a large file is checked (issue 83, R3): they are applied in order
+/// and checked together, not once each, and the diagnostics that follow are the last text's.
+#[test]
+fn edits_that_come_during_a_check_are_checked_together() {
+    let dir = folder("coalesce");
+    let u = uri(&dir.join("x.rules"));
+    // About 1.5 MB of rules: a chain of regions, each read by the next (only the last one is
+    // unused, one warning), and a comment at the end, where the typing goes.
+    let mut text = BASE.to_string();
+    text.push_str("region r0 = inner - corners\n");
+    for i in 1..40_000 {
+        text.push_str(&format!("region r{i} = r{} - corners\n", i - 1));
+    }
+    text.push_str("// typed: ");
+    let line = text.matches('\n').count() as u32;
+    let mut column = text.len() - text.rfind('\n').unwrap() - 1;
+    let mut c = Client::start(false);
+    c.open(&u, &text);
+    let before = c.diagnostics(&u);
+    assert_eq!(before.len(), 1, "{before:?}");
+    let keystrokes = 200;
+    for version in 0..keystrokes {
+        let at = column as u32;
+        c.change(&u, 2 + version, [line, at, line, at], "x");
+        column += 1;
+    }
+    // The last edit leaves a syntax error, which the last diagnostics must show.
+    let at = column as u32;
+    c.change(&u, 2 + keystrokes, [line, at, line, at], "\nregion = ");
+    let mut published = 0;
+    loop {
+        let diagnostics = c.diagnostics(&u);
+        published += 1;
+        if diagnostics.iter().any(|d| d["severity"] == 1) {
+            break;
+        }
+    }
+    assert!(published <= 20, "{published} checks for {keystrokes} edits");
+    assert!(c.shut_down().success());
+}

@@ -14,7 +14,8 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 pub(crate) struct Client {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed (`close_input`).
+    stdin: Option<ChildStdin>,
     incoming: Receiver<Value>,
     next_id: i64,
     /// Notifications received while waiting for something else, oldest first.
@@ -72,7 +73,7 @@ impl Client {
         std::thread::spawn(move || read_messages(stdout, sink));
         let mut client = Client {
             child,
-            stdin,
+            stdin: Some(stdin),
             incoming,
             next_id: 1,
             notes: Vec::new(),
@@ -94,8 +95,45 @@ impl Client {
 
     pub(crate) fn send(&mut self, message: &Value) {
         let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    /// Writes bytes as they are, framed or not.
+    pub(crate) fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("the input is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next error response with this `id` (`Value::Null` for a frame the server could not
+    /// read an id from).
+    pub(crate) fn error_for(&mut self, id: &Value) -> Value {
+        loop {
+            let message = self.receive();
+            if message.get("id") == Some(id) && message.get("error").is_some() {
+                return message["error"].clone();
+            }
+            if message.get("method").is_some() && message.get("id").is_none() {
+                self.notes.push(message);
+            }
+        }
+    }
+
+    /// The server's peak resident memory so far, in bytes (Linux).
+    pub(crate) fn peak_memory(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc/PID/status");
+        kb * 1024
+    }
+
+    /// Closes the server's input, as a client that goes away does, and waits for it to exit.
+    pub(crate) fn close_input(mut self) -> std::process::ExitStatus {
+        self.stdin = None;
+        self.wait_for_exit()
     }
 
     pub(crate) fn notify(&mut self, method: &str, params: Value) {
@@ -191,6 +229,10 @@ impl Client {
     pub(crate) fn shut_down(mut self) -> std::process::ExitStatus {
         self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
+        self.wait_for_exit()
+    }
+
+    fn wait_for_exit(&mut self) -> std::process::ExitStatus {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {

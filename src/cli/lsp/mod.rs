@@ -13,6 +13,7 @@ mod docs;
 mod features;
 mod symbols;
 mod text;
+mod transport;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::Notification as _;
@@ -38,13 +39,14 @@ const RUN_EXAMPLE: &str = "outflank.runExample";
 
 /// Runs the server until the client says `exit` (or closes the connection).
 pub(super) fn serve() -> Result<(), String> {
-    let (connection, threads) = Connection::stdio();
+    let (sender, receiver, threads) = transport::stdio();
+    let connection = Connection { sender, receiver };
     let (id, params) = match connection.initialize_start() {
         Ok(started) => started,
         // The client left before asking anything: nothing to answer, nothing failed.
         Err(e) if e.channel_is_disconnected() => {
             drop(connection);
-            return threads.join().map_err(|e| format!("lsp: {e}"));
+            return threads.join();
         }
         Err(e) => return Err(format!("lsp: no initialize request: {e}")),
     };
@@ -71,10 +73,12 @@ pub(super) fn serve() -> Result<(), String> {
         columns,
         docs: BTreeMap::new(),
         shown_for: BTreeMap::new(),
+        unparsed: BTreeSet::new(),
+        unchecked: BTreeSet::new(),
     };
     server.run();
     drop(server);
-    threads.join().map_err(|e| format!("lsp: {e}"))
+    threads.join()
 }
 
 fn capabilities(columns: Columns) -> ServerCapabilities {
@@ -127,6 +131,11 @@ struct Server {
     /// Files that are not open but whose diagnostics were shown because an open file extends
     /// them: each with the open files that showed them.
     shown_for: BTreeMap<String, BTreeSet<String>>,
+    /// Open documents changed since their text was last parsed, and since it was last checked.
+    /// A change is applied at once; the parse waits for the next request, the check until no
+    /// message waits (see `run`).
+    unparsed: BTreeSet<String>,
+    unchecked: BTreeSet<String>,
 }
 
 /// A request's failure, as the protocol's error response.
@@ -170,7 +179,17 @@ impl Loader for Overlay<'_> {
 
 impl Server {
     fn run(&mut self) {
-        while let Ok(message) = self.connection.receiver.recv() {
+        loop {
+            // Edits typed while a check ran wait in the queue: they are applied one after
+            // another and the text is checked once, after the last, not once for each.
+            if self.connection.receiver.is_empty() {
+                if let Err(panic) = catch(|| self.check_changed()) {
+                    eprintln!("lsp: a check failed: {panic}");
+                }
+            }
+            let Ok(message) = self.connection.receiver.recv() else {
+                return;
+            };
             match message {
                 Message::Request(request) => {
                     match self.connection.handle_shutdown(&request) {
@@ -182,7 +201,10 @@ impl Server {
                         }
                     }
                     let id = request.id.clone();
-                    let response = match catch(|| self.request(&request)) {
+                    let response = match catch(|| {
+                        self.parse_changed();
+                        self.request(&request)
+                    }) {
                         Ok(Ok(value)) => Response::new_ok(id, value),
                         Ok(Err(r)) => Response::new_err(id, r.code as i32, r.message),
                         Err(panic) => {
@@ -258,7 +280,7 @@ impl Server {
                 };
                 let path = normal_path(&path_of(&uri));
                 self.docs.insert(path.clone(), doc);
-                self.changed(&path);
+                self.changed(path);
             }
             "textDocument/didChange" => {
                 let Ok(p) = parse::<lsp_types::DidChangeTextDocumentParams>(params) else {
@@ -272,7 +294,7 @@ impl Server {
                 for change in &p.content_changes {
                     text::apply_change(&mut doc.text, change.range, &change.text, columns);
                 }
-                self.changed(&path);
+                self.changed(path);
             }
             "textDocument/didClose" => {
                 let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(params) else {
@@ -282,6 +304,8 @@ impl Server {
                 if let Some(doc) = self.docs.remove(&path) {
                     self.publish(&doc.uri, Vec::new());
                 }
+                self.unparsed.remove(&path);
+                self.unchecked.remove(&path);
                 self.forget_shown(&path, &BTreeSet::new());
                 // Files that extend the closed one now read it from disk.
                 self.recheck_dependents(&path);
@@ -292,21 +316,36 @@ impl Server {
         }
     }
 
-    /// A document's text changed: remember it if it parses, and check it and every open file
-    /// that extends it.
-    fn changed(&mut self, path: &str) {
-        if let Some(doc) = self
-            .docs
-            .get_mut(path)
-            .filter(|d| d.text.len() <= MAX_DOCUMENT_BYTES)
-        {
-            let source = SourceFile::new(path, doc.text.clone());
-            if let Ok(ast) = outflank::syntax::parse(&source) {
-                doc.parsed = Some((source.text.clone(), ast));
+    /// A document's text changed: it is parsed before the next request and checked, with every
+    /// open file that extends it, once no message waits.
+    fn changed(&mut self, path: String) {
+        self.unparsed.insert(path.clone());
+        self.unchecked.insert(path);
+    }
+
+    /// Keeps the tree of each changed document whose text parses, which answers for its names
+    /// while a later text is half-typed.
+    fn parse_changed(&mut self) {
+        for path in std::mem::take(&mut self.unparsed) {
+            if let Some(doc) = self
+                .docs
+                .get_mut(&path)
+                .filter(|d| d.text.len() <= MAX_DOCUMENT_BYTES)
+            {
+                let source = SourceFile::new(path, doc.text.clone());
+                if let Ok(ast) = outflank::syntax::parse(&source) {
+                    doc.parsed = Some((source.text.clone(), ast));
+                }
             }
         }
-        self.check_and_publish(path);
-        self.recheck_dependents(path);
+    }
+
+    fn check_changed(&mut self) {
+        self.parse_changed();
+        for path in std::mem::take(&mut self.unchecked) {
+            self.check_and_publish(&path);
+            self.recheck_dependents(&path);
+        }
     }
 
     fn recheck_dependents(&mut self, path: &str) {
