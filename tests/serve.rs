@@ -1240,3 +1240,77 @@ fn ctrl_c_stops_the_server_while_a_player_thinks() {
     // The thinking request ends unanswered with the server, not after its half minute.
     let _ = thinking.join();
 }
+
+/// Connections that send nothing, half a request's head, or half its body (issue 83, R6) are
+/// closed within the server's read time (10 s), a kept-alive connection left idle too; while
+/// they are open, others are answered at once. Before, each was held as long as its client
+/// liked, and a thousand of them used up the server's files.
+#[test]
+fn idle_and_half_sent_connections_are_closed_in_time() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    let s = serve(&[]);
+    let a = &s.endpoint;
+    let address = &a.address;
+    let connect = |sent: &str| {
+        let mut stream = TcpStream::connect(address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        stream.write_all(sent.as_bytes()).unwrap();
+        stream
+    };
+    let started = Instant::now();
+    let mut held = Vec::new();
+    for _ in 0..30 {
+        held.push(("nothing", connect("")));
+        held.push((
+            "half a head",
+            connect(&format!("GET / HTTP/1.1\r\nHost: {address}\r\nX-")),
+        ));
+        held.push((
+            "half a body",
+            connect(&format!(
+                "POST /api/sessions HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+                 X-Outflank-Token: {}\r\nContent-Length: 100\r\n\r\n{{\"game\":",
+                a.token
+            )),
+        ));
+    }
+    // A whole request, then nothing: the connection is kept alive, then closed.
+    let mut kept = connect(&format!(
+        "GET /api/status HTTP/1.1\r\nHost: {address}\r\n\r\n"
+    ));
+    let mut answer = [0u8; 12];
+    kept.read_exact(&mut answer).unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 200");
+    held.push(("kept alive", kept));
+    // Others are not kept waiting by them.
+    let asked = Instant::now();
+    assert!(get(a, "/api/status")["version"].is_string());
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        asked.elapsed()
+    );
+    for (what, mut stream) in held {
+        let mut rest = Vec::new();
+        // The server's close ends the read (a reset is an end too).
+        let _ = stream.read_to_end(&mut rest);
+        let after = started.elapsed();
+        assert!(
+            after < Duration::from_secs(16),
+            "{what}: still open after {after:?}"
+        );
+        let rest = String::from_utf8_lossy(&rest);
+        if what == "half a body" {
+            assert!(rest.starts_with("HTTP/1.1 408"), "{what}: {rest}");
+            assert!(
+                rest.contains("did not arrive within 10 s"),
+                "{what}: {rest}"
+            );
+        }
+    }
+    // Every connection the server closed is one it let go of: it still answers.
+    assert!(get(a, "/api/status")["version"].is_string());
+}

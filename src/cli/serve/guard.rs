@@ -4,7 +4,10 @@
 //! changes something must come from the server's own page: no foreign `Origin`, a JSON body,
 //! and the secret token that only the served page carries (as Jupyter's token does).
 
+use super::listen::READ_TIME;
 use super::reply::Failure;
+use super::MAX_REQUEST;
+use axum::body::Body;
 use axum::extract::{Request, State as Shared};
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
@@ -150,6 +153,37 @@ pub(super) async fn admit(
         request.headers(),
     ) {
         Some(why) => Failure(StatusCode::FORBIDDEN, why).into_response(),
-        None => next.run(request).await,
+        None if request.method() == Method::GET || request.method() == Method::HEAD => {
+            next.run(request).await
+        }
+        None => {
+            // The body is read here, against the clock: a client that sends half of one would
+            // otherwise hold its handler as long as it liked. The routes' own limits still
+            // apply to what is read.
+            let (parts, body) = request.into_parts();
+            let read = tokio::time::timeout(READ_TIME, axum::body::to_bytes(body, MAX_REQUEST));
+            match read.await {
+                Ok(Ok(bytes)) => {
+                    next.run(Request::from_parts(parts, Body::from(bytes)))
+                        .await
+                }
+                Ok(Err(_)) => Failure(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!(
+                        "a request's body may hold at most {} KB (or it was cut off)",
+                        MAX_REQUEST >> 10
+                    ),
+                )
+                .into_response(),
+                Err(_) => Failure(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the request's body did not arrive within {} s",
+                        READ_TIME.as_secs()
+                    ),
+                )
+                .into_response(),
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ mod analysis;
 mod editing;
 mod games;
 mod guard;
+mod listen;
 mod reply;
 mod sessions;
 
@@ -93,8 +94,11 @@ const WORKER_STACK: usize = 64 << 20;
 /// Threads that compute for requests (players thinking, rules checked) at once.
 const MAX_BLOCKING: usize = 64;
 
+/// The largest body of any request: one that carries a rules text or a record.
+const MAX_REQUEST: usize = editing::MAX_RULES + MAX_BODY;
+
 fn rules_limit() -> DefaultBodyLimit {
-    DefaultBodyLimit::max(editing::MAX_RULES + MAX_BODY)
+    DefaultBodyLimit::max(MAX_REQUEST)
 }
 
 const PAGE: &str = include_str!("page/index.html");
@@ -216,19 +220,11 @@ pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
         }
         // Ctrl-C lets requests under way finish for a moment, not for as long as a player
         // thinks or an analysis runs: past STOP_GRACE the server stops with them unanswered.
-        let stop = Arc::new(tokio::sync::Notify::new());
-        let server = axum::serve(listener, app).with_graceful_shutdown({
-            let stop = stop.clone();
-            async move { stop.notified().await }
-        });
-        tokio::select! {
-            served = server => served.map_err(|e| format!("serve: {e}")),
-            () = async {
-                let _ = tokio::signal::ctrl_c().await;
-                stop.notify_one();
-                tokio::time::sleep(STOP_GRACE).await;
-            } => Ok(()),
-        }
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        listen::serve(listener, app, stop, STOP_GRACE).await;
+        Ok::<(), String>(())
     });
     // The workers still thinking are left to end with the process.
     runtime.shutdown_timeout(Duration::from_millis(100));
