@@ -331,3 +331,157 @@ fn the_gnu_parallel_recipe_runs_its_shards() {
     let (_, text, _) = one_process(&dir);
     assert_eq!(stdout(&o), String::from_utf8(text).unwrap());
 }
+
+/// FNV-1a (64 bits), written here from its definition, to forge chains as a careful editor
+/// could.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A shard's lines with their chains computed again, as if nobody had edited them.
+fn rechained(text: &str) -> String {
+    let mut previous = 0u64;
+    let mut out = String::new();
+    for line in text.lines() {
+        let at = line.rfind(",\"chain\":\"").unwrap();
+        let body = format!("{}}}", &line[..at]);
+        let mut bytes = previous.to_le_bytes().to_vec();
+        bytes.extend(body.as_bytes());
+        previous = fnv(&bytes);
+        out += &format!("{}{:016x}\"}}\n", &line[..at + 10], previous);
+    }
+    out
+}
+
+/// Each kind of edit to a shard's lines (issue 83, R4) is refused, naming the line and the game:
+/// a winner flipped, moves cut, a rules hash changed, a line removed, a head that names no
+/// split. An edit whose chains were forged again passes the chain, and `--verify`, which
+/// replays every record, refuses it.
+#[test]
+fn merge_refuses_each_edited_line_and_verify_replays_every_record() {
+    let dir = folder("edited");
+    let path = |k: u32| format!("{dir}/shard-{k}.jsonl");
+    let children: Vec<_> = (1..=2).map(|k| shard(&dir, k, 2)).collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let o = merge(&[path(1), path(2)], &["--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("verified: 40 games replayed"),
+        "{}",
+        stderr(&o)
+    );
+    let text = std::fs::read_to_string(path(1)).unwrap();
+    let lines: Vec<String> = text.lines().map(String::from).collect();
+    // Line 3 of the file holds game 2.
+    let game_two = &lines[2];
+    assert!(
+        game_two.starts_with("{\"game\":{\"index\":1,"),
+        "{game_two}"
+    );
+    let winner = if game_two.contains("\"winner\":0,") {
+        ("\"winner\":0,", "\"winner\":1,")
+    } else {
+        ("\"winner\":1,", "\"winner\":0,")
+    };
+    let moves_end = game_two.find("],\"result\"").unwrap();
+    let last_move = game_two[..moves_end].rfind(",\"").unwrap();
+    let cut_moves = format!("{}{}", &game_two[..last_move], &game_two[moves_end..]);
+    let edits: Vec<(&str, Vec<String>, &str)> = vec![
+        (
+            "the winner flipped",
+            vec![game_two.replacen(winner.0, winner.1, 1)],
+            "edited.jsonl:3: game 2 was changed after the shard was written",
+        ),
+        (
+            "the last move cut",
+            vec![cut_moves.clone()],
+            "edited.jsonl:3: game 2 was changed",
+        ),
+        (
+            "the rules hash changed",
+            vec![game_two.replacen("tokens-fnv1a64:", "tokens-fnv1a64:0", 1)],
+            "edited.jsonl:3: game 2 was changed",
+        ),
+        (
+            "the line removed",
+            vec![],
+            "edited.jsonl:3: game 3 where the shard's game 2 belongs",
+        ),
+    ];
+    let edited = format!("{dir}/edited.jsonl");
+    for (what, replacement, says) in edits {
+        let mut changed = lines.clone();
+        changed.splice(2..3, replacement);
+        std::fs::write(&edited, changed.join("\n") + "\n").unwrap();
+        let o = merge(&[edited.clone(), path(2)], &[]);
+        assert!(!o.status.success(), "{what}: merged");
+        assert!(stderr(&o).contains(says), "{what}: {}", stderr(&o));
+    }
+    // Heads that name no split, chained again so that only the numbers are wrong.
+    for (head, says) in [
+        (
+            "\"index\":1,\"of\":0,",
+            "names shard 1/0, which no split has",
+        ),
+        (
+            "\"index\":9,\"of\":4,",
+            "names shard 9/4, which no split has",
+        ),
+        (
+            "\"index\":1,\"of\":4,",
+            "but shard 1/4 of 40 games holds games 1-10",
+        ),
+    ] {
+        let forged = text.replacen("\"index\":1,\"of\":2,", head, 1);
+        assert_ne!(forged, text);
+        std::fs::write(&edited, rechained(&forged)).unwrap();
+        let o = merge(&[edited.clone(), path(2)], &[]);
+        assert!(!o.status.success(), "{head}: merged");
+        assert!(stderr(&o).contains(says), "{head}: {}", stderr(&o));
+    }
+    // Edits with their chains forged again: the chain cannot tell, the replay can.
+    for (what, line, says) in [
+        (
+            "the winner flipped",
+            game_two.replacen(winner.0, winner.1, 1),
+            "game 2: the winner its summary gives is not what its moves give",
+        ),
+        (
+            "the last move cut",
+            cut_moves,
+            "game 2: its record does not replay",
+        ),
+    ] {
+        let mut changed = lines.clone();
+        changed[2] = line;
+        std::fs::write(&edited, rechained(&(changed.join("\n") + "\n"))).unwrap();
+        let o = merge(&[edited.clone(), path(2)], &[]);
+        assert!(o.status.success(), "{what}: {}", stderr(&o));
+        let o = merge(&[edited.clone(), path(2)], &["--verify"]);
+        assert!(!o.status.success(), "{what}: verified");
+        assert!(stderr(&o).contains(says), "{what}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("1 of 40 games do not verify"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // A shard of the format before chains merges, with a warning.
+    let unchained: String = lines
+        .iter()
+        .map(|l| format!("{}}}\n", &l[..l.rfind(",\"chain\":\"").unwrap()]))
+        .collect::<String>()
+        .replacen("\"format\":2,", "\"format\":1,", 1);
+    std::fs::write(&edited, unchained).unwrap();
+    let o = merge(&[edited.clone(), path(2)], &["--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("whose lines carry no chain"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -107,7 +107,8 @@ fn text_hash(engine: &Engine) -> String {
     format!("fnv1a64:{:016x}", h.0)
 }
 
-struct Fnv(u64);
+/// FNV-1a, 64 bits: a hash to notice changes by (not forgeries: anyone can compute it).
+pub(crate) struct Fnv(pub(crate) u64);
 
 impl Default for Fnv {
     fn default() -> Self {
@@ -116,7 +117,7 @@ impl Default for Fnv {
 }
 
 impl Fnv {
-    fn write(&mut self, bytes: &[u8]) {
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);

@@ -6,16 +6,28 @@
 //! A shard is JSON lines: a head naming the shard and its series, one line per game (its
 //! summary and its record) in game order, and a last line saying the shard is complete. A
 //! process that stops early leaves a shard without that line, which [`merge`] refuses.
+//!
+//! Each line ends with a `chain`: a hash of its text and of the chain of the line before, so
+//! that a line edited, removed or moved after it was written is found and named. The hash
+//! notices changes, it does not stop a forger (who could compute it again); `merge --verify`
+//! replays every record for that.
 
 use super::analysis::GameSummary;
-use super::record::{Record, StartPosition};
+use super::record::{replay, Fnv, Record, StartPosition};
+use super::selfplay::GameResult;
 use crate::agents::game_seed;
+use crate::engine::state::State;
+use crate::engine::Engine;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-/// The version of the shard format; [`merge`] refuses any other.
-pub const SHARD_FORMAT: u32 = 1;
+/// The version of the shard format written; [`merge`] reads it and [`UNCHAINED_FORMAT`].
+pub const SHARD_FORMAT: u32 = 2;
+
+/// Shards written before their lines were chained: merged, with a warning that an edit in
+/// them would go unnoticed.
+const UNCHAINED_FORMAT: u32 = 1;
 
 /// Shard K of N, as `--shard K/N` names it (K counted from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -161,41 +173,78 @@ struct Line {
     complete: Option<u64>,
 }
 
-fn json_line(line: &Line) -> String {
-    serde_json::to_string(line).expect("plain data serializes") + "\n"
+/// How a line's chain is written: the last member of its JSON object.
+const CHAIN_KEY: &str = ",\"chain\":\"";
+
+/// The chain of a line whose text without its chain is `body`, after the line whose chain is
+/// `previous` (0 before the head).
+fn link(previous: u64, body: &str) -> u64 {
+    let mut h = Fnv::default();
+    h.write(&previous.to_le_bytes());
+    h.write(body.as_bytes());
+    h.0
 }
 
-/// The first line of shard `shard` of `series`.
-pub fn head_line(series: &Series, shard: Shard) -> String {
-    let games = shard.games(series.games);
-    json_line(&Line {
-        shard: Some(ShardHead {
-            format: SHARD_FORMAT,
-            index: shard.index,
-            of: shard.of,
-            first: games.start,
-            end: games.end,
-        }),
-        series: Some(series.clone()),
-        ..Line::default()
-    })
+/// A line's text without its chain, and the chain, when it has one.
+fn unchain(text: &str) -> (std::borrow::Cow<'_, str>, Option<u64>) {
+    let text = text.trim_end();
+    let found = text.rfind(CHAIN_KEY).and_then(|at| {
+        let hex = text[at + CHAIN_KEY.len()..].strip_suffix("\"}")?;
+        let chain = (hex.len() == 16).then(|| u64::from_str_radix(hex, 16).ok())??;
+        Some((format!("{}}}", &text[..at]), chain))
+    });
+    match found {
+        Some((body, chain)) => (body.into(), Some(chain)),
+        None => (text.into(), None),
+    }
 }
 
-/// The line of one game.
-pub fn game_line(summary: &GameSummary, record: &Record) -> String {
-    json_line(&Line {
-        game: Some(summary.clone()),
-        record: Some(record.clone()),
-        ..Line::default()
-    })
+/// Writes a shard's lines, each chained to the one before.
+#[derive(Default)]
+pub struct ShardWriter {
+    chain: u64,
 }
 
-/// The last line of a shard that holds `games` games.
-pub fn complete_line(games: u64) -> String {
-    json_line(&Line {
-        complete: Some(games),
-        ..Line::default()
-    })
+impl ShardWriter {
+    fn line(&mut self, line: &Line) -> String {
+        let body = serde_json::to_string(line).expect("plain data serializes");
+        self.chain = link(self.chain, &body);
+        let open = body.strip_suffix('}').expect("a line is a JSON object");
+        format!("{open}{CHAIN_KEY}{:016x}\"}}\n", self.chain)
+    }
+
+    /// The first line of shard `shard` of `series`.
+    pub fn head(&mut self, series: &Series, shard: Shard) -> String {
+        let games = shard.games(series.games);
+        self.line(&Line {
+            shard: Some(ShardHead {
+                format: SHARD_FORMAT,
+                index: shard.index,
+                of: shard.of,
+                first: games.start,
+                end: games.end,
+            }),
+            series: Some(series.clone()),
+            ..Line::default()
+        })
+    }
+
+    /// The line of one game.
+    pub fn game(&mut self, summary: &GameSummary, record: &Record) -> String {
+        self.line(&Line {
+            game: Some(summary.clone()),
+            record: Some(record.clone()),
+            ..Line::default()
+        })
+    }
+
+    /// The last line of a shard that holds `games` games.
+    pub fn complete(&mut self, games: u64) -> String {
+        self.line(&Line {
+            complete: Some(games),
+            ..Line::default()
+        })
+    }
 }
 
 /// A series put back together from its shards.
@@ -206,6 +255,8 @@ pub struct Merged {
     pub games: Vec<(GameSummary, Record)>,
     /// Game indices that no shard held (empty unless missing shards were allowed).
     pub missing: Vec<Range<u64>>,
+    /// What was merged but could not be checked as a whole (shards of the unchained format).
+    pub warnings: Vec<String>,
 }
 
 /// Games `r` as a person counts them (from 1).
@@ -225,35 +276,102 @@ struct Part {
     games: Vec<(GameSummary, Record)>,
 }
 
-/// Reads one shard named `name`; every problem found goes to `problems`.
-fn read_part(name: &str, text: &str, problems: &mut Vec<String>) -> Option<Part> {
+/// A change found in a shard's line, in words.
+fn edited(at: &str, what: &str) -> String {
+    format!(
+        "{at}: {what} was changed after the shard was written (its chain does not match its \
+         text); merge the shard as analyse wrote it, or run it again"
+    )
+}
+
+/// Reads a shard's head (its first line): the head, its series, whether its lines are chained,
+/// and the head's chain.
+fn read_head(
+    name: &str,
+    first: &str,
+    problems: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) -> Option<(ShardHead, Series, bool, u64)> {
+    let (body, chain) = unchain(first);
+    let Ok(Line {
+        shard: Some(head),
+        series: Some(series),
+        game: None,
+        record: None,
+        complete: None,
+    }) = serde_json::from_str::<Line>(&body)
+    else {
+        problems.push(format!(
+            "{name}: not a shard (its first line should be the head that `outflank analyse --shard K/N` writes)"
+        ));
+        return None;
+    };
+    let chained = match head.format {
+        SHARD_FORMAT => true,
+        UNCHAINED_FORMAT => {
+            warnings.push(format!(
+                "{name}: a shard of format {UNCHAINED_FORMAT}, whose lines carry no chain: an \
+                 edit in it would not be noticed (merge --verify replays its records)"
+            ));
+            false
+        }
+        other => {
+            problems.push(format!(
+                "{name}: shard format {other} (this outflank reads formats \
+                 {UNCHAINED_FORMAT} and {SHARD_FORMAT})"
+            ));
+            return None;
+        }
+    };
+    let previous = link(0, &body);
+    if chained && chain != Some(previous) {
+        problems.push(edited(&format!("{name}:1"), "the head"));
+        return None;
+    }
+    if head.of == 0 || head.index == 0 || head.index > head.of {
+        problems.push(format!(
+            "{name}: its head names shard {}/{}, which no split has (K runs from 1 to N)",
+            head.index, head.of
+        ));
+        return None;
+    }
+    let games = Shard {
+        index: head.index,
+        of: head.of,
+    }
+    .games(series.games);
+    if (head.first, head.end) != (games.start, games.end) {
+        problems.push(format!(
+            "{name}: its head gives games {}-{}, but shard {}/{} of {} games holds {}",
+            head.first + 1,
+            head.end,
+            head.index,
+            head.of,
+            series.games,
+            span(&games)
+        ));
+        return None;
+    }
+    Some((head, series, chained, previous))
+}
+
+/// Reads one shard named `name`; every problem found goes to `problems`, and a shard that
+/// cannot be checked whole to `warnings`.
+fn read_part(
+    name: &str,
+    text: &str,
+    problems: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) -> Option<Part> {
     let mut lines = text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty());
-    let not_shard = format!(
-        "{name}: not a shard (its first line should be the head that `outflank analyse --shard K/N` writes)"
-    );
     let Some((_, first)) = lines.next() else {
         problems.push(format!("{name}: empty: no shard in this file"));
         return None;
     };
-    let Ok(Line {
-        shard: Some(head),
-        series: Some(series),
-        ..
-    }) = serde_json::from_str::<Line>(first)
-    else {
-        problems.push(not_shard);
-        return None;
-    };
-    if head.format != SHARD_FORMAT {
-        problems.push(format!(
-            "{name}: shard format {} (this outflank reads format {SHARD_FORMAT})",
-            head.format
-        ));
-        return None;
-    }
+    let (head, series, chained, mut previous) = read_head(name, first, problems, warnings)?;
     let mut part = Part {
         name: name.to_string(),
         head,
@@ -268,7 +386,15 @@ fn read_part(name: &str, text: &str, problems: &mut Vec<String>) -> Option<Part>
             problems.push(format!("{at}: a line after the shard's last"));
             break;
         }
-        match serde_json::from_str::<Line>(text) {
+        let (body, chain) = if chained {
+            unchain(text)
+        } else {
+            (text.into(), None)
+        };
+        let this = link(previous, &body);
+        let intact = !chained || chain == Some(this);
+        previous = this;
+        match serde_json::from_str::<Line>(&body) {
             Ok(Line {
                 game: Some(summary),
                 record: Some(record),
@@ -283,6 +409,10 @@ fn read_part(name: &str, text: &str, problems: &mut Vec<String>) -> Option<Part>
                         summary.index + 1,
                         want + 1
                     ));
+                    return None;
+                }
+                if !intact {
+                    problems.push(edited(&at, &format!("game {}", summary.index + 1)));
                     return None;
                 }
                 if summary.seed != game_seed(part.series.seed, summary.index) {
@@ -300,7 +430,13 @@ fn read_part(name: &str, text: &str, problems: &mut Vec<String>) -> Option<Part>
                 series: None,
                 game: None,
                 record: None,
-            }) => complete = Some(n),
+            }) => {
+                if !intact {
+                    problems.push(edited(&at, "the last line"));
+                    return None;
+                }
+                complete = Some(n);
+            }
             Ok(_) => {
                 problems.push(format!("{at}: not a line of a shard"));
                 return None;
@@ -331,9 +467,10 @@ fn read_part(name: &str, text: &str, problems: &mut Vec<String>) -> Option<Part>
 /// different splits that overlap), and games that no shard holds unless `allow_missing`.
 pub fn merge(files: &[(String, String)], allow_missing: bool) -> Result<Merged, Vec<String>> {
     let mut problems = Vec::new();
+    let mut warnings = Vec::new();
     let mut parts: Vec<Part> = files
         .iter()
-        .filter_map(|(name, text)| read_part(name, text, &mut problems))
+        .filter_map(|(name, text)| read_part(name, text, &mut problems, &mut warnings))
         .collect();
     let Some(first) = parts.first() else {
         if problems.is_empty() {
@@ -407,5 +544,80 @@ pub fn merge(files: &[(String, String)], allow_missing: bool) -> Result<Merged, 
         series,
         games,
         missing,
+        warnings,
     })
+}
+
+/// Replays every merged game's record from `begin` under `engine` (the series' rules, with its
+/// parameters and start) and summarises it again: what a line says of its game must be what
+/// its moves give. The problems found, each naming its game; none when every game holds.
+pub fn verify(engine: &Engine, begin: &State, games: &[(GameSummary, Record)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (summary, record) in games {
+        let game = summary.index + 1;
+        let states = match replay(engine, begin, record) {
+            Ok(states) => states,
+            Err(m) => {
+                problems.push(format!("game {game}: its record does not replay: {m}"));
+                continue;
+            }
+        };
+        let last = states.last().copied().unwrap_or(*begin);
+        let played = GameResult {
+            index: summary.index,
+            seed: summary.seed,
+            agents: summary.agents.clone(),
+            moves: record.moves.clone(),
+            turns: record.moves.len() as u64,
+            outcome: engine.outcome(&last, None),
+            final_state: last,
+            steps: summary.steps,
+            decisions: summary.decisions,
+            options: summary.options,
+        };
+        let again = match GameSummary::of(engine, begin, &played) {
+            Ok(again) => again,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        // Through JSON, as the line was: a number reads back as it was written.
+        let again: GameSummary =
+            serde_json::from_str(&serde_json::to_string(&again).expect("plain data serializes"))
+                .expect("a summary reads back");
+        let course = |k: usize| again.course.iter().map(|c| c[k]).sum::<u64>();
+        let differs = if again != *summary {
+            Some(first_difference(summary, &again))
+        } else if (course(0), course(1)) != (summary.decisions, summary.options) {
+            Some("count of decisions and options")
+        } else {
+            None
+        };
+        if let Some(what) = differs {
+            problems.push(format!(
+                "game {game}: the {what} its summary gives is not what its moves give"
+            ));
+        }
+    }
+    problems
+}
+
+/// The first part of two summaries of one game that differs, in words.
+fn first_difference(line: &GameSummary, again: &GameSummary) -> &'static str {
+    if line.winner != again.winner {
+        "winner"
+    } else if line.turns != again.turns {
+        "number of turns"
+    } else if line.lead != again.lead {
+        "lead over the game"
+    } else if line.ended_by != again.ended_by {
+        "end reached"
+    } else if line.first_move != again.first_move {
+        "first move"
+    } else if line.course != again.course || line.words != again.words {
+        "branching"
+    } else {
+        "measure of the lead (its changes, comeback or deficit)"
+    }
 }

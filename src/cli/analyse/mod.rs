@@ -9,15 +9,15 @@ mod text;
 use super::output::json_document;
 use super::progress::Progress;
 use super::run::{
-    append_record, job_count, open_record, seat_agents, series_of, stop_on_signals, SeriesArgs,
-    STOP,
+    append_record, game_of_record, job_count, open_record, seat_agents, series_of, stop_on_signals,
+    SeriesArgs, STOP,
 };
 use super::{load_game, load_game_showing, start, Failure, GameArgs};
 use clap::Args;
 use outflank::apps::analysis::{crossing, Crossing, GameSummary, Proportion, Report};
 use outflank::apps::record::Record;
 use outflank::apps::selfplay::{play_series, Match, SeriesEnd, SeriesError};
-use outflank::apps::shards::{complete_line, game_line, head_line, merge, Series, Shard};
+use outflank::apps::shards::{merge, verify, Series, Shard, ShardWriter};
 use outflank::diagnostic::count_of;
 use outflank::engine::state::State;
 use outflank::engine::Engine;
@@ -75,6 +75,14 @@ pub(super) struct MergeArgs {
     /// Merge even when some shards are missing; the report covers the games given.
     #[arg(long)]
     pub(super) allow_missing: bool,
+    /// Replay every game's record under the rules, and refuse the merge if a record does not
+    /// replay or a game's summary is not what its moves give.
+    #[arg(long)]
+    pub(super) verify: bool,
+    /// The rules file to verify with, when it is not where the shards name it (the rules'
+    /// hash must agree).
+    #[arg(long, value_name = "FILE", requires = "verify")]
+    pub(super) rules: Option<String>,
     #[command(flatten)]
     pub(super) report: ReportArgs,
 }
@@ -256,7 +264,8 @@ fn write_shard(
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot write the shard: {e}"))
     };
-    write(head_line(series, shard))?;
+    let mut lines = ShardWriter::default();
+    write(lines.head(series, shard))?;
     if count > 0 {
         let jobs = job_count(a.series.jobs, count)?;
         let progress = Progress::new(is_watched(false), count, "games");
@@ -269,14 +278,14 @@ fn write_shard(
             &progress,
             0,
             false,
-            &mut |summary, record| write(game_line(summary, record)),
+            &mut |summary, record| write(lines.game(summary, record)),
         )?;
         if played.interrupted {
             eprintln!("interrupted: the shard is incomplete, and merge will ask for it again");
             return Err(Failure::Interrupted);
         }
     }
-    write(complete_line(count))?;
+    write(lines.complete(count))?;
     Ok(String::new())
 }
 
@@ -292,6 +301,35 @@ pub(super) fn cmd_merge(a: &MergeArgs) -> Result<String, Failure> {
     }
     let merged = merge(&files, a.allow_missing)
         .map_err(|problems| Failure::Message(format!("cannot merge: {}", problems.join("\n"))))?;
+    for warning in &merged.warnings {
+        eprintln!("warning: {warning}");
+    }
+    if a.verify {
+        let file = a.rules.as_deref().unwrap_or(&merged.series.rules);
+        let plain = load_game(&GameArgs::plain(file))?;
+        let mut problems = Vec::new();
+        if let Some((_, first)) = merged.games.first() {
+            let (engine, begin) = game_of_record(
+                &GameArgs::plain(file),
+                &plain,
+                first,
+                &format!("merge --verify with {file}"),
+            )?;
+            problems = verify(&engine, &begin, &merged.games);
+        }
+        if !problems.is_empty() {
+            return Err(Failure::Message(format!(
+                "cannot merge: {} of {} games do not verify:\n{}",
+                problems.len(),
+                merged.games.len(),
+                problems.join("\n")
+            )));
+        }
+        eprintln!(
+            "verified: {} replayed, each as its summary says",
+            count_of(merged.games.len() as u64, "game")
+        );
+    }
     for gap in &merged.missing {
         eprintln!(
             "warning: games {}-{} are missing; the report covers the {} given",
