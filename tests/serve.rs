@@ -1314,3 +1314,39 @@ fn idle_and_half_sent_connections_are_closed_in_time() {
     // Every connection the server closed is one it let go of: it still answers.
     assert!(get(a, "/api/status")["version"].is_string());
 }
+
+/// Stopping an analysis stops its players where they are thinking (issue 83): a search that
+/// would take half a minute a move, or longer, ends within a few seconds of the stop, and the
+/// server's cores are free again.
+#[test]
+fn stopping_an_analysis_stops_its_players_at_once() {
+    let s = serve(&[]);
+    let a = &s.endpoint;
+    for (game, agents) in [
+        ("othello", ["mcts:30000ms", "mcts:30000ms"]),
+        ("reversi-go-19x19", ["alphabeta:10", "alphabeta:10"]),
+    ] {
+        let started = post(
+            a,
+            "/api/analyses",
+            json!({ "game": game, "agents": agents, "games": 4 }),
+        );
+        let id = started["id"].as_str().unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        assert_eq!(get(a, "/api/status")["analyses_running"], 1, "{game}");
+        let asked = Instant::now();
+        let (status, _) = api(a, "DELETE", &format!("/api/analyses/{id}"), Value::Null);
+        assert_eq!(status, 200);
+        while get(a, "/api/status")["analyses_running"] != 0 {
+            assert!(
+                asked.elapsed() < Duration::from_secs(5),
+                "{game} {agents:?}: still thinking {:?} after the stop",
+                asked.elapsed()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let done = finished(a, id);
+        assert_eq!(done["stopped"], true);
+        assert_eq!(done["done"], 0, "{done}");
+    }
+}

@@ -2,12 +2,13 @@
 //! steps is searched step by step; the sign of a value changes only when the mover changes.
 
 use super::search::{Budget, Search};
-use super::{score_margin, Agent, Basis, Thought};
+use super::{score_margin, stopped, Agent, Basis, Thought};
 use crate::engine::kernel::search::Table;
 use crate::engine::negamax::Question;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
+use std::sync::atomic::AtomicBool;
 
 pub struct AlphaBeta {
     depth: u32,
@@ -182,6 +183,33 @@ impl Agent for AlphaBeta {
         legal: &[Step],
         watch: &mut dyn FnMut(Thought),
     ) -> Result<Step, RuleError> {
+        self.think(engine, s, legal, watch, None)
+    }
+
+    fn choose_unless_stopped(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        stop: &AtomicBool,
+    ) -> Result<Option<Step>, RuleError> {
+        let step = self.think(engine, s, legal, &mut |_| {}, Some(stop))?;
+        Ok((!stopped(Some(stop))).then_some(step))
+    }
+}
+
+impl AlphaBeta {
+    /// The search of [`Agent::choose_watched`]. When `stop` is set it ends before the next
+    /// step at the root, with the best step so far: one step's search is what it waits for.
+    /// The exact searches are not watched; their budgets keep them to milliseconds.
+    fn think(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        watch: &mut dyn FnMut(Thought),
+        stop: Option<&AtomicBool>,
+    ) -> Result<Step, RuleError> {
         let steps = legal;
         if steps.len() == 1 {
             return Ok(steps[0]);
@@ -215,6 +243,9 @@ impl Agent for AlphaBeta {
         for depth in 1..=self.depth {
             let mut best = f64::NEG_INFINITY;
             for &i in &order {
+                if stopped(stop) {
+                    return Ok(steps[chosen]);
+                }
                 // The first step gets its exact value; the others only need to say whether
                 // they beat it (a step that does not reports a bound at most the best).
                 values[i] = self.search.step_value_within(

@@ -1,10 +1,11 @@
 //! Monte Carlo tree search (UCT) over steps, with uniform random playouts.
 
-use super::{Agent, Basis, Thought};
+use super::{stopped, Agent, Basis, Thought};
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 use crate::ir::{MAX_PLAYERS, NOBODY};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug)]
@@ -113,6 +114,32 @@ impl Agent for Mcts {
         legal: &[Step],
         watch: &mut dyn FnMut(Thought),
     ) -> Result<Step, RuleError> {
+        self.think(engine, s, legal, watch, None)
+    }
+
+    fn choose_unless_stopped(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        stop: &AtomicBool,
+    ) -> Result<Option<Step>, RuleError> {
+        let step = self.think(engine, s, legal, &mut |_| {}, Some(stop))?;
+        Ok((!stopped(Some(stop))).then_some(step))
+    }
+}
+
+impl Mcts {
+    /// The search of [`Agent::choose_watched`]; it ends early, with the best step so far, when
+    /// `stop` is set.
+    fn think(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        watch: &mut dyn FnMut(Thought),
+        stop: Option<&AtomicBool>,
+    ) -> Result<Step, RuleError> {
         let mut tree = vec![Node {
             state: *s,
             untried: legal.to_vec(),
@@ -137,6 +164,7 @@ impl Agent for Mcts {
                 {
                     break
                 }
+                _ if done > 0 && stopped(stop) => break,
                 _ => {}
             }
             done += 1;

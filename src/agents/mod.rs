@@ -5,6 +5,12 @@ use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 
 use crate::engine::rng::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether a search handed `stop` should give up now.
+fn stopped(stop: Option<&AtomicBool>) -> bool {
+    stop.is_some_and(|s| s.load(Ordering::Relaxed))
+}
 
 /// A game longer than this is taken to be endless (rules without a reachable end).
 pub const MAX_GAME_STEPS: u64 = 1_000_000;
@@ -59,6 +65,19 @@ pub trait Agent: Send {
     ) -> Result<Step, RuleError> {
         let _ = watch;
         self.choose(engine, s, legal)
+    }
+    /// As [`Agent::choose`], giving up (`Ok(None)`) when `stop` is set while it thinks: a
+    /// series stopped from the page or by Ctrl-C stops within a playout or a step at the root,
+    /// not after a move that may take minutes. Agents that decide at once never give up.
+    fn choose_unless_stopped(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        stop: &AtomicBool,
+    ) -> Result<Option<Step>, RuleError> {
+        let _ = stop;
+        self.choose(engine, s, legal).map(Some)
     }
 }
 

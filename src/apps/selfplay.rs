@@ -134,9 +134,13 @@ pub fn play_game(
         let step = if buf.len() == 1 {
             buf[0]
         } else {
-            agents[s.mover as usize]
-                .choose(engine, &s, &buf)
-                .map_err(rule)?
+            let chosen = agents[s.mover as usize]
+                .choose_unless_stopped(engine, &s, &buf, stop)
+                .map_err(rule)?;
+            let Some(step) = chosen else {
+                return Err(SeriesError::Other("interrupted".into()));
+            };
+            step
         };
         turns += u64::from(s.steps == 0);
         if m.notation {
