@@ -136,6 +136,18 @@ impl Client {
         self.wait_for_exit()
     }
 
+    /// Closes the server's input, waits for it to end, and returns how it ended with what it
+    /// wrote on stderr.
+    pub(crate) fn close_and_read_log(mut self) -> (std::process::ExitStatus, String) {
+        self.stdin = None;
+        let status = self.wait_for_exit();
+        let mut log = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = e.read_to_string(&mut log);
+        }
+        (status, log)
+    }
+
     pub(crate) fn notify(&mut self, method: &str, params: Value) {
         self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
     }
