@@ -1,6 +1,11 @@
 //! The commands a designer runs on rules files as text: `check`, `info`, `fmt` and `test`.
 
-use super::*;
+use super::game::*;
+use super::output::*;
+use clap::Args;
+use outflank::check::{check, CheckError};
+use outflank::engine::Engine;
+use outflank::source::read_source;
 
 // The options of `check` (its help is the doc comment of `Command::Check`).
 #[derive(Args)]

@@ -1,7 +1,7 @@
 //! `bench`: how fast each game runs, on one thread. Numbers, never assertions: tests do not time.
 
+use super::game::{load_game, Failure, GameArgs};
 use super::output::json_document;
-use super::{load_game, Failure, GameArgs};
 use clap::Args;
 use outflank::agents::{game_seed, random_game};
 use outflank::engine::rng::Rng;
@@ -76,7 +76,7 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
         all
     } else {
         // Outside the repository: the bundled games, as `games/NAME` finds them.
-        let mut all: Vec<String> = super::BUNDLED
+        let mut all: Vec<String> = super::game::BUNDLED
             .iter()
             .map(|(name, _)| format!("games/{name}"))
             .collect();

@@ -1,7 +1,7 @@
 //! `convert`: game records between outflank's own (JSON) and the formats players already keep
 //! them in (Othello transcripts, GGF, SGF), every move checked against the rules on the way.
 
-use super::{load_game, Failure, GameArgs};
+use super::game::{load_game, Failure, GameArgs};
 use clap::Args;
 use outflank::apps::formats::{self, Format};
 use outflank::apps::record::Record;

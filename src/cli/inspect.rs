@@ -1,8 +1,16 @@
 //! The commands that look into a game at a position: `moves`, `perft`, `explain` and `trace`.
 
+use super::game::*;
+use super::output::*;
 use super::progress::Progress;
-use super::*;
+use clap::Args;
+use outflank::agents::game_seed;
 use outflank::diagnostic::{Diagnostic, Diagnostics};
+use outflank::engine::rng::Rng;
+use outflank::engine::turns::{abbreviate, ListError, PlayError};
+use outflank::engine::{Extra, RuleError};
+use std::io::IsTerminal;
+use std::time::Instant;
 
 // The options of `moves` (its help is the doc comment of `Command::Moves`).
 #[derive(Args)]

@@ -1,6 +1,7 @@
 //! `render`: the board as an SVG diagram, and as a PNG image of it.
 
-use super::*;
+use super::game::*;
+use clap::Args;
 
 // The options of `render` (its help is the doc comment of `Command::Render`).
 #[derive(Args)]

@@ -1,8 +1,8 @@
 //! `run` (self-play with statistics and records) and `replay` (checking records).
 
+use super::game::{load_game, start, write_stdout, Failure, GameArgs};
 use super::output::{board_text, json_document, percent_ci, rate, result_line};
 use super::progress::Progress;
-use super::{load_game, start, write_stdout, Failure, GameArgs};
 use clap::Args;
 use outflank::apps::record::{params_of, replay, rules_hash, Record, StartPosition};
 use outflank::apps::selfplay::{play_series, wilson, GameResult, Match, SeriesEnd, SeriesError};
@@ -315,7 +315,7 @@ pub(super) fn seat_agents(
     let mut specs = specs;
     let mut named = Vec::new();
     for seat in seats {
-        let (p, agent) = super::seat_pair(engine, seat)?;
+        let (p, agent) = super::game::seat_pair(engine, seat)?;
         if named.contains(&p) {
             return Err(Failure::Message(format!(
                 "--seat {seat}: {} is seated twice; keep one",

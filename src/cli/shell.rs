@@ -1,8 +1,8 @@
 //! What a shell and `man` need to know of the command line, written from the same clap
 //! definition that parses it: completions for a shell, and manual pages.
 
-use super::{Cli, Failure};
-use clap::{Args, CommandFactory};
+use super::game::Failure;
+use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -21,14 +21,19 @@ pub(crate) struct ManArgs {
     dir: Option<PathBuf>,
 }
 
-pub(crate) fn cmd_completions(args: &CompletionsArgs) -> Result<String, Failure> {
+/// Completions for `command`, the whole command line's definition (given by the dispatch,
+/// which owns it).
+pub(crate) fn cmd_completions(
+    args: &CompletionsArgs,
+    mut command: clap::Command,
+) -> Result<String, Failure> {
     let mut out = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "outflank", &mut out);
+    clap_complete::generate(args.shell, &mut command, "outflank", &mut out);
     String::from_utf8(out).map_err(|e| Failure::Message(format!("completions: {e}")))
 }
 
-pub(crate) fn cmd_man(args: &ManArgs) -> Result<String, Failure> {
-    let command = Cli::command();
+/// The manual pages of `command`, the whole command line's definition.
+pub(crate) fn cmd_man(args: &ManArgs, command: clap::Command) -> Result<String, Failure> {
     let Some(dir) = &args.dir else {
         let mut out = Vec::new();
         clap_mangen::Man::new(command)

@@ -1,11 +1,15 @@
 //! `solve`: the exact result with best play, or who wins.
 
-use super::*;
+use super::game::*;
+use super::output::*;
+use clap::Args;
 use outflank::engine::negamax::{Aim, Watch};
 use outflank::engine::state::read_value;
 use outflank::ir::NOBODY;
 use std::cmp::Ordering;
+use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 // The options of `solve` (its help is the doc comment of `Command::Solve`).
 #[derive(Args)]

@@ -6,13 +6,13 @@ pub(super) mod charts;
 mod html;
 mod text;
 
+use super::game::{load_game, load_game_showing, start, Failure, GameArgs};
 use super::output::json_document;
 use super::progress::Progress;
 use super::run::{
     append_record, game_of_record, job_count, open_record, seat_agents, series_of, stop_on_signals,
     SeriesArgs, STOP,
 };
-use super::{load_game, load_game_showing, start, Failure, GameArgs};
 use clap::Args;
 use outflank::apps::analysis::{crossing, Crossing, GameSummary, Proportion, Report};
 use outflank::apps::record::Record;

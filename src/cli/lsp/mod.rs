@@ -169,7 +169,7 @@ impl Loader for Overlay<'_> {
             Some(doc) => Ok(SourceFile::new(full, doc.text.clone())),
             // As `check` finds it: from disk, else the bundled game of that name.
             None => read_source(&full).or_else(|e| {
-                crate::cli::bundled_base(&full, path)
+                crate::cli::game::bundled_base(&full, path)
                     .map(|text| SourceFile::new(full.clone(), text))
                     .ok_or(e)
             }),

@@ -2,7 +2,7 @@
 //! what undo goes back to, and the board as the session draws it.
 
 use super::{lock, terminal, Live};
-use crate::cli::{start, Failure, GameArgs};
+use crate::cli::game::{start, Failure, GameArgs};
 use outflank::apps::record::{
     params_of, resignation, result_of, rules_hash, time_loss, Record, RecordResult, StartPosition,
 };

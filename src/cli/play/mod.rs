@@ -5,7 +5,7 @@ mod game;
 mod session;
 mod terminal;
 
-use super::{load_game, start, Failure, GameArgs, StepLimit};
+use super::game::{load_game, start, Failure, GameArgs, StepLimit};
 use clap::Args;
 use game::Game;
 use outflank::agents::{agent, game_seed, Agent};
@@ -160,7 +160,7 @@ fn seating(
             continue;
         }
         if let ("--seat", Some(given)) = (flag, value) {
-            let (p, who) = super::seat_pair(engine, given)?;
+            let (p, who) = super::game::seat_pair(engine, given)?;
             if who != "human" {
                 agent(who, 0)?;
             }

@@ -4,7 +4,7 @@
 use super::game::Game;
 use super::terminal::{Line, Out, Reader, Thinking};
 use super::{interrupted, lock, write_record, COMMANDS, HELP, HINT_PLAYER};
-use crate::cli::{Failure, GameArgs, StepLimit};
+use crate::cli::game::{Failure, GameArgs, StepLimit};
 use outflank::agents::{agent, game_seed, Agent};
 use outflank::check::closest_names;
 use outflank::engine::state::State;

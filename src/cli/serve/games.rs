@@ -6,7 +6,7 @@ use outflank::diagnostic::Diagnostic;
 use outflank::source::{Loader, MemoryFiles, SourceFile};
 use std::sync::{Arc, RwLock};
 
-use crate::cli::{RulesLoader, BUNDLED};
+use crate::cli::game::{RulesLoader, BUNDLED};
 
 /// One game on offer.
 pub(super) struct Entry {

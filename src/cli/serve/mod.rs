@@ -168,7 +168,7 @@ fn routes(state: App, guard: Arc<Guard>) -> Router {
         .with_state(state)
 }
 
-pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::Failure> {
+pub(crate) fn cmd_serve(a: &ServeArgs) -> Result<String, super::game::Failure> {
     let catalogue = Arc::new(Catalogue::load(&a.files)?);
     let state = App {
         sessions: Arc::new(SessionStore::new(

@@ -2,6 +2,7 @@
 //! legal (with a trial where an option's body can refuse), and the one-step shortcuts that
 //! judge a Go-like placement from the groups around it.
 
+use super::positions::choose_at;
 use super::run::{located, trials_without_end};
 use super::*;
 
@@ -344,9 +345,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         more: B,
         k: usize,
     ) -> (usize, usize) {
-        let Instr::Choose(c) = &game.program[pc as usize] else {
-            unreachable!("states are only suspended at choices")
-        };
+        let c = choose_at(game, pc);
         if !self.broad[pc as usize] {
             return later(c, more.nth(k));
         }
@@ -371,9 +370,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     #[inline(never)]
     pub(super) fn broad_count(&self, game: &Game, t: &KState<B, P>, pc: u32, more: B) -> usize {
-        let Instr::Choose(c) = &game.program[pc as usize] else {
-            unreachable!("states are only suspended at choices")
-        };
+        let c = choose_at(game, pc);
         more.cells()
             .map(|v| self.broad_values(game, t, pc, c, v + 1).count() as usize)
             .sum()

@@ -1,6 +1,7 @@
 //! Perft on the runner's own state: turns of one placement, turns of several steps (with a
 //! memo of sub-states a turn reaches twice), and the games of [`Direct`] shape.
 
+use super::positions::choose_at;
 use super::*;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
@@ -110,9 +111,7 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         if let Some(n) = key.as_ref().and_then(|k| memo.get(k)) {
             return Ok(*n);
         }
-        let Instr::Choose(c) = &game.program[pc as usize] else {
-            unreachable!("states are only suspended at choices")
-        };
+        let c = choose_at(game, pc);
         let mut total = 0;
         let mut candidates = 0..self.candidate_count(game, s, pc, moves, more);
         if depth == 1 && (c.last_choice || c.alts.first().is_some_and(|a| a.ends_turn)) {

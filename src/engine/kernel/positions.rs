@@ -312,6 +312,8 @@ fn step(alt: usize, value: usize) -> Step {
     }
 }
 
+/// The choice at `pc`, where a suspended state's program counter always points.
+#[inline]
 pub(crate) fn choose_at(game: &Game, pc: u32) -> &Choose {
     match &game.program[pc as usize] {
         Instr::Choose(c) => c,

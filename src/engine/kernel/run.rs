@@ -1,6 +1,7 @@
 //! Running the turn program: the instructions up to the next choice, a step played, the end
 //! checks and the next turn. (A choice's candidates and their trials: `choices`.)
 
+use super::positions::choose_at;
 use super::*;
 
 impl<B: Board, const P: usize> Kernel<B, P> {
@@ -351,9 +352,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             self.write_enclosure(t, cells);
             return self.end_step(game, t, Flow::TurnEnded).map(Some);
         }
-        let Instr::Choose(c) = &game.program[pc as usize] else {
-            unreachable!("states are only suspended at choices")
-        };
+        let c = choose_at(game, pc);
         let before = self.read_by_step_ends(t);
         Self::bind(t, c, alt, value);
         t.steps += 1;
