@@ -173,35 +173,12 @@ impl Agent for AlphaBeta {
     }
 
     fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError> {
-        self.choose_watched(engine, s, legal, &mut |_| {})
+        self.think(engine, s, legal, &mut |_| {}, None)
     }
 
-    fn choose_watched(
-        &mut self,
-        engine: &Engine,
-        s: &State,
-        legal: &[Step],
-        watch: &mut dyn FnMut(Thought),
-    ) -> Result<Step, RuleError> {
-        self.think(engine, s, legal, watch, None)
-    }
-
-    fn choose_unless_stopped(
-        &mut self,
-        engine: &Engine,
-        s: &State,
-        legal: &[Step],
-        stop: &AtomicBool,
-    ) -> Result<Option<Step>, RuleError> {
-        let step = self.think(engine, s, legal, &mut |_| {}, Some(stop))?;
-        Ok((!stopped(Some(stop))).then_some(step))
-    }
-}
-
-impl AlphaBeta {
-    /// The search of [`Agent::choose_watched`]. When `stop` is set it ends before the next
-    /// step at the root, with the best step so far: one step's search is what it waits for.
-    /// The exact searches are not watched; their budgets keep them to milliseconds.
+    /// Iterative deepening; when `stop` is set, before the next step at the root, so that one
+    /// step's search is what a stop waits for. The exact searches do not look at `stop`: their
+    /// budgets keep them to milliseconds.
     fn think(
         &mut self,
         engine: &Engine,

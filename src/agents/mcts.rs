@@ -104,34 +104,10 @@ impl Agent for Mcts {
     }
 
     fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError> {
-        self.choose_watched(engine, s, legal, &mut |_| {})
+        self.think(engine, s, legal, &mut |_| {}, None)
     }
 
-    fn choose_watched(
-        &mut self,
-        engine: &Engine,
-        s: &State,
-        legal: &[Step],
-        watch: &mut dyn FnMut(Thought),
-    ) -> Result<Step, RuleError> {
-        self.think(engine, s, legal, watch, None)
-    }
-
-    fn choose_unless_stopped(
-        &mut self,
-        engine: &Engine,
-        s: &State,
-        legal: &[Step],
-        stop: &AtomicBool,
-    ) -> Result<Option<Step>, RuleError> {
-        let step = self.think(engine, s, legal, &mut |_| {}, Some(stop))?;
-        Ok((!stopped(Some(stop))).then_some(step))
-    }
-}
-
-impl Mcts {
-    /// The search of [`Agent::choose_watched`]; it ends early, with the best step so far, when
-    /// `stop` is set.
+    /// UCT within the budget; when `stop` is set, after the playout under way.
     fn think(
         &mut self,
         engine: &Engine,

@@ -54,8 +54,21 @@ pub trait Agent: Send {
     /// Picks one of `legal`, the legal steps at `s` (never empty; the caller has them already).
     fn choose(&mut self, engine: &Engine, s: &State, legal: &[Step]) -> Result<Step, RuleError>;
     /// As [`Agent::choose`], telling `watch` the step it would play if stopped, each time it
-    /// learns more, for a display beside the wait. Watching never changes the choice. Agents
-    /// that decide at once report nothing.
+    /// learns more (for a display beside the wait), and giving up early, with the best step so
+    /// far, when `stop` is set (within a playout, or a step searched at the root). Watching
+    /// never changes the choice. Agents that decide at once report nothing and never stop.
+    fn think(
+        &mut self,
+        engine: &Engine,
+        s: &State,
+        legal: &[Step],
+        watch: &mut dyn FnMut(Thought),
+        stop: Option<&AtomicBool>,
+    ) -> Result<Step, RuleError> {
+        let _ = (watch, stop);
+        self.choose(engine, s, legal)
+    }
+    /// [`Agent::think`] watched, to the end.
     fn choose_watched(
         &mut self,
         engine: &Engine,
@@ -63,12 +76,10 @@ pub trait Agent: Send {
         legal: &[Step],
         watch: &mut dyn FnMut(Thought),
     ) -> Result<Step, RuleError> {
-        let _ = watch;
-        self.choose(engine, s, legal)
+        self.think(engine, s, legal, watch, None)
     }
-    /// As [`Agent::choose`], giving up (`Ok(None)`) when `stop` is set while it thinks: a
-    /// series stopped from the page or by Ctrl-C stops within a playout or a step at the root,
-    /// not after a move that may take minutes. Agents that decide at once never give up.
+    /// [`Agent::think`] until `stop` is set; `Ok(None)` when it was: a series stopped from the
+    /// page or by Ctrl-C does not wait for a move that may take minutes.
     fn choose_unless_stopped(
         &mut self,
         engine: &Engine,
@@ -76,8 +87,8 @@ pub trait Agent: Send {
         legal: &[Step],
         stop: &AtomicBool,
     ) -> Result<Option<Step>, RuleError> {
-        let _ = stop;
-        self.choose(engine, s, legal).map(Some)
+        let step = self.think(engine, s, legal, &mut |_| {}, Some(stop))?;
+        Ok((!stopped(Some(stop))).then_some(step))
     }
 }
 
