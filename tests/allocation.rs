@@ -1,5 +1,5 @@
-//! The hot paths allocate nothing per generated move: random playouts on both runners and the
-//! listing of legal steps into a reused buffer. Counted by a global allocator that tallies the
+//! The hot paths allocate nothing per generated move: random playouts, with the fast paths
+//! and as a plain run, and the listing of legal steps into a reused buffer. Counted by a global allocator that tallies the
 //! allocations of the thread that makes them (the tests of this file run in parallel threads).
 
 use crate::common::{engine, game_files};

@@ -25,7 +25,8 @@ fn summary(s: &State, steps: u64) -> String {
     )
 }
 
-/// Random playouts from the start and from positions along other playouts, by both runners.
+/// Random playouts from the start and from positions along other playouts, with the fast
+/// paths and by the plain run.
 fn compare_playouts(fast: &Engine, what: &str, games: u64) {
     let slow = oracle(fast);
     for game in 0..games {
@@ -45,7 +46,8 @@ fn compare_playouts(fast: &Engine, what: &str, games: u64) {
     }
 }
 
-/// Perft at a few depths from positions along random games, by both runners.
+/// Perft at a few depths from positions along random games, with the fast paths and by the
+/// plain run.
 fn compare_perft(fast: &Engine, what: &str, games: u64, depth: u32) {
     let slow = oracle(fast);
     for game in 0..games {
@@ -621,8 +623,9 @@ fn fast_equals_plain_on_turns_of_several_steps() {
     compare_playouts(&passing, "chains with a voluntary pass", 200);
 }
 
-/// Solves from positions along random games with both runners: the same values, and each
-/// step of the runner's line keeps the value as the step-by-step search finds it. The lines
+/// Solves from positions along random games with the fast paths and by the plain run: the
+/// same values, and each step of the runner's line keeps the value as the step-by-step search
+/// finds it. The lines
 /// themselves may differ: the runner's solver asks the moves in its own order, the other in
 /// the rules' order, and both take the first move that keeps the value.
 fn compare_solutions(fast: &Engine, what: &str, games: u64, plies: u64) -> usize {

@@ -267,7 +267,7 @@ fn perft(e: &Engine, s: &State, depth: u32) -> String {
     }
 }
 
-/// Runs one recipe's file on both runners: the same start (or the same error), the same
+/// Runs one recipe's file with the runner's fast paths and as a plain run: the same start (or the same error), the same
 /// playouts from four seeds, the same perft counts.
 fn run_alike(r: &Recipe, seed: u64) -> Result<(), TestCaseError> {
     let text = r.text();
@@ -290,7 +290,7 @@ fn run_alike(r: &Recipe, seed: u64) -> Result<(), TestCaseError> {
     let plain = Engine::new(checked.game).plain();
     let players = r.players as u8;
     // Finding the first mover's steps may already run a loop that never ends (a chain whose
-    // every option fails a later `require` goes round with nothing changed): both runners
+    // every option fails a later `require` goes round with nothing changed): both runs
     // must stop it with the same error.
     let start = match (fast.start(), plain.start()) {
         (Ok(a), Ok(b)) => {
