@@ -3,7 +3,7 @@
 //! switch set (.ci/run).
 
 use crate::common::run::{stderr, stdout};
-use outflank::board::instructions::{nth, ones};
+use outflank::board::cpu::{nth, ones};
 use std::process::{Command, Output};
 
 fn outflank_with(switch: Option<&str>, args: &[&str]) -> Output {
@@ -118,7 +118,7 @@ fn bench_names_the_instructions_it_ran_with() {
         .as_str()
         .unwrap()
         .to_owned();
-    if outflank::board::instructions::chosen_at_run_time() {
+    if outflank::board::cpu::chosen_at_run_time() {
         assert!(baseline.starts_with("baseline"), "{baseline}");
         assert!(baseline.contains("OUTFLANK_CPU=baseline"), "{baseline}");
         // The machines this runs on have had popcnt for fifteen years.

@@ -1,7 +1,7 @@
 //! A fixed-size set of cells. Fixed size keeps game states `Copy` and free of heap allocation;
 //! 11 words cover the largest board the language allows (26 x 26).
 
-use super::instructions::{nth, ones};
+use super::cpu::{nth, ones};
 
 pub const WORDS: usize = 11;
 pub const MAX_CELLS: usize = WORDS * 64;

@@ -4,8 +4,8 @@
 //! it.
 
 pub mod bits;
+pub mod cpu;
 pub mod geometry;
-pub mod instructions;
 pub mod pieces;
 pub mod sets;
 

@@ -3,7 +3,7 @@
 //! stepped together, one per direction of a line.
 
 use super::bits::{Bits, WORDS};
-use super::instructions::{nth, ones};
+use super::cpu::{nth, ones};
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// A set of cells as the bits of one integer (bit i = cell i).

@@ -135,7 +135,7 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
         return Ok(json_document(
             &serde_json::json!({
                 "games": rows,
-                "instructions": outflank::board::instructions::names(),
+                "instructions": outflank::board::cpu::names(),
             }),
             true,
         ));
@@ -159,7 +159,7 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
     }
     out.push_str(&format!(
         "bit instructions: {}\n",
-        outflank::board::instructions::names()
+        outflank::board::cpu::names()
     ));
     Ok(out)
 }

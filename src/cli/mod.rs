@@ -119,7 +119,7 @@ enum Command {
 /// parser's limits keep that depth far below this.
 pub(crate) fn main() -> i32 {
     let cli = Cli::parse();
-    if let Err(m) = outflank::board::instructions::check_switch() {
+    if let Err(m) = outflank::board::cpu::check_switch() {
         eprintln!("error: {m}");
         return 2;
     }

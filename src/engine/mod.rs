@@ -8,13 +8,13 @@
 //! [`Engine`] is its face for one position at a time (the legal steps, the position after a
 //! step), and playouts, perft and the solver run on it directly.
 
-mod draw;
 pub mod eval;
 pub mod explain;
 pub mod hash;
 pub mod kernel;
 pub mod negamax;
 mod notation;
+mod random_pick;
 pub mod rng;
 pub mod state;
 pub mod turns;

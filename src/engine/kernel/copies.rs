@@ -1,8 +1,8 @@
 //! Copies of the runner's hottest methods compiled for the processor's vector instructions,
-//! taken at run time where it has them (see [`crate::board::instructions`]).
+//! taken at run time where it has them (see [`crate::board::cpu`]).
 
 /// The instructions the copies of [`chosen_copies`] are compiled for: x86-64-v3's vector and
-/// bit instructions, which [`crate::board::instructions::vectors`] checks for. On other
+/// bit instructions, which [`crate::board::cpu::vectors`] checks for. On other
 /// architectures the copy is a plain function, and the `unsafe` around its calls is allowed to
 /// be needless (`unused_unsafe` at each call).
 macro_rules! vector_features {
@@ -28,7 +28,7 @@ pub(crate) const fn has_vector_copies(cells: usize) -> bool {
 /// `$base`, the portable copy, when false. The method calls itself (and its partners) through
 /// `$name::<V3>`, so a search that enters the vector copy stays in it; what is inlined into a
 /// copy is compiled with it. A portable build thus carries both and takes the one
-/// [`crate::board::instructions::vectors`] chose; where the build already targets those
+/// [`crate::board::cpu::vectors`] chose; where the build already targets those
 /// instructions, both copies are the same code. (Stable Rust gives a function, not a module,
 /// other target features, so each recursive method needs its copies.) The methods are those
 /// of a type generic over the runner's set type, named `B`: where [`has_vector_copies`] says
@@ -91,7 +91,7 @@ macro_rules! chosen_copies {
 pub(crate) use chosen_copies;
 
 /// For a loop `$on::<W>` that does not call itself (a playout's turns): `$name::<W>`, which
-/// asks [`crate::board::instructions::vectors`] and runs `$v3`, a copy of the loop compiled
+/// asks [`crate::board::cpu::vectors`] and runs `$v3`, a copy of the loop compiled
 /// for the processor's vector instructions, or the loop itself. `W`: the board has joined
 /// edges, as the runner's direct loops take it. As above, the set type is named `B`.
 macro_rules! chosen_entry {
@@ -100,7 +100,7 @@ macro_rules! chosen_entry {
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const W: bool>(self, $($arg: $ty),*) -> $ret {
             if $crate::engine::kernel::copies::has_vector_copies(B::CELLS)
-                && $crate::board::instructions::vectors()
+                && $crate::board::cpu::vectors()
             {
                 // SAFETY: the processor has the copy's instructions (`vectors`).
                 unsafe { self.$v3::<W>($($arg),*) }

@@ -152,7 +152,7 @@ impl Judge {
     /// placements.
     #[allow(unsafe_code, unused_unsafe)]
     pub fn margin(&self, mine: u128, theirs: u128, my_moves: u32, their_moves: u32) -> f64 {
-        if crate::board::instructions::vectors() {
+        if crate::board::cpu::vectors() {
             // SAFETY: the processor has the copy's instructions (`vectors`).
             unsafe { self.margin_v3(mine, theirs, my_moves, their_moves) }
         } else {

@@ -39,9 +39,9 @@ use shapes::{
     direct, enclosing, form, multi_step_reason, needs_blocked, reads_cond, Direct, Enclosing, Form,
 };
 
-use super::draw::{draw_tried, Swaps};
 use super::eval::{self, Evaluate};
 use super::hash::PositionMap;
+use super::random_pick::{draw_tried, Swaps};
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END};

@@ -47,7 +47,7 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         moves: B,
         depth: u32,
     ) -> Result<u64, Fault> {
-        if crate::board::instructions::vectors() {
+        if crate::board::cpu::vectors() {
             self.direct_perft_chosen::<W, true>(game, d, s, moves, depth)
         } else {
             self.direct_perft_chosen::<W, false>(game, d, s, moves, depth)

@@ -6,7 +6,7 @@
 
 use super::{kernel_view, At, Fault, Flow, KState, Kernel};
 use crate::board::sets::Board;
-use crate::engine::draw::{draw_tried, Swaps};
+use crate::engine::random_pick::{draw_tried, Swaps};
 use crate::engine::rng::Rng;
 use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use crate::engine::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};

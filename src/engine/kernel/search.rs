@@ -165,7 +165,7 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
     /// from the judge's samples (see [`FAR_COUNT_EMPTIES`]).
     fn guess(&self, d: &Direct<B>, t: &KState<B, P>, replies: B, depth: u32) -> i32 {
         let window = (-i32::MAX, i32::MAX);
-        if crate::board::instructions::vectors() {
+        if crate::board::cpu::vectors() {
             self.guess_within::<true>(d, t, replies, depth, window)
         } else {
             self.guess_within::<false>(d, t, replies, depth, window)

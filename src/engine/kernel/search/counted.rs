@@ -122,7 +122,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         let sign = if sign < 0.0 { -1 } else { 1 };
         let nodes = &mut table.nodes;
         let window = (low, high);
-        let margin = if crate::board::instructions::vectors() {
+        let margin = if crate::board::cpu::vectors() {
             self.counted_sorted::<true>(margins, d, s, sign, boards, moves, window, nodes)
         } else {
             self.counted_sorted::<false>(margins, d, s, sign, boards, moves, window, nodes)
