@@ -220,3 +220,50 @@ fn every_documented_command_runs() {
     // The README's main command, the tutorial's four and the players' guide's runs at least.
     assert!(ran >= 7, "only {ran} documented commands ran");
 }
+
+/// docs/ARCHITECTURE.md is a map that must match the house: every path it names exists
+/// (written from the repository's top, or from `src/` where it leaves that out), and every
+/// folder of `src/` is on it.
+#[test]
+fn the_architecture_map_names_only_what_exists_and_every_source_folder() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).unwrap();
+    let tops = [
+        "src/", "tests/", "docs/", "games/", "grammar/", "benches/", "fuzz/", "deploy/", "editors/",
+    ];
+    let mut named = 0;
+    for piece in text.split('`').skip(1).step_by(2) {
+        let looks_like_path = !piece.contains(' ')
+            && piece.contains('/')
+            && (piece.ends_with(".rs") || piece.ends_with('/') || piece.ends_with(".pest"));
+        if !looks_like_path {
+            continue;
+        }
+        let path = if tops.iter().any(|t| piece.starts_with(t)) {
+            root.join(piece)
+        } else {
+            root.join("src").join(piece)
+        };
+        assert!(
+            path.exists(),
+            "docs/ARCHITECTURE.md names `{piece}`, which does not exist"
+        );
+        named += 1;
+    }
+    assert!(named > 50, "only {named} paths found");
+    let mut folders = vec![root.join("src")];
+    while let Some(dir) = folders.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                let inside = path.strip_prefix(root.join("src")).unwrap();
+                let shown = format!("{}/", inside.display());
+                assert!(
+                    text.contains(&shown),
+                    "docs/ARCHITECTURE.md does not place src/{shown} on its map"
+                );
+                folders.push(path);
+            }
+        }
+    }
+}
