@@ -1,6 +1,7 @@
 //! The board: its shape, size and removed cells, and the regions drawn on it.
 
 use super::*;
+use crate::ir::Set;
 
 impl<'a> Checker<'a> {
     /// The board: its shape and size, and the cells taken out of play. The board item, or
@@ -31,7 +32,7 @@ impl<'a> Checker<'a> {
                 return Bits::EMPTY;
             };
             checker.current_file = rs.file;
-            let bits = match checker.expect_set(e, consts) {
+            let bits = match checker.expect_as::<Set>(e, consts) {
                 Some(set) => checker.const_set(set, e.span),
                 None => Bits::EMPTY,
             };
@@ -142,7 +143,7 @@ impl<'a> Checker<'a> {
         let saved = self.current_file;
         self.current_file = file;
         self.regions_in_progress.push(key.clone());
-        let bits = match self.expect_set(value, &consts) {
+        let bits = match self.expect_as::<Set>(value, &consts) {
             Some(set) => self.const_set(set, value.span),
             None => Bits::EMPTY,
         };

@@ -62,7 +62,7 @@ impl Checker<'_> {
                 if !self.arity(name, args, span, &[1], &format!("{name}(SET)")) {
                     return None;
                 }
-                let s = self.expect_set(&args[0], scope)?;
+                let s = self.expect_as::<Set>(&args[0], scope)?;
                 Some(match name {
                     "count" => Typed::Num(match s {
                         Set::Const(b) => Num::Const(f64::from(b.count())),
@@ -94,7 +94,7 @@ impl Checker<'_> {
                     return None;
                 }
                 let l = self.line_arg(&args[0]);
-                let c = self.expect_cell(&args[1], scope);
+                let c = self.expect_as::<Cell>(&args[1], scope);
                 let (l, c) = (l?, boxed(c?));
                 Some(Typed::Set(if name == "captured" {
                     Set::Captured(l, c)
@@ -112,7 +112,7 @@ impl Checker<'_> {
                 ) {
                     return None;
                 }
-                let c = self.expect_cell(&args[0], scope);
+                let c = self.expect_as::<Cell>(&args[0], scope);
                 let d = match args.get(1) {
                     Some(a) => self.dirs_arg(a),
                     None => Some(DirSet::ALL),
@@ -130,7 +130,7 @@ impl Checker<'_> {
                 ) {
                     return None;
                 }
-                let s = self.expect_set(&args[0], scope);
+                let s = self.expect_as::<Set>(&args[0], scope);
                 let d = match args.get(1) {
                     Some(a) => self.dirs_arg(a),
                     None => Some(DirSet::ALL),
@@ -152,7 +152,7 @@ impl Checker<'_> {
                 if !self.arity(name, args, span, &[1], &format!("{name}(CELL)")) {
                     return None;
                 }
-                let c = self.expect_cell(&args[0], scope)?;
+                let c = self.expect_as::<Cell>(&args[0], scope)?;
                 Some(Typed::Num(match c {
                     Cell::Const(c) => {
                         let width = self.geometry_for(span)?.width;
@@ -167,8 +167,8 @@ impl Checker<'_> {
                 if !self.arity(name, args, span, &[2], "distance(CELL, CELL)") {
                     return None;
                 }
-                let a = self.expect_cell(&args[0], scope);
-                let b = self.expect_cell(&args[1], scope);
+                let a = self.expect_as::<Cell>(&args[0], scope);
+                let b = self.expect_as::<Cell>(&args[1], scope);
                 Some(Typed::Num(match (a?, b?) {
                     (Cell::Const(a), Cell::Const(b)) => {
                         let g = self.geometry_for(span)?;
@@ -181,7 +181,7 @@ impl Checker<'_> {
                 if !self.arity(name, args, span, &[2], "ring(CELL, DISTANCE)") {
                     return None;
                 }
-                let c = self.expect_cell(&args[0], scope);
+                let c = self.expect_as::<Cell>(&args[0], scope);
                 let n = self.const_int(&args[1], scope, "a ring's distance");
                 let (c, n) = (c?, n?);
                 let farthest = match self.farthest {
@@ -218,8 +218,8 @@ impl Checker<'_> {
                 if !self.arity(name, args, span, &[2], "between(CELL, CELL)") {
                     return None;
                 }
-                let a = self.expect_cell(&args[0], scope);
-                let b = self.expect_cell(&args[1], scope);
+                let a = self.expect_as::<Cell>(&args[0], scope);
+                let b = self.expect_as::<Cell>(&args[1], scope);
                 let (a, b) = (a?, b?);
                 Some(Typed::Set(self.fold_set(Set::Between(boxed(a), boxed(b)))))
             }
@@ -242,16 +242,18 @@ impl Checker<'_> {
                     return None;
                 }
                 Some(match name {
-                    "group" => Typed::Set(Set::Group(boxed(self.expect_cell(&args[0], scope)?))),
-                    "liberties" => {
-                        Typed::Set(Set::Liberties(boxed(self.expect_set(&args[0], scope)?)))
+                    "group" => {
+                        Typed::Set(Set::Group(boxed(self.expect_as::<Cell>(&args[0], scope)?)))
                     }
-                    "surrounded" => {
-                        Typed::Set(Set::Surrounded(boxed(self.expect_set(&args[0], scope)?)))
-                    }
-                    "territory" => {
-                        Typed::Set(Set::Territory(boxed(self.expect_player(&args[0], scope)?)))
-                    }
+                    "liberties" => Typed::Set(Set::Liberties(boxed(
+                        self.expect_as::<Set>(&args[0], scope)?,
+                    ))),
+                    "surrounded" => Typed::Set(Set::Surrounded(boxed(
+                        self.expect_as::<Set>(&args[0], scope)?,
+                    ))),
+                    "territory" => Typed::Set(Set::Territory(boxed(
+                        self.expect_as::<Player>(&args[0], scope)?,
+                    ))),
                     _ => {
                         let token = match &args[0].kind {
                             ExprKind::Name(n) => self.tokens.iter().position(|t| t == n),
@@ -295,7 +297,7 @@ impl Checker<'_> {
                     .emit();
                     return None;
                 }
-                let p = self.expect_player(&args[0], scope)?;
+                let p = self.expect_as::<Player>(&args[0], scope)?;
                 Some(Typed::Player(match p {
                     Player::Const(x) if x < 2 => Player::Const(1 - x),
                     Player::Mover => Player::Other,
@@ -307,7 +309,7 @@ impl Checker<'_> {
                 if !self.arity(name, args, span, &[1], "next(PLAYER)") {
                     return None;
                 }
-                let p = self.expect_player(&args[0], scope)?;
+                let p = self.expect_as::<Player>(&args[0], scope)?;
                 let players = self.player_names.len() as u8;
                 Some(Typed::Player(match p {
                     Player::Const(x) => Player::Const(crate::ir::next_player(x, players)),
@@ -354,7 +356,7 @@ impl Checker<'_> {
                 let mut bits = crate::board::bits::Bits::EMPTY;
                 let mut ok = true;
                 for a in args {
-                    match self.expect_cell(a, scope) {
+                    match self.expect_as::<Cell>(a, scope) {
                         Some(Cell::Const(c)) => bits.insert(c as usize),
                         Some(_) => {
                             self.state_dependent("a variable", a.span);

@@ -1,6 +1,7 @@
 //! How a game ends and is scored: end conditions, the score and tie-breaks.
 
 use super::*;
+use crate::ir::{Cond, Num, Player};
 
 impl<'a> Checker<'a> {
     /// The end conditions, the score and the tie-breaks.
@@ -48,9 +49,9 @@ impl<'a> Checker<'a> {
             bound_player: rule.for_each.as_ref().map(|p| p.node.clone()),
             ..Scope::default()
         };
-        let condition = self.expect_bool(&rule.condition, &scope);
+        let condition = self.expect_as::<Cond>(&rule.condition, &scope);
         let winner = match &rule.winner {
-            Some(w) => Some(self.expect_player(w, &scope)?),
+            Some(w) => Some(self.expect_as::<Player>(w, &scope)?),
             None => None,
         };
         let condition = condition?;
@@ -127,6 +128,6 @@ impl<'a> Checker<'a> {
             bound_player: Some(player.node.clone()),
             ..Scope::default()
         };
-        self.expect_num(value, &scope)
+        self.expect_as::<Num>(value, &scope)
     }
 }

@@ -25,6 +25,28 @@ pub(super) enum Type {
     Player,
 }
 
+/// A type of the language as its IR form, for [`Checker::expect_as`].
+pub(super) trait TypedAs: Sized {
+    const TYPE: Type;
+    fn take(t: Typed) -> Option<Self>;
+}
+
+macro_rules! typed_as {
+    ($($ir:ident => $variant:ident),*) => {$(
+        impl TypedAs for $ir {
+            const TYPE: Type = Type::$variant;
+            fn take(t: Typed) -> Option<Self> {
+                match t {
+                    Typed::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+typed_as!(Num => Num, Cond => Bool, Cell => Cell, Set => Set, Player => Player);
+
 impl Type {
     pub(super) fn describe(self) -> &'static str {
         match self {
@@ -123,14 +145,14 @@ impl Checker<'_> {
             ExprKind::Name(name) => self.name(name, e.span, scope),
             ExprKind::Call(name, args) => self.call(&name.node, name.span, args, e.span, scope),
             ExprKind::Unary(UnaryOp::Not, inner) => {
-                let c = self.expect_bool(inner, scope)?;
+                let c = self.expect_as::<Cond>(inner, scope)?;
                 Some(Typed::Bool(match c {
                     Cond::Const(b) => Cond::Const(!b),
                     c => Cond::Not(boxed(c)),
                 }))
             }
             ExprKind::Unary(UnaryOp::Neg, inner) => {
-                let n = self.expect_num(inner, scope)?;
+                let n = self.expect_as::<Num>(inner, scope)?;
                 Some(Typed::Num(match n {
                     Num::Const(v) => Num::Const(-v),
                     n => Num::Neg(boxed(n)),
@@ -138,7 +160,7 @@ impl Checker<'_> {
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span, scope),
             ExprKind::If(c, a, b) => {
-                let c = self.expect_bool(c, scope);
+                let c = self.expect_as::<Cond>(c, scope);
                 let a_t = self.expr(a, scope);
                 let b_t = self.expr(b, scope);
                 let (c, a_t, b_t) = (c?, a_t?, b_t?);
@@ -183,7 +205,7 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Attr(target, attr) => {
-                let p = self.expect_player(target, scope)?;
+                let p = self.expect_as::<Player>(target, scope)?;
                 if let Some(i) = self.counters.iter().position(|(n, _)| *n == attr.node) {
                     if scope.consts_only {
                         self.state_dependent(&attr.node, attr.span);
@@ -451,40 +473,14 @@ impl Checker<'_> {
         None
     }
 
-    pub(super) fn expect_num(&mut self, e: &Expr, scope: &Scope) -> Option<Num> {
-        match self.expect(e, scope, Type::Num)? {
-            Typed::Num(n) => Some(n),
-            _ => None,
-        }
-    }
-    pub(super) fn expect_bool(&mut self, e: &Expr, scope: &Scope) -> Option<Cond> {
-        match self.expect(e, scope, Type::Bool)? {
-            Typed::Bool(c) => Some(c),
-            _ => None,
-        }
-    }
-    pub(super) fn expect_cell(&mut self, e: &Expr, scope: &Scope) -> Option<Cell> {
-        match self.expect(e, scope, Type::Cell)? {
-            Typed::Cell(c) => Some(c),
-            _ => None,
-        }
-    }
-    pub(super) fn expect_set(&mut self, e: &Expr, scope: &Scope) -> Option<Set> {
-        match self.expect(e, scope, Type::Set)? {
-            Typed::Set(s) => Some(s),
-            _ => None,
-        }
-    }
-    pub(super) fn expect_player(&mut self, e: &Expr, scope: &Scope) -> Option<Player> {
-        match self.expect(e, scope, Type::Player)? {
-            Typed::Player(p) => Some(p),
-            _ => None,
-        }
+    /// [`Checker::expect`], as the IR form of the type asked for.
+    pub(super) fn expect_as<T: TypedAs>(&mut self, e: &Expr, scope: &Scope) -> Option<T> {
+        T::take(self.expect(e, scope, T::TYPE)?)
     }
 
     /// A whole number known now (parameters and arithmetic only).
     pub(super) fn const_int(&mut self, e: &Expr, scope: &Scope, what: &str) -> Option<i64> {
-        let n = self.expect_num(e, scope)?;
+        let n = self.expect_as::<Num>(e, scope)?;
         match n {
             Num::Const(v) if v.fract() == 0.0 && v.abs() < 1e9 => Some(v as i64),
             Num::Const(v) => {
@@ -592,8 +588,8 @@ impl Checker<'_> {
         use BinaryOp::{Add, And, Div, Eq, Ge, Gt, In, Inter, Le, Lt, Mul, Ne, Or, Sub, Union};
         match op {
             Or | And => {
-                let x = self.expect_bool(a, scope);
-                let y = self.expect_bool(b, scope);
+                let x = self.expect_as::<Cond>(a, scope);
+                let y = self.expect_as::<Cond>(b, scope);
                 let (x, y) = (x?, y?);
                 // A side known before the game decides or drops out: `turn == 1 and
                 // handicap > 0` with no handicap is never tested in play.
@@ -609,8 +605,8 @@ impl Checker<'_> {
                 }))
             }
             In => {
-                let c = self.expect_cell(a, scope);
-                let s = self.expect_set(b, scope);
+                let c = self.expect_as::<Cell>(a, scope);
+                let s = self.expect_as::<Set>(b, scope);
                 let (c, s) = (c?, s?);
                 Some(Typed::Bool(match (&c, &s) {
                     (Cell::Const(c), Set::Const(s)) => Cond::Const(s.contains(*c as usize)),
@@ -618,8 +614,8 @@ impl Checker<'_> {
                 }))
             }
             Union | Inter => {
-                let x = self.expect_set(a, scope);
-                let y = self.expect_set(b, scope);
+                let x = self.expect_as::<Set>(a, scope);
+                let y = self.expect_as::<Set>(b, scope);
                 let (x, y) = (x?, y?);
                 Some(Typed::Set(match (op, x, y) {
                     (Union, Set::Const(p), Set::Const(q)) => Set::Const(p.union(&q)),
@@ -650,7 +646,7 @@ impl Checker<'_> {
                 Typed::Set(s) => s,
                 _ => unreachable!(),
             };
-            let y = self.expect_set(b, scope)?;
+            let y = self.expect_as::<Set>(b, scope)?;
             return Some(Typed::Set(match (x, y) {
                 (Set::Const(p), Set::Const(q)) => Set::Const(p.minus(&q)),
                 (x, y) => Set::Minus(boxed(x), boxed(y)),
@@ -670,7 +666,7 @@ impl Checker<'_> {
             .emit();
             return None;
         };
-        let y = self.expect_num(b, scope)?;
+        let y = self.expect_as::<Num>(b, scope)?;
         if let (Num::Const(p), Num::Const(q)) = (&x, &y) {
             let v = match op {
                 Add => p + q,

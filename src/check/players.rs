@@ -2,6 +2,7 @@
 //! counters, and the setup that places their pieces.
 
 use super::*;
+use crate::ir::{Num, Set};
 
 impl<'a> Checker<'a> {
     /// Players, and kinds of piece that belong to none of them, each with where it is
@@ -227,7 +228,7 @@ impl<'a> Checker<'a> {
                     continue;
                 };
                 for (an, ae) in attributes {
-                    if let Some(n) = self.expect_num(ae, consts) {
+                    if let Some(n) = self.expect_as::<Num>(ae, consts) {
                         match n {
                             ir::Num::Const(v) => {
                                 attr_seen
@@ -337,7 +338,7 @@ impl<'a> Checker<'a> {
                         continue;
                     };
                     for e in cells {
-                        let Some(set) = self.expect_set(e, &consts) else {
+                        let Some(set) = self.expect_as::<Set>(e, &consts) else {
                             continue;
                         };
                         let bits = self.const_set(set, e.span);

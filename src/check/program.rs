@@ -5,8 +5,8 @@ use super::expr::{Scope, Type, Typed};
 use super::flow::{analyse, compact, lift_where, thread_jumps};
 use super::Checker;
 use crate::ir::{
-    Alt, AltKind, Choose, Cmp, Cond, Instr, Loc, LoopSpan, Num, RegValue, MAX_OPTIONS,
-    MAX_REGISTERS,
+    Alt, AltKind, Cell, Choose, Cmp, Cond, Instr, Loc, LoopSpan, Num, Player, RegValue, Set,
+    MAX_OPTIONS, MAX_REGISTERS,
 };
 use crate::syntax::ast::{Block, ChoiceOption, Expr, Ident, OptionKind, Span, Stmt, StmtKind};
 
@@ -108,7 +108,7 @@ impl Checker<'_> {
                         }
                     }
                 };
-                if let Some(c) = self.expect_cell(e, scope) {
+                if let Some(c) = self.expect_as::<Cell>(e, scope) {
                     let loc = self.loc(stmt.span);
                     code.push(match slot {
                         None => Instr::Place(c, loc),
@@ -117,13 +117,13 @@ impl Checker<'_> {
                 }
             }
             StmtKind::Flip(e) => {
-                if let Some(s) = self.expect_set(e, scope) {
+                if let Some(s) = self.expect_as::<Set>(e, scope) {
                     code.push(Instr::Flip(s));
                 }
             }
             StmtKind::Move { from, to } => {
-                let a = self.expect_cell(from, scope);
-                let b = self.expect_cell(to, scope);
+                let a = self.expect_as::<Cell>(from, scope);
+                let b = self.expect_as::<Cell>(to, scope);
                 if let (Some(a), Some(b)) = (a, b) {
                     code.push(Instr::Move(a, b, self.loc(stmt.span)));
                 }
@@ -135,7 +135,7 @@ impl Checker<'_> {
                 otherwise,
             } => {
                 let c = self
-                    .expect_bool(condition, scope)
+                    .expect_as::<Cond>(condition, scope)
                     .unwrap_or(Cond::Const(false));
                 let at = code.len();
                 code.push(Instr::Jump(0));
@@ -155,7 +155,7 @@ impl Checker<'_> {
             }
             StmtKind::While { condition, body } => {
                 let c = self
-                    .expect_bool(condition, scope)
+                    .expect_as::<Cond>(condition, scope)
                     .unwrap_or(Cond::Const(false));
                 let top = code.len();
                 let id = self.open_loop(top, stmt.span, condition.span);
@@ -166,7 +166,9 @@ impl Checker<'_> {
                 self.loops[id].end = code.len() as u32;
             }
             StmtKind::Repeat { times, body } => {
-                let n = self.expect_num(times, scope).unwrap_or(Num::Const(0.0));
+                let n = self
+                    .expect_as::<Num>(times, scope)
+                    .unwrap_or(Num::Const(0.0));
                 let depth = scope.locals.len();
                 let reg = self.bind("", false, stmt.span, scope);
                 code.push(Instr::Let(reg, RegValue::Num(n)));
@@ -187,7 +189,7 @@ impl Checker<'_> {
                 scope.locals.truncate(depth);
             }
             StmtKind::Require(e) => {
-                if let Some(c) = self.expect_bool(e, scope) {
+                if let Some(c) = self.expect_as::<Cond>(e, scope) {
                     code.push(Instr::Require(c, self.loc(stmt.span)));
                 }
             }
@@ -252,7 +254,7 @@ impl Checker<'_> {
             let kind = match &opt.kind {
                 OptionKind::Cell { var, set } => {
                     let set_span = set.span;
-                    let set = self.expect_set(set, scope);
+                    let set = self.expect_as::<Set>(set, scope);
                     // Lints speak only of files without errors (a failed region stands
                     // in as an empty set).
                     let lint = !self.diags.has_errors();
@@ -297,7 +299,7 @@ impl Checker<'_> {
             let condition = opt
                 .condition
                 .as_ref()
-                .and_then(|c| self.expect_bool(c, scope));
+                .and_then(|c| self.expect_as::<Cond>(c, scope));
             if let Some(m) = &opt.mark {
                 if m.node.chars().any(char::is_whitespace) {
                     self.error(m.span, "a mark cannot hold spaces")
@@ -443,9 +445,9 @@ impl Checker<'_> {
                 })
                 .emit();
         }
-        let amount = self.expect_num(amount, scope);
+        let amount = self.expect_as::<Num>(amount, scope);
         let player = match player {
-            Some(p) => self.expect_player(p, scope),
+            Some(p) => self.expect_as::<Player>(p, scope),
             None => Some(crate::ir::Player::Mover),
         };
         if let (Some(i), Some(amount), Some(player)) = (index, amount, player) {
