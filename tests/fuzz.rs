@@ -931,7 +931,7 @@ proptest! {
         use outflank::apps::shards::merge;
         let games = |text: String| {
             merge(&[("shard".into(), text)], true)
-                .map(|m| serde_json::to_string(&m.games.iter().map(|(s, r)| (s, r)).collect::<Vec<_>>()).unwrap())
+                .map(|m| serde_json::to_string(&m.games).unwrap())
         };
         let original = games(String::from_utf8(corpus_file("shard.jsonl")).unwrap()).unwrap();
         let changed = edited(&corpus_file("shard.jsonl"), &changes);

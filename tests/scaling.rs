@@ -455,8 +455,18 @@ fn merge_refuses_each_edited_line_and_verify_replays_every_record() {
             cut_moves,
             "game 2: its record does not replay",
         ),
+        (
+            "the record's parameter changed",
+            game_two.replacen(
+                "\"params\":{\"size\":\"6\"}",
+                "\"params\":{\"size\":\"8\"}",
+                1,
+            ),
+            "game 2: its record sets other parameters or another start than its series",
+        ),
     ] {
         let mut changed = lines.clone();
+        assert_ne!(line, lines[2], "{what}: no edit");
         changed[2] = line;
         std::fs::write(&edited, rechained(&(changed.join("\n") + "\n"))).unwrap();
         let o = merge(&[edited.clone(), path(2)], &[]);

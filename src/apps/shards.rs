@@ -548,13 +548,27 @@ pub fn merge(files: &[(String, String)], allow_missing: bool) -> Result<Merged, 
     })
 }
 
-/// Replays every merged game's record from `begin` under `engine` (the series' rules, with its
-/// parameters and start) and summarises it again: what a line says of its game must be what
-/// its moves give. The problems found, each naming its game; none when every game holds.
-pub fn verify(engine: &Engine, begin: &State, games: &[(GameSummary, Record)]) -> Vec<String> {
+/// Replays every merged game's record from `begin` under `engine` (the rules of `series`, with
+/// its parameters and start) and summarises it again: a record must be of the series' game, and
+/// what a line says of its game must be what its moves give. The problems found, each naming
+/// its game; none when every game holds.
+pub fn verify(
+    engine: &Engine,
+    begin: &State,
+    series: &Series,
+    games: &[(GameSummary, Record)],
+) -> Vec<String> {
     let mut problems = Vec::new();
     for (summary, record) in games {
         let game = summary.index + 1;
+        // The engine is the series'; a record of other settings would be replayed as if it
+        // were of them.
+        if record.params != series.params || record.start != series.start {
+            problems.push(format!(
+                "game {game}: its record sets other parameters or another start than its series"
+            ));
+            continue;
+        }
         let states = match replay(engine, begin, record) {
             Ok(states) => states,
             Err(m) => {

@@ -315,7 +315,7 @@ pub(super) fn cmd_merge(a: &MergeArgs) -> Result<String, Failure> {
                 first,
                 &format!("merge --verify with {file}"),
             )?;
-            problems = verify(&engine, &begin, &merged.games);
+            problems = verify(&engine, &begin, &merged.series, &merged.games);
         }
         if !problems.is_empty() {
             return Err(Failure::Message(format!(
