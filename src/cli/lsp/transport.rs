@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 /// The largest frame read. A document at the limit fits escaped as JSON (at most two bytes for
 /// most characters, six for a control character written `\u0000`, rare in rules); a larger
 /// frame could only carry a document the server would refuse anyway.
-pub(super) const MAX_FRAME_BYTES: u64 = 4 * MAX_DOCUMENT_BYTES as u64;
+const MAX_FRAME_BYTES: u64 = 4 * MAX_DOCUMENT_BYTES as u64;
 
 /// The longest header line kept; a longer one is read to its end and refused.
 const MAX_HEADER_LINE: usize = 1 << 10;

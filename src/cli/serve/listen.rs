@@ -21,7 +21,7 @@ pub(super) const READ_TIME: Duration = Duration::from_secs(10);
 
 /// Connections served at once; the next one waits in the system's queue until one closes.
 /// Below the usual 1,024 open files, with room for the rules files and the process's own.
-pub(super) const MAX_CONNECTIONS: usize = 768;
+const MAX_CONNECTIONS: usize = 768;
 
 /// Serves `app` on every connection `listener` accepts until `stop` completes; then
 /// requests under way get `grace` to finish.
