@@ -1584,6 +1584,72 @@ fn render_also_writes_png() {
     let root = doc.root_element();
     assert_eq!(width.to_string(), root.attribute("width").unwrap());
     assert_eq!(height.to_string(), root.attribute("height").unwrap());
+    // The coordinates are lettered without fonts: above each column its letter in dark
+    // strokes (the margin is white), each column's different from the others.
+    let image = resvg::tiny_skia::Pixmap::decode_png(&bytes).unwrap();
+    let label = |column: u32| -> Vec<bool> {
+        let (x0, y0) = (30 + 40 * column + 12, 6);
+        let mut dark = Vec::new();
+        for y in y0..y0 + 16 {
+            for x in x0..x0 + 16 {
+                let p = image.pixel(x, y).unwrap();
+                dark.push(p.red() < 128 && p.green() < 128 && p.blue() < 128);
+            }
+        }
+        dark
+    };
+    let labels: Vec<Vec<bool>> = (0..8).map(label).collect();
+    for (column, dark) in labels.iter().enumerate() {
+        let n = dark.iter().filter(|&&d| d).count();
+        assert!(n >= 8, "column {column}'s letter has {n} dark pixels");
+        assert!(n < dark.len() / 2, "column {column}'s letter is a blot");
+    }
+    for a in 0..8 {
+        for b in a + 1..8 {
+            assert_ne!(labels[a], labels[b], "columns {a} and {b} lettered alike");
+        }
+    }
+    // The SVG file keeps real text, which a browser sets in its own fonts.
+    assert!(
+        text.contains("<text class=\"coord\""),
+        "the SVG keeps real text"
+    );
+}
+
+#[test]
+fn the_lettering_has_a_glyph_for_every_character_of_a_name() {
+    use outflank::apps::lettering::has_glyph;
+    // Cell names and region names are identifiers: ASCII letters, digits and underscores.
+    for c in ('a'..='z').chain('A'..='Z').chain('0'..='9').chain(['_']) {
+        assert!(has_glyph(c), "no glyph for {c:?}");
+    }
+    assert!(
+        !has_glyph('é'),
+        "a character without a glyph is drawn as a box"
+    );
+    // A lettered diagram, which the PNG is rasterized from, leaves no text to set in a font:
+    // a hexagonal board's cell names and a region's name in the legend are strokes too.
+    let path = temp("hex-region.rules");
+    let rules = std::fs::read_to_string("games/hex-reversi.rules").unwrap();
+    std::fs::write(&path, rules + "\nregion middle_1 = centre(1, 1)\n").unwrap();
+    let e = crate::common::engine(&path, &[]);
+    let region = "middle_1".to_string();
+    let drawing = |lettered| outflank::apps::render::Drawing {
+        shade: vec![region.clone()],
+        lettered,
+        ..Default::default()
+    };
+    let s = e.start().unwrap();
+    let plain = outflank::apps::render::svg(&e, &s, &drawing(false)).unwrap();
+    let lettered = outflank::apps::render::svg(&e, &s, &drawing(true)).unwrap();
+    let count = |svg: &str, what: &str| svg.matches(what).count();
+    assert!(count(&lettered, "<text") == 0, "{lettered}");
+    assert_eq!(
+        count(&lettered, "<g class=\"coord\">"),
+        count(&plain, "<text class=\"coord\""),
+        "every cell name lettered"
+    );
+    assert_eq!(count(&lettered, "<g class=\"legend\">"), 1);
 }
 
 #[test]

@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod examples;
 pub mod formats;
+pub mod lettering;
 pub mod record;
 pub mod render;
 pub mod selfplay;

@@ -1,5 +1,6 @@
 //! Board diagrams as SVG, for rulebooks and reviews. Builds text only; the caller writes it.
 
+use super::lettering::{self, Anchor};
 use crate::board::bits::Bits;
 use crate::board::geometry::Geometry;
 use crate::engine::state::State;
@@ -17,6 +18,48 @@ pub struct Drawing {
     /// Lay a transparent shape over each playable cell, named by its `data-cell`: a page
     /// that shows the diagram makes them clickable without knowing the board's geometry.
     pub targets: bool,
+    /// Labels in our own lettering (strokes, [`super::lettering`]) instead of SVG text: for
+    /// the PNG, rasterized without fonts.
+    pub lettered: bool,
+}
+
+/// A label: its text, where its baseline is anchored, its size and colour.
+struct Label<'a> {
+    class: &'a str,
+    text: &'a str,
+    at: (f64, f64),
+    size: u32,
+    anchor: Anchor,
+    fill: &'a str,
+}
+
+impl Label<'_> {
+    fn write(&self, out: &mut String, lettered: bool) {
+        let Label {
+            class,
+            text,
+            at: (x, y),
+            size,
+            anchor,
+            fill,
+        } = *self;
+        if lettered {
+            out.push_str(&format!(
+                "<g class=\"{class}\">{}</g>\n",
+                lettering::strokes(text, (x, y), f64::from(size), anchor, fill)
+            ));
+            return;
+        }
+        let anchor = match anchor {
+            Anchor::Start => "start",
+            Anchor::Middle => "middle",
+            Anchor::End => "end",
+        };
+        out.push_str(&format!(
+            "<text class=\"{class}\" x=\"{x}\" y=\"{y}\" text-anchor=\"{anchor}\" font-size=\"{size}\" fill=\"{fill}\">{}</text>\n",
+            escape(text)
+        ));
+    }
 }
 
 const CELL: usize = 40;
@@ -90,9 +133,9 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
         "<rect x=\"0\" y=\"0\" width=\"{total_w}\" height=\"{total_h}\" fill=\"#ffffff\"/>\n"
     ));
     if g.hex {
-        hexagons(&mut out, g, &layout, &shaded);
+        hexagons(&mut out, g, &layout, &shaded, drawing.lettered);
     } else {
-        squares(&mut out, g, (w, h), &shaded);
+        squares(&mut out, g, (w, h), &shaded, drawing.lettered);
     }
     let at = |c: usize| layout.centre(c);
     for c in 0..g.cells() {
@@ -148,7 +191,18 @@ pub fn svg(engine: &Engine, s: &State, drawing: &Drawing) -> Result<String, Stri
     let mut lx = MARGIN;
     for (name, _, colour) in &shaded {
         let ly = MARGIN + h + 10;
-        out.push_str(&format!("<rect x=\"{lx}\" y=\"{ly}\" width=\"14\" height=\"14\" fill=\"{colour}\"/><text x=\"{}\" y=\"{}\">{}</text>\n", lx + 20, ly + 12, escape(name)));
+        out.push_str(&format!(
+            "<rect x=\"{lx}\" y=\"{ly}\" width=\"14\" height=\"14\" fill=\"{colour}\"/>\n"
+        ));
+        Label {
+            class: "legend",
+            text: name,
+            at: ((lx + 20) as f64, (ly + 12) as f64),
+            size: 14,
+            anchor: Anchor::Start,
+            fill: "#000000",
+        }
+        .write(&mut out, drawing.lettered);
         lx += 30 + 9 * name.len();
     }
     out.push_str("</svg>\n");
@@ -243,7 +297,13 @@ fn hex_radius() -> f64 {
 
 /// A square board's background: the board, removed cells crossed out, shaded regions, grid
 /// lines and coordinates along the top and left.
-fn squares(out: &mut String, g: &Geometry, (w, h): (usize, usize), shaded: &[(&str, Bits, &str)]) {
+fn squares(
+    out: &mut String,
+    g: &Geometry,
+    (w, h): (usize, usize),
+    shaded: &[(&str, Bits, &str)],
+    lettered: bool,
+) {
     out.push_str(&format!(
         "<rect x=\"{MARGIN}\" y=\"{MARGIN}\" width=\"{w}\" height=\"{h}\" fill=\"#3f8f4f\"/>\n"
     ));
@@ -269,27 +329,43 @@ fn squares(out: &mut String, g: &Geometry, (w, h): (usize, usize), shaded: &[(&s
         out.push_str(&format!("<line x1=\"{MARGIN}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#1b3d22\" stroke-width=\"1\"/>\n", MARGIN + w));
     }
     for x in 0..g.width {
-        let cx = MARGIN + x * CELL + CELL / 2;
-        out.push_str(&format!(
-            "<text class=\"coord\" x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-            MARGIN - 10,
-            (b'a' + x as u8) as char
-        ));
+        let column = ((b'a' + x as u8) as char).to_string();
+        Label {
+            class: "coord",
+            text: &column,
+            at: ((MARGIN + x * CELL + CELL / 2) as f64, (MARGIN - 10) as f64),
+            size: 14,
+            anchor: Anchor::Middle,
+            fill: "#000000",
+        }
+        .write(out, lettered);
     }
     for y in 0..g.height {
-        let cy = MARGIN + y * CELL + CELL / 2 + 5;
-        out.push_str(&format!(
-            "<text class=\"coord\" x=\"{}\" y=\"{cy}\" text-anchor=\"middle\">{}</text>\n",
-            MARGIN / 2,
-            y + 1
-        ));
+        Label {
+            class: "coord",
+            text: &(y + 1).to_string(),
+            at: (
+                (MARGIN / 2) as f64,
+                (MARGIN + y * CELL + CELL / 2 + 5) as f64,
+            ),
+            size: 14,
+            anchor: Anchor::Middle,
+            fill: "#000000",
+        }
+        .write(out, lettered);
     }
 }
 
 /// A hexagonal board's background: one hexagon per playable cell (cells out of play are
 /// simply not drawn), shaded regions, and each cell's name written small in its hexagon, since
 /// a hexagon's rows and columns do not line up with the picture's edges.
-fn hexagons(out: &mut String, g: &Geometry, layout: &Layout, shaded: &[(&str, Bits, &str)]) {
+fn hexagons(
+    out: &mut String,
+    g: &Geometry,
+    layout: &Layout,
+    shaded: &[(&str, Bits, &str)],
+    lettered: bool,
+) {
     for c in g.playable.iter() {
         out.push_str(&format!(
             "<polygon class=\"cell\" data-cell=\"{}\" points=\"{}\" fill=\"#3f8f4f\" stroke=\"#1b3d22\" stroke-width=\"1\"/>\n",
@@ -304,10 +380,14 @@ fn hexagons(out: &mut String, g: &Geometry, layout: &Layout, shaded: &[(&str, Bi
     }
     for c in g.playable.iter() {
         let (x, y) = layout.centre(c);
-        out.push_str(&format!(
-            "<text class=\"coord\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"9\" fill=\"#cfe8d4\">{}</text>\n",
-            y + CELL / 2 - 10,
-            g.name(c)
-        ));
+        Label {
+            class: "coord",
+            text: &g.name(c),
+            at: (x as f64, (y + CELL / 2 - 10) as f64),
+            size: 9,
+            anchor: Anchor::Middle,
+            fill: "#cfe8d4",
+        }
+        .write(out, lettered);
     }
 }

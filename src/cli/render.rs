@@ -25,21 +25,11 @@ pub(super) struct RenderArgs {
     pub(super) png: Option<String>,
 }
 
-/// Rasterizes an SVG diagram (text in the system's fonts, when it has any).
+/// Rasterizes an SVG diagram drawn with [`outflank::apps::render::Drawing::lettered`]: it has no text, so the
+/// rasterizer needs no fonts.
 fn png_of(svg: &str) -> Result<Vec<u8>, String> {
     use resvg::{tiny_skia, usvg};
-    let mut options = usvg::Options::default();
-    let fonts = options.fontdb_mut();
-    fonts.load_system_fonts();
-    // The diagram asks for "sans-serif"; map it to a sans face that is installed.
-    let family = fonts
-        .faces()
-        .flat_map(|f| f.families.iter().map(|(name, _)| name.clone()))
-        .filter(|name| name.contains("Sans") && !name.contains("Mono"))
-        .min();
-    if let Some(family) = family {
-        fonts.set_sans_serif_family(family);
-    }
+    let options = usvg::Options::default();
     let tree =
         usvg::Tree::from_str(svg, &options).map_err(|e| format!("cannot read the diagram: {e}"))?;
     let size = tree.size().to_int_size();
@@ -98,14 +88,15 @@ pub(super) fn cmd_render(a: &RenderArgs) -> Result<String, Failure> {
         }
         None => {}
     }
-    let text = outflank::apps::render::svg(&engine, &s, &drawing)?;
     let mut done = String::new();
     if let Some(out) = svg_out {
+        let text = outflank::apps::render::svg(&engine, &s, &drawing)?;
         std::fs::write(out, &text).map_err(|e| format!("cannot write {out}: {e}"))?;
         outln!(done, "wrote {out}");
     }
     if let Some(out) = png_out {
-        let bytes = png_of(&text)?;
+        drawing.lettered = true;
+        let bytes = png_of(&outflank::apps::render::svg(&engine, &s, &drawing)?)?;
         std::fs::write(out, bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
         outln!(done, "wrote {out}");
     }
