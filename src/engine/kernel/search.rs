@@ -554,7 +554,10 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         Ok(())
     }
 
-    #[inline(always)]
+    // Called, not inlined: the step it plays is inlined here once per width, where the four
+    // callers (the children, the value, the table's learning, a turn's end) each had a copy of
+    // it, 0.7 MB in all (docs/PERFORMANCE.md, "Build time").
+    #[inline(never)]
     fn play(&mut self, (s, at): &Self::Node, cell: u8) -> Result<Self::Node, Fault> {
         let (k, game) = (self.kernel, self.game);
         let mut t = s.at_boundary(k.counted());
