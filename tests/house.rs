@@ -135,6 +135,55 @@ fn the_layers_import_one_way() {
     }
 }
 
+#[test]
+fn the_runner_imports_nothing_from_the_engine_above_it() {
+    // The engine's mod.rs holds its face (`Engine`) and imports the runner; the runner takes
+    // what it shares with the face from the engine's leaf modules (`step`, `state`, `rng` and
+    // the like), named as modules, never from mod.rs itself.
+    let engine = std::fs::read_to_string(format!("{ROOT}/src/engine/mod.rs")).unwrap();
+    let modules: Vec<&str> = engine
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod ").or(l.strip_prefix("mod ")))
+        .filter_map(|l| l.strip_suffix(';'))
+        .collect();
+    assert!(modules.contains(&"step") && modules.contains(&"kernel"));
+    let mut wrong = Vec::new();
+    for path in files_under("src/engine/kernel") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let at_top = relative(&path) == "src/engine/kernel/mod.rs";
+        for (i, _) in code.match_indices("crate::engine::") {
+            let rest = &code[i + "crate::engine::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !modules.contains(&name.as_str()) {
+                wrong.push(format!("{}: crate::engine::{name}", relative(&path)));
+            }
+        }
+        if code.contains("super::super::") {
+            wrong.push(format!("{}: super::super::", relative(&path)));
+        }
+        if at_top {
+            for line in code.lines().filter(|l| l.starts_with("use super::")) {
+                let rest = &line["use super::".len()..];
+                if !rest.starts_with(|c: char| c.is_ascii_lowercase()) || !rest.contains("::") {
+                    wrong.push(format!("{}: {line}", relative(&path)));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the runner reaches into the engine's mod.rs: {wrong:#?}"
+    );
+}
+
 /// `cargo install outflank` builds from the published package, which holds only what
 /// Cargo.toml's `include` names: every source file, every bundled game, and every file the
 /// build reads from elsewhere (`include_str!`, `include!`, the grammar) must be in it.

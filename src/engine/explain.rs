@@ -3,7 +3,8 @@
 
 use super::kernel::each_width;
 use super::state::{State, AT_FORCED_PASS, AT_GAME_OVER};
-use super::{Engine, RuleError, FORCED_PASS};
+use super::step::{RuleError, FORCED_PASS};
+use super::Engine;
 use crate::ir::{AltKind, Loc};
 
 /// One step of the move as written.

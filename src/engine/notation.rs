@@ -2,7 +2,8 @@
 //! its mark and value, the board as text, player and token names.
 
 use super::state::State;
-use super::{Engine, Step, FORCED_PASS};
+use super::step::{Step, FORCED_PASS};
+use super::Engine;
 use crate::board::bits::Bits;
 use crate::ir::{AltKind, NOBODY};
 

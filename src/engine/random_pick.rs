@@ -3,7 +3,7 @@
 //! gives one game either way.
 
 use super::rng::Rng;
-use super::Step;
+use super::step::Step;
 
 /// Refused candidates noted in place, per step; past them, more are noted on the heap (rare:
 /// a step that refuses that many candidates).

@@ -2,7 +2,8 @@
 //! `moves`, `perft` and records enumerate them; everything that plays goes step by step.
 
 use super::state::State;
-use super::{Engine, RuleError, Step};
+use super::step::{RuleError, Step};
+use super::Engine;
 
 /// A whole turn: its steps' notation joined, and the state after it.
 pub struct Turn {

@@ -44,7 +44,9 @@ use super::hash::PositionMap;
 use super::random_pick::{draw_tried, Swaps};
 use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
-use super::{RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END};
+use super::step::{
+    RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END,
+};
 use crate::board::bits::WORDS;
 use crate::board::geometry::DirSet;
 use crate::board::pieces::Pieces;

@@ -9,7 +9,7 @@ use crate::board::sets::Board;
 use crate::engine::random_pick::{draw_tried, Swaps};
 use crate::engine::rng::Rng;
 use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
-use crate::engine::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};
+use crate::engine::step::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};
 use crate::ir::{Choose, Cond, Game, Instr, Loc, Set};
 
 impl<B: Board, const P: usize> Kernel<B, P> {

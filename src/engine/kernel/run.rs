@@ -356,10 +356,10 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         let before = self.read_by_step_ends(t);
         Self::bind(t, c, alt, value);
         t.steps += 1;
-        if t.steps > super::super::MAX_TURN_STEPS {
+        if t.steps > crate::engine::step::MAX_TURN_STEPS {
             return Err(fault(
                 game,
-                &super::super::turn_without_end(),
+                &crate::engine::step::turn_without_end(),
                 Some(&c.alts[alt].loc),
             ));
         }

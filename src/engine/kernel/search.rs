@@ -577,6 +577,8 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
     }
 
     fn endless(&self, message: String) -> Fault {
-        Box::new(crate::engine::RuleError::endless_game(self.game, message))
+        Box::new(crate::engine::step::RuleError::endless_game(
+            self.game, message,
+        ))
     }
 }

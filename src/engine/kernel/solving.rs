@@ -5,7 +5,7 @@ use super::{each_width, search, AnyKernel, Kernel};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Question};
 use crate::engine::state::State;
-use crate::engine::RuleError;
+use crate::engine::step::RuleError;
 use crate::ir::Game;
 
 /// The solver's tree at `s`, with the judge a solve learnt into `table` if there is one, and

@@ -86,7 +86,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                 unreachable!("a turn under way stands at a choice")
             };
             let c = choose_at(game, pc);
-            let turn_without_end = crate::engine::turn_without_end();
+            let turn_without_end = crate::engine::step::turn_without_end();
             return Err(fault(
                 game,
                 &turn_without_end,
