@@ -267,3 +267,39 @@ fn the_architecture_map_names_only_what_exists_and_every_source_folder() {
         }
     }
 }
+
+/// One word for the thing that runs the rules: "runner", in the code, the documents and the
+/// output. "kernel" was its old name; it may appear only where a document says so, and in
+/// udev's `KERNEL==`, which the editors' file detection names.
+#[test]
+fn the_runner_has_one_name_everywhere() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md"), root.join("CONTRIBUTING.md")];
+    let mut dirs = vec![root.join("src"), root.join("docs"), root.join("benches")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let says_it_is_old = ["KERNEL==", "old name", "version 2"];
+    let mut found = Vec::new();
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            if line.to_lowercase().contains("kernel")
+                && !says_it_is_old.iter().any(|s| line.contains(s))
+            {
+                found.push(format!("{}:{}: {line}", path.display(), i + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "the runner by another name: {found:#?}");
+    assert!(files.len() > 100, "only {} files read", files.len());
+}

@@ -95,7 +95,7 @@ fn targets(code: &[Instr]) -> Vec<(usize, usize)> {
 /// choice sends control to a jump or to a test of a constant, no jump goes to the next
 /// instruction, and every instruction can be reached; the runners would step through those
 /// for nothing (a `while` loop's back edge used to pass three). The same games keep being
-/// played: the kernel, playout and example tests compare the runners on them.
+/// played: the runner, playout and example tests compare the runner with the plain run on them.
 #[test]
 fn compiled_programs_hold_no_idle_jumps_or_dead_code() {
     let threaded = |e: &Engine, what: &str| {

@@ -146,16 +146,16 @@ fn the_runner_imports_nothing_from_the_engine_above_it() {
         .filter_map(|l| l.strip_prefix("pub mod ").or(l.strip_prefix("mod ")))
         .filter_map(|l| l.strip_suffix(';'))
         .collect();
-    assert!(modules.contains(&"step") && modules.contains(&"kernel"));
+    assert!(modules.contains(&"step") && modules.contains(&"runner"));
     let mut wrong = Vec::new();
-    for path in files_under("src/engine/kernel") {
+    for path in files_under("src/engine/runner") {
         let text = std::fs::read_to_string(&path).unwrap();
         let code: String = text
             .lines()
             .filter(|l| !l.trim_start().starts_with("//"))
             .collect::<Vec<_>>()
             .join("\n");
-        let at_top = relative(&path) == "src/engine/kernel/mod.rs";
+        let at_top = relative(&path) == "src/engine/runner/mod.rs";
         for (i, _) in code.match_indices("crate::engine::") {
             let rest = &code[i + "crate::engine::".len()..];
             let name: String = rest

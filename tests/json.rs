@@ -158,7 +158,7 @@ fn every_document_has_the_fields_its_reference_lists() {
                 object[field]
             );
         }
-        assert_eq!(v["schema_version"], 1);
+        assert_eq!(v["schema_version"], 2);
         fractions(&v, &mut all_fractions);
     }
     // Fractions to twelve significant digits: none is a whole number written with noise, and

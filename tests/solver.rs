@@ -1,6 +1,6 @@
 //! The solver's exact values against an alpha-beta over the engine's steps, from positions
 //! nine empty cells from the end of seeded random games: the solver's last stretch searches
-//! the boards alone (src/engine/kernel/search/counted.rs), with its own move order, bounds
+//! the boards alone (src/engine/runner/search/counted.rs), with its own move order, bounds
 //! on margins and symmetry merges, so every kind of board and line it runs that way is checked
 //! against the rules as the engine plays them: pieces counted for and against the mover, lines
 //! in all directions, in four and in five, removed cells, hexagons, boards of more than 64
@@ -58,10 +58,10 @@ fn boards_with_removed_cells_and_hexagons_solve_to_the_plain_value() {
 #[test]
 fn the_margin_searchs_own_table_keeps_the_values_exact() {
     // From 12 empty cells, the positions of 9 and 10 that the margin search keeps in its
-    // own table (src/engine/kernel/search/margins.rs) are met again by other orders of the
+    // own table (src/engine/runner/search/margins.rs) are met again by other orders of the
     // same placements, and by each of the solver's empty-window questions: their bounds and
     // best placements are reused in other windows than they were proved in.
-    use outflank::engine::kernel::search::Table;
+    use outflank::engine::runner::search::Table;
     for (file, what) in [
         ("games/othello.rules", "Othello 6x6"),
         ("games/anti-othello.rules", "Anti-Othello 6x6"),
@@ -73,15 +73,15 @@ fn the_margin_searchs_own_table_keeps_the_values_exact() {
             let v = plain_value(&e, s);
             let what = format!("{what}, position {i} ({})", e.position_rows(s));
             let exact = e
-                .kernel_value(s, &mut Table::new(1 << 16), Whole(Aim::Value))
+                .runner_value(s, &mut Table::new(1 << 16), Whole(Aim::Value))
                 .unwrap();
             assert_eq!(exact, Some(v), "{what}");
             // The margins around the value, as the questions ask them.
             for window in [(v - 2.5, v - 0.5), (v - 0.5, v + 0.5), (v + 0.5, v + 2.5)] {
                 let got = e
-                    .kernel_value(s, &mut Table::new(1 << 16), Within(window.0, window.1))
+                    .runner_value(s, &mut Table::new(1 << 16), Within(window.0, window.1))
                     .unwrap()
-                    .expect("the kernel searches it");
+                    .expect("the runner searches it");
                 assert_within_window(v, got, window, &what);
             }
         }
@@ -199,11 +199,11 @@ fn far_from_the_end_the_order_is_a_plain_negamax_two_turns_ahead() {
     // From 17 empty cells up (with no judge learnt), each move's rank is 10,003 plus the
     // guess two turns ahead for the opponent, which the solver finds by alpha-beta: it must
     // be the value plain negamax gives, for every move of every position.
-    use outflank::engine::kernel::search::Table;
+    use outflank::engine::runner::search::Table;
     let e = engine("games/othello.rules", &[("size", "6")]);
     let mut ranked = 0;
     for s in near_the_end(&e, 19, 6) {
-        let ranks = e.kernel_ranks(&s, &Table::new(1 << 12)).unwrap().unwrap();
+        let ranks = e.runner_ranks(&s, &Table::new(1 << 12)).unwrap().unwrap();
         let cells = placements(&e, &s);
         assert_eq!(ranks.len(), cells.len(), "{}", e.position_rows(&s));
         for (rank, cell) in ranks {
@@ -318,10 +318,10 @@ fn a_search_handed_a_game_its_small_keys_do_not_fit_keys_it_in_full() {
     assert_eq!(v, plain_value(&counted, &s));
     // A counter outlasts the turn, and the runner's table keys do not hold it: its solver
     // leaves the game to the step-by-step search, and `solve` finds the plain value so.
-    let mut table = outflank::engine::kernel::search::Table::new(1 << 16);
+    let mut table = outflank::engine::runner::search::Table::new(1 << 16);
     assert_eq!(
         counted
-            .kernel_value(&s, &mut table, Whole(Aim::Value))
+            .runner_value(&s, &mut table, Whole(Aim::Value))
             .unwrap(),
         None
     );
@@ -348,7 +348,7 @@ fn winner_by_value(s: &State, value: f64) -> Option<bool> {
 /// how many positions were a win for their mover, a draw and a loss.
 fn outcome_as_plain_negamax(e: &Engine, positions: &[State], what: &str) -> [usize; 3] {
     use outflank::apps::solve::solve_watched;
-    use outflank::engine::kernel::search::Table;
+    use outflank::engine::runner::search::Table;
     use outflank::engine::state::read_value;
     let mut kinds = [0; 3];
     for (i, s) in positions.iter().enumerate() {
@@ -361,7 +361,7 @@ fn outcome_as_plain_negamax(e: &Engine, positions: &[State], what: &str) -> [usi
             std::cmp::Ordering::Less => 2,
         }] += 1;
         if let Some(got) = e
-            .kernel_value(s, &mut Table::new(1 << 16), Whole(Aim::Outcome))
+            .runner_value(s, &mut Table::new(1 << 16), Whole(Aim::Outcome))
             .unwrap()
         {
             assert_eq!(read_value(got).0, read_value(exact).0, "{what}: {got}");
@@ -491,8 +491,8 @@ fn between_and_inside_turns(e: &Engine, empties: usize, seeds: u64) -> (Vec<Stat
 
 #[test]
 fn turns_of_several_steps_solve_whole_to_the_plain_value() {
-    use outflank::engine::kernel::search::Table;
     use outflank::engine::negamax::{next_down, next_up};
+    use outflank::engine::runner::search::Table;
     use outflank::engine::state::read_value;
     // The runner's solver takes a turn of several steps whole (Verto's capture and its chain
     // of jumps; VECT-REVERSE's placement and its moves), from positions between turns and
@@ -527,7 +527,7 @@ fn turns_of_several_steps_solve_whole_to_the_plain_value() {
         ),
     ] {
         let e = engine(file, set);
-        assert!(!e.kernel_searches(), "{what}: turns of several steps");
+        assert!(!e.runner_searches(), "{what}: turns of several steps");
         let (between, mut inside) = between_and_inside_turns(&e, empties, seeds);
         if !inside_too {
             inside.clear();
@@ -542,9 +542,9 @@ fn turns_of_several_steps_solve_whole_to_the_plain_value() {
             let what = format!("{what}, position {i}: {}", e.position_rows(s));
             let v = plain_value(&e, s);
             let mut table = Table::new(1 << 20);
-            let exact = e.kernel_value(s, &mut table, Whole(Aim::Value)).unwrap();
+            let exact = e.runner_value(s, &mut table, Whole(Aim::Value)).unwrap();
             assert_eq!(exact, Some(v), "{what}");
-            let outcome = e.kernel_value(s, &mut Table::new(1 << 20), Whole(Aim::Outcome));
+            let outcome = e.runner_value(s, &mut Table::new(1 << 20), Whole(Aim::Outcome));
             let outcome = outcome.unwrap().expect("the runner's solver takes it");
             assert_eq!(read_value(outcome).0, read_value(v).0, "{what}: {outcome}");
             // Windows at, around, above and below the value, asked of one table.
@@ -555,7 +555,7 @@ fn turns_of_several_steps_solve_whole_to_the_plain_value() {
                 (v + 1.0, v + 4.0),
                 (v - 4.0, v - 1.0),
             ] {
-                let got = e.kernel_value(s, &mut table, Within(window.0, window.1));
+                let got = e.runner_value(s, &mut table, Within(window.0, window.1));
                 assert_within_window(v, got.unwrap().unwrap(), window, &what);
             }
             let solution = outflank::apps::solve::solve(&e, s, 1 << 24).unwrap();
@@ -568,13 +568,13 @@ fn turns_of_several_steps_solve_whole_to_the_plain_value() {
 #[test]
 fn the_whole_turns_of_verto_4x4_solve_from_the_start_as_the_step_by_step_search() {
     use outflank::agents::search::Search;
-    use outflank::engine::kernel::search::Table;
+    use outflank::engine::runner::search::Table;
     // From the empty board every position a symmetry maps onto itself is met at the top of
     // the tree, where the solver leaves out the turns that begin on a cell mapped to an
     // earlier one; the step-by-step search has no symmetry and no whole turns.
     let e = engine("games/verto-8x8.rules", &[("size", "4")]);
     let s = e.start().unwrap();
-    let whole = e.kernel_value(&s, &mut Table::new(1 << 24), Whole(Aim::Value));
+    let whole = e.runner_value(&s, &mut Table::new(1 << 24), Whole(Aim::Value));
     let mut search = Search::new(
         |e, s, p| Ok(outflank::agents::score_margin(e, s, p)),
         1 << 24,

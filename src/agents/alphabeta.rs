@@ -3,9 +3,9 @@
 
 use super::search::{Budget, Search};
 use super::{score_margin, stopped, Agent, Basis, Thought};
-use crate::engine::kernel::search::Table;
 use crate::engine::negamax::Question;
 use crate::engine::rng::Rng;
+use crate::engine::runner::search::Table;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 use std::sync::atomic::AtomicBool;
@@ -22,7 +22,7 @@ pub struct AlphaBeta {
 }
 
 /// By default the player solves exactly from this many empty cells on, in games whose every
-/// turn fills one (see [`Engine::kernel_is_direct`]): on an 8x8 board such a solve takes
+/// turn fills one (see [`Engine::runner_is_direct`]): on an 8x8 board such a solve takes
 /// milliseconds, and the game's end is then played perfectly.
 pub const EXACT_EMPTIES: u32 = 12;
 
@@ -87,7 +87,7 @@ impl AlphaBeta {
                 } else {
                     Question::Within(f64::NEG_INFINITY, -best.0)
                 };
-                let Some(v) = engine.kernel_value(&t, table, window)? else {
+                let Some(v) = engine.runner_value(&t, table, window)? else {
                     return Ok(None);
                 };
                 if same {
@@ -202,7 +202,7 @@ impl Agent for AlphaBeta {
         }
         let playable = &engine.game.geometry.playable;
         let empties = playable.iter().filter(|&c| s.owner(c).is_none()).count();
-        if engine.kernel_is_direct() && engine.kernel_searches() {
+        if engine.runner_is_direct() && engine.runner_searches() {
             if empties <= self.exact.unwrap_or(EXACT_EMPTIES) as usize {
                 if let Some(i) = self.exact_choice(engine, s, steps, &order)? {
                     return Ok(steps[i]);

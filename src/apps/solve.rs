@@ -3,8 +3,8 @@
 //! grows exponentially.
 
 use crate::agents::search::{on_one_side, terminal, Search};
-use crate::engine::kernel::search::Table;
 use crate::engine::negamax::{least_of_kind, next_down, next_up, Aim, Question, Watch};
+use crate::engine::runner::search::Table;
 use crate::engine::state::{read_value, State};
 use crate::engine::{Engine, RuleError, Step};
 
@@ -46,7 +46,7 @@ impl Solver {
         question: Question,
     ) -> Result<Option<f64>, RuleError> {
         match (self, question) {
-            (Solver::Turns(table), _) => engine.kernel_value(s, table, question),
+            (Solver::Turns(table), _) => engine.runner_value(s, table, question),
             (Solver::Steps(search), Question::Whole(aim)) => {
                 search.exact_value(engine, s, aim).map(Some)
             }
@@ -66,7 +66,7 @@ impl Solver {
     /// whatever their number (the two lines are best ones, not always the same).
     fn order(&self, engine: &Engine, s: &State, steps: &mut [Step]) -> Result<(), RuleError> {
         if let Solver::Turns(table) = self {
-            if let Some(ranks) = engine.kernel_ranks(s, table)? {
+            if let Some(ranks) = engine.runner_ranks(s, table)? {
                 let rank = |step: &Step| {
                     ranks
                         .iter()

@@ -13,7 +13,7 @@
 //!
 //! The same first question finds whether the processor has x86-64-v3's vector and bit
 //! instructions ([`vectors`]): the runner's hottest loops have copies compiled for them
-//! (`engine::kernel::copies`).
+//! (`engine::runner::copies`).
 //!
 //! `OUTFLANK_CPU=baseline` in the environment forces the stand-ins and the portable copies, so
 //! that one binary can be tested both ways (the tests compare the two).

@@ -269,12 +269,12 @@ pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
         examples,
         runner: RunnerInfo {
             set_cells: engine.runner_set_cells(),
-            state_bytes: engine.kernel_state_bytes(),
-            turns: if engine.kernel_is_direct() {
+            state_bytes: engine.runner_state_bytes(),
+            turns: if engine.runner_is_direct() {
                 "direct"
-            } else if engine.kernel_loops_enclosures() {
+            } else if engine.runner_loops_enclosures() {
                 "enclosure loop"
-            } else if engine.kernel_encloses() {
+            } else if engine.runner_encloses() {
                 "enclosure"
             } else {
                 "program"

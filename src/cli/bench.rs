@@ -46,11 +46,11 @@ struct Row {
     perft_leaves_per_second: f64,
     bytes_per_state: usize,
     /// The runner's own state, which its playouts and perft copy instead.
-    kernel_bytes_per_state: usize,
-    /// "kernel", the one runner ("kernel, direct" where the game's turns run as a loop over
-    /// the boards alone, "kernel, enclosure" where a Go-like capture runs as one step, and
-    /// "kernel, enclosure loop" where playouts run such placements among words as a loop).
-    runner: &'static str,
+    runner_bytes_per_state: usize,
+    /// How the runner takes the game's turns: "direct" (a loop over the boards alone),
+    /// "enclosure" (a Go-like capture as one step), "enclosure loop" (playouts run such
+    /// placements as a loop among words), or "general" (the turn program, step by step).
+    path: &'static str,
 }
 
 pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
@@ -119,15 +119,15 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
                 0.0
             },
             bytes_per_state: std::mem::size_of::<State>(),
-            kernel_bytes_per_state: engine.kernel_state_bytes(),
-            runner: if engine.kernel_is_direct() {
-                "kernel, direct"
-            } else if engine.kernel_loops_enclosures() {
-                "kernel, enclosure loop"
-            } else if engine.kernel_encloses() {
-                "kernel, enclosure"
+            runner_bytes_per_state: engine.runner_state_bytes(),
+            path: if engine.runner_is_direct() {
+                "direct"
+            } else if engine.runner_loops_enclosures() {
+                "enclosure loop"
+            } else if engine.runner_encloses() {
+                "enclosure"
             } else {
-                "kernel"
+                "general"
             },
         });
     }
@@ -141,20 +141,27 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
         ));
     }
     let mut out = format!(
-        "{:<32} {:>12} {:>8} {:>6} {:>14} {:>7} {:>7}  {}\n",
-        "game", "playouts/s", "steps", "depth", "perft leaves/s", "bytes", "kernel", "runner"
+        "{:<32} {:>12} {:>8} {:>6} {:>14} {:>11} {:>12}  {}\n",
+        "game",
+        "playouts/s",
+        "steps",
+        "depth",
+        "perft leaves/s",
+        "state bytes",
+        "runner bytes",
+        "path"
     );
     for r in &rows {
         out.push_str(&format!(
-            "{:<32} {:>12.0} {:>8.1} {:>6} {:>14.0} {:>7} {:>7}  {}\n",
+            "{:<32} {:>12.0} {:>8.1} {:>6} {:>14.0} {:>11} {:>12}  {}\n",
             r.game,
             r.playouts_per_second,
             r.steps_per_playout,
             r.perft_depth,
             r.perft_leaves_per_second,
             r.bytes_per_state,
-            r.kernel_bytes_per_state,
-            r.runner
+            r.runner_bytes_per_state,
+            r.path
         ));
     }
     out.push_str(&format!(

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// The version of the JSON documents the commands write (docs/JSON.md). It goes up when a
 /// field changes its meaning or goes away; a new field comes without a new version.
-pub(crate) const SCHEMA_VERSION: u64 = 1;
+pub(crate) const SCHEMA_VERSION: u64 = 2;
 
 /// `body`, which serializes to an object, as one of the command line's JSON documents: its
 /// fields after a first one, `schema_version`, numbers written as the values they stand for,

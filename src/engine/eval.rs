@@ -1,5 +1,5 @@
 //! Evaluating compiled expressions: what every context answers the same way, whatever sets
-//! it holds cells in (see [`Evaluate`]; the runner's context is `kernel::Ctx`).
+//! it holds cells in (see [`Evaluate`]; the runner's context is `runner::Ctx`).
 
 use super::state::Outcome;
 use crate::board::geometry::{row_and_column, Geometry};

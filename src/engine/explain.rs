@@ -1,7 +1,7 @@
 //! Why a move is legal or not, in terms of the rules' own text: which option allows a step, or
 //! for each option, what excludes the step (its candidate set, its `where`, a `require`).
 
-use super::kernel::each_width;
+use super::runner::each_width;
 use super::state::{State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::step::{RuleError, FORCED_PASS};
 use super::Engine;
@@ -140,7 +140,7 @@ impl Engine {
                         }
                     }
                     let game = &self.game;
-                    let refused = each_width!(&self.kernel, k => k.refusal(game, cur, i, cell))?;
+                    let refused = each_width!(&self.runner, k => k.refusal(game, cur, i, cell))?;
                     if let Some(loc) = refused {
                         reasons.push((
                             format!("after {name} this requirement does not hold"),

@@ -4,18 +4,18 @@
 //! legal option suspends the program: that is a step. The state remembers where it stopped,
 //! so applying an option binds its value and runs on to the next suspension or the turn's end.
 //!
-//! One runner ([`kernel`]) executes the program, on cell sets as wide as the board needs;
+//! One runner ([`runner`]) executes the program, on cell sets as wide as the board needs;
 //! [`Engine`] is its face for one position at a time (the legal steps, the position after a
 //! step), and playouts, perft and the solver run on it directly.
 
 pub mod eval;
 pub mod explain;
 pub mod hash;
-pub mod kernel;
 pub mod negamax;
 mod notation;
 mod random_pick;
 pub mod rng;
+pub mod runner;
 pub mod state;
 pub mod step;
 pub mod turns;
@@ -23,8 +23,8 @@ pub mod turns;
 use crate::board::bits::Bits;
 use crate::board::pieces::Pieces;
 use crate::ir::{AltKind, Choose, Game, Instr};
-use kernel::{each_width, AnyKernel};
 pub use notation::Extra;
+use runner::{each_width, AnyRunner};
 use state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 pub use step::{RuleError, Step, FORCED_PASS, MAX_TURN_STEPS};
 
@@ -32,13 +32,13 @@ pub use step::{RuleError, Step, FORCED_PASS, MAX_TURN_STEPS};
 pub struct Engine {
     pub game: Game,
     /// The runner, sized for the board.
-    kernel: AnyKernel,
+    runner: AnyRunner,
 }
 
 impl Engine {
     pub fn new(game: Game) -> Engine {
-        let kernel = AnyKernel::new(&game, false);
-        Engine { game, kernel }
+        let runner = AnyRunner::new(&game, false);
+        Engine { game, runner }
     }
 
     /// The same engine without any fast path: every `where` clause asked cell by cell as
@@ -55,78 +55,78 @@ impl Engine {
                 }
             }
         }
-        self.kernel = AnyKernel::new(&self.game, true);
+        self.runner = AnyRunner::new(&self.game, true);
         self
     }
 
     /// Per player, the cells of its pieces at `s` that no placement can ever capture again,
     /// as the solver counts them to cut its search short; None for games where it does not.
     pub fn stable_pieces(&self, s: &State) -> Option<Vec<Vec<usize>>> {
-        self.kernel.stable_pieces(s)
+        self.runner.stable_pieces(s)
     }
 
-    /// The value of `s` for its mover with best play, searched on the kernel a whole turn at
+    /// The value of `s` for its mover with best play, searched on the runner a whole turn at
     /// a time, as `question` asks it (None when counters, tokens or an agreement outlast a
     /// turn, or the board is too large for the search's table).
-    pub fn kernel_value(
+    pub fn runner_value(
         &self,
         s: &State,
-        table: &mut kernel::search::Table,
+        table: &mut runner::search::Table,
         question: negamax::Question,
     ) -> Result<Option<f64>, RuleError> {
-        self.kernel
+        self.runner
             .value(&self.game, s, table, question)
             .transpose()
     }
 
     /// The cells `s`'s mover may place on, each with its rank in the order the runner's solver
-    /// tries them (lower first; see `AnyKernel::ranks`): the table's best move first where
+    /// tries them (lower first; see `AnyRunner::ranks`): the table's best move first where
     /// one thread filled `table`, then by the judge a solve learnt into it. None where that
     /// solver cannot take `s`.
-    pub fn kernel_ranks(
+    pub fn runner_ranks(
         &self,
         s: &State,
-        table: &kernel::search::Table,
+        table: &runner::search::Table,
     ) -> Result<Option<Vec<(u64, usize)>>, RuleError> {
-        self.kernel.ranks(&self.game, s, table).transpose()
+        self.runner.ranks(&self.game, s, table).transpose()
     }
 
     /// How many cells the runner's sets hold: the board's cells rounded up to the width the
     /// runner was built for (64, 128, 192, 384, or the largest board's).
     pub fn runner_set_cells(&self) -> usize {
-        self.kernel.set_cells()
+        self.runner.set_cells()
     }
 
     /// The bytes of the runner's own state: its playouts copy that, not the engine's
     /// [`State`].
-    pub fn kernel_state_bytes(&self) -> usize {
-        self.kernel.state_bytes()
+    pub fn runner_state_bytes(&self) -> usize {
+        self.runner.state_bytes()
     }
 
     /// Whether every turn is one placement and the game has two players and no kinds of
-    /// piece, so that the kernel's solver runs (it is negamax between two sides, on the
+    /// piece, so that the runner's solver runs (it is negamax between two sides, on the
     /// builds of two slots).
-    pub fn kernel_searches(&self) -> bool {
-        self.kernel.single_step() && self.game.slot_count() == 2
+    pub fn runner_searches(&self) -> bool {
+        self.runner.single_step() && self.game.slot_count() == 2
     }
 
     /// Whether playouts and perft run as a loop over the boards alone (every turn one
-    /// outflanking placement and nothing else; see `kernel::Direct`).
-    pub fn kernel_is_direct(&self) -> bool {
-        self.kernel.direct()
+    /// outflanking placement and nothing else; see `runner::Direct`).
+    pub fn runner_is_direct(&self) -> bool {
+        self.runner.direct()
     }
 
     /// Whether a placement that takes the opponent's groups left without a liberty (Go's
     /// capture, `place c  flip surrounded(...)`) runs as one step of the runner instead of its
     /// instructions.
-    pub fn kernel_encloses(&self) -> bool {
-        self.kernel.encloses()
+    pub fn runner_encloses(&self) -> bool {
+        self.runner.encloses()
     }
 
     /// Whether playouts run the turn's placements by enclosure as a loop that opens each next
     /// turn without running the program (a turn of a placement among words, as in Go).
-    pub fn kernel_loops_enclosures(&self) -> bool {
-        self.kernel.enclosing()
+    pub fn runner_loops_enclosures(&self) -> bool {
+        self.runner.enclosing()
     }
 
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
@@ -138,7 +138,7 @@ impl Engine {
         rng: &mut rng::Rng,
         limit: u64,
     ) -> Result<(State, u64), RuleError> {
-        self.kernel.playout(&self.game, s, rng, limit)
+        self.runner.playout(&self.game, s, rng, limit)
     }
 
     /// A game from `s` between random players, each drawing from its own generator (`rngs[p]`
@@ -150,10 +150,10 @@ impl Engine {
         s: &State,
         rngs: &mut [rng::Rng],
         limit: u64,
-    ) -> Result<(State, kernel::random_games::Tally), RuleError> {
+    ) -> Result<(State, runner::random_games::Tally), RuleError> {
         let mut legal = Vec::new();
         let game = &self.game;
-        Ok(each_width!(&self.kernel, k => k.random_game(game, s, rngs, limit, &mut legal))?)
+        Ok(each_width!(&self.runner, k => k.random_game(game, s, rngs, limit, &mut legal))?)
     }
 
     /// A uniformly random legal step (None when the game is over).
@@ -164,7 +164,7 @@ impl Engine {
     /// placement) costs one trial instead of one per cell. Without such options: one draw
     /// from the full list.
     pub fn random_step(&self, s: &State, rng: &mut rng::Rng) -> Result<Option<Step>, RuleError> {
-        Ok(each_width!(&self.kernel, k => k.random_step(&self.game, s, rng))?)
+        Ok(each_width!(&self.runner, k => k.random_step(&self.game, s, rng))?)
     }
 
     /// The position before the first turn, advanced to the first step.
@@ -190,16 +190,16 @@ impl Engine {
     /// A position before a turn, advanced to the mover's first step (or the game's end, or a
     /// forced pass).
     fn begin(&self, s: &State) -> Result<State, RuleError> {
-        Ok(each_width!(&self.kernel, k => k.begin(&self.game, s))?)
+        Ok(each_width!(&self.runner, k => k.begin(&self.game, s))?)
     }
 
     fn choose_at(&self, pc: u32) -> &Choose {
-        kernel::positions::choose_at(&self.game, pc)
+        runner::positions::choose_at(&self.game, pc)
     }
 
     /// The legal steps of the player to move, in a fixed order. Empty when the game is over.
     pub fn steps(&self, s: &State, out: &mut Vec<Step>) -> Result<(), RuleError> {
-        Ok(each_width!(&self.kernel, k => k.steps(&self.game, s, out))?)
+        Ok(each_width!(&self.runner, k => k.steps(&self.game, s, out))?)
     }
 
     /// Whether every legal step at `s` completes the turn (so counting steps counts turns).
@@ -229,13 +229,13 @@ impl Engine {
     /// Plays one legal step. Steps not produced by [`Engine::steps`] for this state are a bug
     /// of the caller (the notation parser checks user input against the legal list).
     pub fn apply(&self, s: &State, step: Step) -> Result<State, RuleError> {
-        Ok(each_width!(&self.kernel, k => k.apply(&self.game, s, step))?)
+        Ok(each_width!(&self.runner, k => k.apply(&self.game, s, step))?)
     }
 
     /// How many first-step candidates `player` would have if it were their turn now, their
     /// bodies not tried (a `require` may still refuse some): a cheap mobility for evaluations.
     pub fn first_candidates(&self, s: &State, player: u8) -> Result<usize, RuleError> {
-        Ok(each_width!(&self.kernel, k => k.first_candidates(&self.game, s, player))?)
+        Ok(each_width!(&self.runner, k => k.first_candidates(&self.game, s, player))?)
     }
 
     /// Starts the rules' agreement program on a stopped game, for `proposer`. None when the
@@ -244,24 +244,24 @@ impl Engine {
         let Some(entry) = self.game.agreement else {
             return Ok(None);
         };
-        let t = each_width!(&self.kernel, k => k.begin_agreement(&self.game, s, proposer, entry))?;
+        let t = each_width!(&self.runner, k => k.begin_agreement(&self.game, s, proposer, entry))?;
         Ok(Some(t))
     }
 
     /// Play resumes on a stopped game (the players did not agree): the same position, no
     /// passes counted, the same player to move.
     pub fn resume(&self, s: &State, mover: u8) -> Result<State, RuleError> {
-        Ok(each_width!(&self.kernel, k => k.resume(&self.game, s, mover))?)
+        Ok(each_width!(&self.runner, k => k.resume(&self.game, s, mover))?)
     }
 
     /// Whether `player` would have a first step if it were their turn now.
     pub fn can_start_turn(&self, s: &State, player: u8) -> bool {
-        each_width!(&self.kernel, k => k.can_start_turn(&self.game, s, player))
+        each_width!(&self.runner, k => k.can_start_turn(&self.game, s, player))
     }
 
     /// The cells of `set` at `s`.
     pub fn set_value(&self, s: &State, set: &crate::ir::Set) -> Bits {
-        each_width!(&self.kernel, k => k.set_at(&self.game, s, set))
+        each_width!(&self.runner, k => k.set_at(&self.game, s, set))
     }
 
     /// Whether `cond` holds at `s`, with `probe` (a variable and a cell) standing for the
@@ -272,14 +272,14 @@ impl Engine {
         cond: &crate::ir::Cond,
         probe: Option<(u8, usize)>,
     ) -> bool {
-        each_width!(&self.kernel, k => k.cond_at(&self.game, s, cond, probe))
+        each_width!(&self.runner, k => k.cond_at(&self.game, s, cond, probe))
     }
 
     /// Which `end` rule a finished game `s` reached, as it is written (the first in the rules
     /// that holds in the final position); none for a position no end rule holds in (a game that
     /// ended by resignation or agreement, or one not finished).
     pub fn end_reached(&self, s: &State) -> Option<String> {
-        let i = each_width!(&self.kernel, k => k.end_reached(&self.game, s))?;
+        let i = each_width!(&self.runner, k => k.end_reached(&self.game, s))?;
         let loc = &self.game.ends[i].loc;
         let text = self
             .game
@@ -292,12 +292,12 @@ impl Engine {
 
     /// Scores the position; `winner` overrides the comparison of scores.
     pub fn outcome(&self, s: &State, winner: Option<u8>) -> Outcome {
-        each_width!(&self.kernel, k => k.outcome_at(&self.game, s, winner))
+        each_width!(&self.runner, k => k.outcome_at(&self.game, s, winner))
     }
 
     /// The tie-break margins for `p`, each weighted half as much as the one before (the first
     /// by a half): what a position is worth beyond its score, for evaluations.
     pub fn tiebreak_margin(&self, s: &State, p: u8) -> f64 {
-        each_width!(&self.kernel, k => k.tiebreak_margin(&self.game, s, p))
+        each_width!(&self.runner, k => k.tiebreak_margin(&self.game, s, p))
     }
 }

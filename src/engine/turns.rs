@@ -130,7 +130,7 @@ impl Engine {
     /// Counts the sequences of `depth` whole turns (a forced pass is a turn; a finished game
     /// counts as one leaf).
     pub fn perft(&self, s: &State, depth: u32) -> Result<u64, RuleError> {
-        self.kernel.perft(&self.game, s, depth)
+        self.runner.perft(&self.game, s, depth)
     }
 
     /// Perft split by the first whole turn.

@@ -104,7 +104,7 @@ pub struct Table<K, M> {
     /// The search under way, counted round (see [`Table::new_search`]).
     pub(super) age: u8,
     /// What a tree learnt about its game before its first search, kept here for the later
-    /// searches of the same solve (the tree knows its type; see `kernel::search`).
+    /// searches of the same solve (the tree knows its type; see `runner::search`).
     pub learnt: Option<Arc<dyn std::any::Any + Send + Sync>>,
     /// Whether the watch hears of positions only (see [`Table::lend_watch`]).
     pub(super) bounds_hidden: bool,

@@ -8,12 +8,12 @@
 //! name: the table's best move then puts first the turns that begin where the best one did,
 //! and the board's symmetries map a name as they map cells.
 
-use super::{KernelTree, Node, Table, PASS};
+use super::{Node, RunnerTree, Table, PASS};
 use crate::board::sets::Board;
 use crate::engine::hash::FoldHasher;
-use crate::engine::kernel::positions::choose_at;
-use crate::engine::kernel::{fault, At, Fault, Kernel, StepKey};
 use crate::engine::negamax::{self, Children, Tree};
+use crate::engine::runner::positions::choose_at;
+use crate::engine::runner::{fault, At, Fault, Runner, StepKey};
 use crate::ir::{AltKind, Game};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -35,11 +35,11 @@ const WIDE_TURN_STEPS: u32 = 20_000;
 /// Whether the solver may take `game`'s turns of several steps whole: nothing but the
 /// pieces, the turn, the passes and the mover lasts from one turn to the next (no counters,
 /// no tokens, no agreement after the end), so the table's keys tell positions apart.
-pub(in crate::engine::kernel) fn solves_whole_turns(game: &Game) -> bool {
+pub(in crate::engine::runner) fn solves_whole_turns(game: &Game) -> bool {
     game.counters.is_empty() && game.tokens.is_empty() && game.agreement.is_none()
 }
 
-impl<B: Board, const P: usize> KernelTree<'_, B, P> {
+impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// The children of `n` in a game of several steps a turn: every position its turn can
     /// end in, once each, named by the turn's first cell and ranked as the solver tries them:
     /// the turns that begin where `first` names, then those that end the game, then those
@@ -57,7 +57,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             out.moves.push((0, PASS));
             return Ok(());
         }
-        let (k, game) = (self.kernel, self.game);
+        let (k, game) = (self.runner, self.game);
         let between_turns = n.0.steps == 0;
         let fixing = if between_turns && !self.mirrors.is_empty() {
             let boards = (n.0.pieces[0].to_u128(), n.0.pieces[1].to_u128());
@@ -126,7 +126,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         seen: &mut Option<HashSet<StepKey<B, P>, BuildHasherDefault<FoldHasher>>>,
         tried: &mut u32,
     ) -> Result<(), Fault> {
-        let (k, game) = (self.kernel, self.game);
+        let (k, game) = (self.runner, self.game);
         let (s, At::Choice { pc, moves, more }) = n else {
             unreachable!("a turn under way stands at a choice")
         };
@@ -160,8 +160,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
                     self.turn_ends((t, next), Some(name), 0, ends, seen, tried)?;
                 }
                 _ => {
-                    let key = Kernel::key(&t);
-                    if !ends.iter().any(|(_, e)| Kernel::key(&e.0) == key) {
+                    let key = Runner::key(&t);
+                    if !ends.iter().any(|(_, e)| Runner::key(&e.0) == key) {
                         ends.push((name, (t, next)));
                     }
                 }
@@ -172,7 +172,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
 
     /// Whether a turn had too many ways to go to be taken whole: the search's answer, an
     /// error, then says nothing of the position, and the step-by-step search takes the game.
-    pub(in crate::engine::kernel) fn turns_too_wide(&self) -> bool {
+    pub(in crate::engine::runner) fn turns_too_wide(&self) -> bool {
         self.too_wide.load(Ordering::Relaxed)
     }
 
@@ -188,7 +188,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// `(alpha, beta)` (exact inside it, a bound on the side it falls outside): the best of
     /// the positions the turn can end in, each searched with the table. `n` itself is not
     /// stored, since the table's keys tell apart positions between turns only.
-    pub(in crate::engine::kernel) fn inside_turn_value(
+    pub(in crate::engine::runner) fn inside_turn_value(
         &mut self,
         table: &mut Table,
         n: &Node<B, P>,

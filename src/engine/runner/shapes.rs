@@ -29,7 +29,7 @@ pub(super) struct Direct<B> {
     pub(super) run: Pick<B>,
     pub(super) end: Pick<B>,
     /// The board has joined edges: the line is walked (see `CompiledLine::walks`), not
-    /// matched by lanes. The loop is compiled once for each (`W` in [`Kernel::direct_turn`]),
+    /// matched by lanes. The loop is compiled once for each (`W` in [`Runner::direct_turn`]),
     /// so that neither pays for a test of the other inside it.
     pub(super) wraps: bool,
     /// The game ends exactly when neither player can place, and its winner is the better
@@ -164,7 +164,7 @@ fn counted_score(game: &Game) -> Option<f64> {
 /// [`Form::place_surround`]) and whose other options are words (a pass, a token to take), in
 /// a game without counters or after-step ends: playouts run its placements as a loop that
 /// changes the state in place and opens the next turn without running the program, as long
-/// as the draw falls on a placement (see `Kernel::enclosing_playout`).
+/// as the draw falls on a placement (see `Runner::enclosing_playout`).
 #[derive(Clone, Copy)]
 pub(super) struct Enclosing {
     pub(super) dirs: DirSet,
@@ -265,7 +265,7 @@ fn settled_player(p: &Player) -> bool {
     }
 }
 
-/// A choice whose parts the kernel runs directly instead of walking their expressions.
+/// A choice whose parts the runner runs directly instead of walking their expressions.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Form {
     /// The candidates are `empty & sources(L)` (what `where some(captured(L, c))` becomes).
@@ -384,7 +384,7 @@ pub(super) fn form(game: &Game, pc: usize) -> Form {
     }
 }
 
-/// Why a game's turns are not all single placements (the kernel's best case), or None.
+/// Why a game's turns are not all single placements (the runner's best case), or None.
 pub(super) fn multi_step_reason(game: &Game) -> Option<String> {
     let mut checker = Shape::new(game);
     checker.control(0);

@@ -69,7 +69,7 @@ fn the_solver_takes_the_games_of_one_placement_a_turn() {
     let mut searches = Vec::new();
     for file in game_files() {
         let e = engine(&file, &[]);
-        if e.kernel_searches() {
+        if e.runner_searches() {
             searches.push(file.trim_start_matches("games/").to_string());
         }
     }
@@ -95,7 +95,7 @@ fn boards_of_several_words_run_fast_as_the_plain_build_runs_them() {
     // 144 cells take the six-word sets, 484 the largest; both are held to the oracle.
     for size in ["12", "22"] {
         let e = engine("games/othello.rules", &[("size", size)]);
-        assert!(e.kernel_is_direct(), "size {size}");
+        assert!(e.runner_is_direct(), "size {size}");
         let what = format!("othello size {size}");
         compare_playouts(&e, &what, 12);
         compare_perft(&e, &what, 4, 3);
@@ -104,7 +104,7 @@ fn boards_of_several_words_run_fast_as_the_plain_build_runs_them() {
 
 #[test]
 fn fast_playouts_equal_the_plain_build_on_bundled_games() {
-    // Games off the kernel still take fast paths (`where` clauses asked of all cells at once):
+    // Games off the runner still take fast paths (`where` clauses asked of all cells at once):
     // they are held to the plain build too.
     for file in game_files() {
         let e = engine(&file, &[]);
@@ -126,8 +126,8 @@ fn fast_perft_equals_the_plain_build_on_bundled_games() {
 }
 
 #[test]
-fn kernel_perft_matches_published_othello_counts() {
-    // Independent facts: the published Othello perft counts, through the kernel.
+fn runner_perft_matches_published_othello_counts() {
+    // Independent facts: the published Othello perft counts, through the runner.
     let e = engine("games/othello.rules", &[]);
     let start = e.start().unwrap();
     let published = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216];
@@ -136,8 +136,8 @@ fn kernel_perft_matches_published_othello_counts() {
     }
 }
 
-/// Rules that use what the kernel runs beyond the bundled games: general line patterns (`pair`
-/// always takes two cells: the kernel's one-walk path, and its sources found four directions
+/// Rules that use what the runner runs beyond the bundled games: general line patterns (`pair`
+/// always takes two cells: the runner's one-walk path, and its sources found four directions
 /// at a time), per-cell `where` clauses it cannot hoist, neighbourhoods, removed cells, later
 /// choices reached when the earlier have no candidate, end checks after a step (one whose
 /// winner is the mover: its remembered answers must tell the movers apart), `for each`
@@ -195,7 +195,7 @@ fn fast_equals_plain_on_general_rules() {
     compare_playouts(&e, "general rules to the end", 300);
 }
 
-/// Rules of the shape the kernel runs as a loop over the boards alone, with what the bundled
+/// Rules of the shape the runner runs as a loop over the boards alone, with what the bundled
 /// games of that shape do not use: a run closed by an empty cell, lines along some directions
 /// only, a removed cell, a board that is not square, and an end condition that needs a blocked
 /// mover but asks more.
@@ -236,7 +236,7 @@ fn direct_loop_equals_the_plain_build() {
             engine("games/reversi-8x8.rules", &[("size", "10")]),
         ),
     ] {
-        assert!(e.kernel_is_direct(), "{what} run as a loop over the boards");
+        assert!(e.runner_is_direct(), "{what} run as a loop over the boards");
         compare_playouts(&e, what, 300);
         compare_perft(&e, what, 10, 5);
         // Playouts cut off after a set number of steps stop where the plain build stops.
@@ -266,7 +266,7 @@ fn direct_loop_equals_the_plain_build() {
             "    }\n    end when blocked and",
         );
     let e = engine_from(&gated);
-    assert!(!e.kernel_is_direct());
+    assert!(!e.runner_is_direct());
     // A phase gate is passed for good only while taken cells stay taken: a `move` anywhere in
     // the program could empty the region again, so the loop is not taken.
     let phase = "turn {\n  if some(empty & corners) {\n    choose c in empty & corners { place c }\n  } else {";
@@ -274,12 +274,12 @@ fn direct_loop_equals_the_plain_build() {
         "    end when blocked and",
         "    }\n    end when blocked and",
     );
-    assert!(engine_from(&phased).kernel_is_direct(), "{phased}");
+    assert!(engine_from(&phased).runner_is_direct(), "{phased}");
     let moving = phased.replace(
         "choose c in empty & corners { place c }",
         "choose c in empty & corners { place c  move c to c }",
     );
-    assert!(!engine_from(&moving).kernel_is_direct(), "{moving}");
+    assert!(!engine_from(&moving).runner_is_direct(), "{moving}");
 }
 
 #[test]
@@ -304,23 +304,23 @@ fn every_shape_of_choice_runs_fast_as_on_the_plain_build() {
         compare_playouts(&e, &auto_tried, 200);
         compare_perft(&e, &auto_tried, 6, 3);
     }
-    // Turns beyond one placement run on the kernel, but perft and the solver do not.
+    // Turns beyond one placement run on the runner, but perft and the solver do not.
     let variable = GENERAL.replace(
         "place c\n          flip captured(rook, c)",
         "place c\n          let k = 1\n          flip captured(rook, c)",
     );
     let e = engine_from(&variable);
-    assert!(!e.kernel_searches(), "a turn variable");
+    assert!(!e.runner_searches(), "a turn variable");
     let two_steps = GENERAL.replace(
         "choose c in empty & home { place c }",
         "choose c in empty & home { place c  choose d in empty { place d } }",
     );
     let e = engine_from(&two_steps);
-    assert!(!e.kernel_searches(), "two choices in a turn");
+    assert!(!e.runner_searches(), "two choices in a turn");
     compare_playouts(&e, "two choices in a turn", 100);
 }
 
-/// A Go-like game with everything of that kind the kernel runs: tokens and their holders, a
+/// A Go-like game with everything of that kind the runner runs: tokens and their holders, a
 /// `require` that often refuses (no group of ten), floods (groups, liberties, surrounded groups,
 /// a group that breathes, territory in the score), three options of which two are words, and a
 /// pass.
@@ -354,10 +354,10 @@ const GO_LIKE: &str = r#"
 #[test]
 fn fast_equals_plain_on_go_like_rules() {
     let e = engine_from(GO_LIKE);
-    assert!(!e.kernel_searches());
+    assert!(!e.runner_searches());
     compare_playouts(&e, "go-like", 300);
     // Without the pass, a turn whose every placement is refused (and whose tokens are gone)
-    // has no step: the kernel must try every candidate to know it.
+    // has no step: the runner must try every candidate to know it.
     let no_pass = engine_from(&GO_LIKE.replace("        pass\n", ""));
     compare_playouts(&no_pass, "go-like without a pass", 300);
     // A require that refuses every placement after the first turns: often more refusals in
@@ -372,7 +372,7 @@ fn captures_by_enclosure_run_as_one_step_as_the_plain_build_runs_them() {
     // The bundled Go games take the step, and so do its variants: without the require,
     // the operands swapped, another neighbourhood. Each is held to the plain build.
     for file in game_files().iter().filter(|f| f.contains("reversi-go")) {
-        assert!(engine(file, &[]).kernel_encloses(), "{file}");
+        assert!(engine(file, &[]).runner_encloses(), "{file}");
     }
     let one_require = GO_LIKE.replace("          require count(group(c)) < 10\n", "");
     let variants = [
@@ -390,12 +390,12 @@ fn captures_by_enclosure_run_as_one_step_as_the_plain_build_runs_them() {
     for (i, rules) in variants.iter().enumerate() {
         assert_ne!(rules, GO_LIKE, "variant {i} changed the rules");
         let e = engine_from(rules);
-        assert!(e.kernel_encloses(), "variant {i}");
+        assert!(e.runner_encloses(), "variant {i}");
         compare_playouts(&e, &format!("enclosure variant {i}"), 150);
         compare_perft(&e, &format!("enclosure variant {i}"), 6, 3);
     }
     // Two requires are more than the one step covers: the instructions run instead.
-    assert!(!engine_from(GO_LIKE).kernel_encloses());
+    assert!(!engine_from(GO_LIKE).runner_encloses());
 }
 
 #[test]
@@ -404,7 +404,7 @@ fn placements_among_words_run_as_a_loop_as_the_plain_build_runs_them() {
     // placement only where nothing a placement changes can change them; each way of being
     // outside that is held to the plain build as well.
     for file in game_files().iter().filter(|f| f.contains("reversi-go")) {
-        assert!(engine(file, &[]).kernel_loops_enclosures(), "{file}");
+        assert!(engine(file, &[]).runner_loops_enclosures(), "{file}");
     }
     let one_require = GO_LIKE.replace("          require count(group(c)) < 10\n", "");
     let settled = one_require
@@ -442,7 +442,7 @@ fn placements_among_words_run_as_a_loop_as_the_plain_build_runs_them() {
     ];
     for (what, rules) in &variants {
         let e = engine_from(rules);
-        assert!(e.kernel_loops_enclosures(), "{what}");
+        assert!(e.runner_loops_enclosures(), "{what}");
         compare_playouts(&e, what, 150);
         // Stopped after any number of steps, the loop stands where the plain build stands.
         let slow = oracle(&e);
@@ -461,18 +461,18 @@ fn placements_among_words_run_as_a_loop_as_the_plain_build_runs_them() {
     assert_ne!(variants[1].1, variants[2].1);
     // Outside the shape: two requires (the instructions run), a counter, a cell option among
     // the words.
-    assert!(!engine_from(GO_LIKE).kernel_loops_enclosures());
+    assert!(!engine_from(GO_LIKE).runner_loops_enclosures());
     let counted = one_require.replace(
         "    token star\n",
         "    token star\n    counter stones = 0\n",
     );
     let counted = counted.replace("{ take star }", "{ take star  add stones 1 to mover }");
-    assert!(!engine_from(&counted).kernel_loops_enclosures());
+    assert!(!engine_from(&counted).runner_loops_enclosures());
     let cell_word = one_require.replace(
         "        pass\n",
         "        d in empty where turn > 40 { place d }\n",
     );
-    assert!(!engine_from(&cell_word).kernel_loops_enclosures());
+    assert!(!engine_from(&cell_word).runner_loops_enclosures());
 }
 
 #[test]
@@ -490,7 +490,7 @@ fn enclosures_on_boards_that_wrap_onto_themselves_run_as_the_plain_build_runs_th
         let rules = one_require.replace("board 7 x 7", &format!("board {board}"));
         assert_ne!(rules, one_require);
         let e = engine_from(&rules);
-        assert!(e.kernel_encloses(), "{board}");
+        assert!(e.runner_encloses(), "{board}");
         compare_playouts(&e, board, 60);
         compare_perft(&e, board, 10, 3);
     }
@@ -548,7 +548,7 @@ fn captures_across_joined_edges_of_every_shape_match_the_plain_build() {
     }
 }
 
-/// Turns of several steps with everything the kernel runs in them: two kinds of option (cells
+/// Turns of several steps with everything the runner runs in them: two kinds of option (cells
 /// and a word; a voluntary pass in a variant), chains in `while` loops, `auto` choices, number and cell variables,
 /// `move`, `between`, an `else` that stops the turn, end checks after each step.
 const CHAINS: &str = r#"
@@ -602,7 +602,7 @@ const CHAINS: &str = r#"
 #[test]
 fn fast_equals_plain_on_turns_of_several_steps() {
     let e = engine_from(CHAINS);
-    assert!(!e.kernel_searches());
+    assert!(!e.runner_searches());
     compare_playouts(&e, "chains", 300);
     // Playouts cut short stop anywhere, mid-turn too: the whole state must agree, variables
     // and step counts included.
@@ -664,12 +664,12 @@ fn compare_solutions(fast: &Engine, what: &str, games: u64, plies: u64) -> usize
 }
 
 #[test]
-fn kernel_solutions_equal_the_step_by_step_search() {
+fn runner_solutions_equal_the_step_by_step_search() {
     let e = engine("games/othello.rules", &[("size", "4")]);
     assert!(compare_solutions(&e, "othello 4x4", 12, 0) > 60);
     // From before an opening phase that fills the centre: the general path, then the loop.
     let phased = engine("games/reversi-8x8.rules", &[("size", "4")]);
-    assert!(phased.kernel_is_direct());
+    assert!(phased.runner_is_direct());
     assert!(compare_solutions(&phased, "reversi 4x4", 8, 0) > 60);
     // 6x6 from 10 to 12 empty cells: each of the solver's three stretches (plain, sorted,
     // with the table) takes part, and more placements per position than 4x4 offers.
@@ -710,8 +710,8 @@ fn the_last_cells_tried_by_their_rays_equal_the_step_by_step_search() {
 }
 
 #[test]
-fn a_rule_error_on_the_kernel_is_reported_where_the_rules_cause_it() {
-    // Placing on an occupied cell is a rule error: the kernel reports it itself, with the
+fn a_rule_error_on_the_runner_is_reported_where_the_rules_cause_it() {
+    // Placing on an occupied cell is a rule error: the runner reports it itself, with the
     // same message and place in the rules as the plain build.
     let e = engine_from(
         r#"
@@ -732,7 +732,7 @@ fn a_rule_error_on_the_kernel_is_reported_where_the_rules_cause_it() {
             (Err(a), Err(b)) => {
                 assert_eq!(a.message, b.message);
                 assert!(a.message.contains("not empty"), "{}", a.message);
-                let (file, span) = a.at.expect("the kernel says where");
+                let (file, span) = a.at.expect("the runner says where");
                 assert_eq!(&file.text[span.start..span.end], "place c");
                 assert_eq!(b.at.map(|(_, s)| s), Some(span));
                 failed += 1;
@@ -750,8 +750,8 @@ fn a_rule_error_on_the_kernel_is_reported_where_the_rules_cause_it() {
 }
 
 #[test]
-fn end_checks_skipped_by_the_kernel_are_still_asked_from_a_new_position() {
-    // The kernel skips after-step end checks while nothing they read changes, but only once it
+fn end_checks_skipped_by_the_runner_are_still_asked_from_a_new_position() {
+    // The runner skips after-step end checks while nothing they read changes, but only once it
     // has seen them false: from a set-up position where a target is already reached, the
     // first step must end the game, as on the plain build, whatever cells it touches.
     let e = engine("games/vect-reverse.rules", &[]);
@@ -829,7 +829,7 @@ fn a_windowed_solve_near_the_end_is_exact_inside_and_a_bound_outside() {
     // window, the answer must be the exact value inside it and a bound on the right side
     // outside: windows that fall between a draw and the least win included, where no value
     // lies. The exact value comes from the step-by-step search on the plain runner.
-    use outflank::engine::kernel::search::Table;
+    use outflank::engine::runner::search::Table;
     let mut checked = 0;
     for rules in ["games/othello.rules", "games/anti-othello.rules"] {
         let e = engine(rules, &[("size", "6")]);
@@ -865,9 +865,9 @@ fn a_windowed_solve_near_the_end_is_exact_inside_and_a_bound_outside() {
             ];
             for window in windows {
                 let got = e
-                    .kernel_value(&from, &mut Table::new(1 << 12), Within(window.0, window.1))
+                    .runner_value(&from, &mut Table::new(1 << 12), Within(window.0, window.1))
                     .unwrap()
-                    .expect("the kernel searches it");
+                    .expect("the runner searches it");
                 assert_within_window(v, got, window, &format!("{rules}, game {game}"));
             }
             checked += 1;
@@ -881,19 +881,19 @@ fn a_table_that_forgets_gives_the_same_values() {
     // Two slots: nearly every entry is overwritten before it is read again, so the values
     // must come from the search alone; a table that kept wrong bounds, or reused an entry for
     // another position, would disagree with the large one.
-    use outflank::engine::kernel::search::Table;
+    use outflank::engine::runner::search::Table;
     let e = engine("games/othello.rules", &[("size", "6")]);
     for game in 0..6 {
         let (from, _) = e
             .random_playout(&e.start().unwrap(), &mut Rng::new(game), 16 + game % 3)
             .unwrap();
         let big = e
-            .kernel_value(&from, &mut Table::new(1 << 16), Whole(Aim::Value))
+            .runner_value(&from, &mut Table::new(1 << 16), Whole(Aim::Value))
             .unwrap();
         let small = e
-            .kernel_value(&from, &mut Table::new(2), Whole(Aim::Value))
+            .runner_value(&from, &mut Table::new(2), Whole(Aim::Value))
             .unwrap();
-        assert!(big.is_some(), "game {game}: the kernel solved it");
+        assert!(big.is_some(), "game {game}: the runner solved it");
         assert_eq!(big, small, "game {game}");
     }
 }
@@ -955,7 +955,7 @@ fn counters_run_fast_as_on_the_plain_build() {
     // Counters live in registers that outlast the turn: the fast paths must keep them as the
     // plain build does, in playouts, in perft and in the solver's positions.
     let e = engine("tests/fixtures/valid/supply.rules", &[]);
-    assert!(!e.kernel_is_direct(), "the direct loop keeps no counters");
+    assert!(!e.runner_is_direct(), "the direct loop keeps no counters");
     compare_playouts(&e, "supply", 200);
     compare_perft(&e, "supply", 8, 4);
 }
@@ -963,7 +963,7 @@ fn counters_run_fast_as_on_the_plain_build() {
 /// The solver's learnt judge (docs/SOLVED.md): its regression finds weights known in advance.
 #[test]
 fn a_judge_fit_recovers_weights_that_explain_its_samples() {
-    use outflank::engine::kernel::judge::Judge;
+    use outflank::engine::runner::judge::Judge;
     // Two cells of separate classes and no pairs: a margin of 3 per own piece on the
     // first cell and -2 per opponent's piece on the second, plus a placement each.
     let mut judge = Judge::new(&[(0, 0), (1, 1)], &[], 2);
@@ -1001,7 +1001,7 @@ fn a_judges_laid_out_margin_is_the_sum_of_its_features_weights() {
 }
 
 fn laid_out_margin_is_the_feature_sum(width: usize, height: usize) {
-    use outflank::engine::kernel::judge::Judge;
+    use outflank::engine::runner::judge::Judge;
     let cells: Vec<_> = (0..width * height).map(|c| (c, c % 4)).collect();
     let mut pairs = Vec::new();
     for a in 0..width * height {
@@ -1066,7 +1066,7 @@ fn laid_out_margin_is_the_feature_sum(width: usize, height: usize) {
 /// were laid out for the solver.
 #[test]
 fn a_judge_reads_pairs_listed_both_ways_round_as_its_fit_learnt_them() {
-    use outflank::engine::kernel::judge::Judge;
+    use outflank::engine::runner::judge::Judge;
     let pairs = [(0, 1, (0, 1)), (1, 0, (1, 0))];
     let mut judge = Judge::new(&[(0, 0), (1, 1)], &pairs, 2);
     // 0 own piece, 1 the other player's, 2 empty; worth 4 when the first cell is the mover's
@@ -1104,18 +1104,18 @@ fn a_judge_reads_pairs_listed_both_ways_round_as_its_fit_learnt_them() {
 /// solve learns none.
 #[test]
 fn a_judge_is_learnt_through_an_opening_of_another_kind() {
-    use outflank::engine::kernel::{search, AnyKernel};
+    use outflank::engine::runner::{search, AnyRunner};
     for (path, set, learns) in [
         ("games/reversi-6x6.rules", &[][..], true),
         ("games/othello.rules", &[("size", "4")][..], false),
     ] {
         let e = engine(path, set);
-        let kernel = AnyKernel::new(&e.game, false);
-        let AnyKernel::Narrow(k) = &kernel else {
+        let runner = AnyRunner::new(&e.game, false);
+        let AnyRunner::Narrow(k) = &runner else {
             panic!("{path}: a small board runs on sets of one word");
         };
         let start = e.start().unwrap();
-        let mut tree = search::KernelTree::new(k, &e.game);
+        let mut tree = search::RunnerTree::new(k, &e.game);
         let mut table = search::Table::within(16 << 20);
         tree.learn(&mut table, &k.import(&e.game, &start)).unwrap();
         assert_eq!(table.learnt.is_some(), learns, "{path}");

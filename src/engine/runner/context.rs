@@ -7,8 +7,8 @@ use super::*;
 /// What an expression is evaluated against.
 pub(super) struct Ctx<'a, B: Board, const P: usize> {
     pub(super) game: &'a Game,
-    pub(super) kernel: &'a Kernel<B, P>,
-    pub(super) state: &'a KState<B, P>,
+    pub(super) runner: &'a Runner<B, P>,
+    pub(super) state: &'a RunState<B, P>,
     /// A candidate being judged by a `where` clause: its variable and cell, which stand in for
     /// the variable's value in the state.
     pub(super) probe: Option<(u8, usize)>,
@@ -38,11 +38,11 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         let s = self.state;
         match class {
             CellClass::Friend => {
-                self.kinds_as(&self.kernel.friend_kinds, s.pieces[s.mover as usize])
+                self.kinds_as(&self.runner.friend_kinds, s.pieces[s.mover as usize])
             }
-            CellClass::Opponent => self.kinds_as(&self.kernel.opponent_kinds, self.opponents()),
+            CellClass::Opponent => self.kinds_as(&self.runner.opponent_kinds, self.opponents()),
             CellClass::Piece => self.occupied(),
-            CellClass::Empty => self.kernel.playable & !self.occupied(),
+            CellClass::Empty => self.runner.playable & !self.occupied(),
             // Kinds run on the builds that keep a board per slot.
             CellClass::Kind(k) => s.pieces.get(k as usize).copied().unwrap_or(B::EMPTY),
         }
@@ -55,7 +55,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         if P == 2 {
             s.pieces[1 - s.mover as usize]
         } else {
-            let players = &s.pieces[..self.kernel.player_slots];
+            let players = &s.pieces[..self.runner.player_slots];
             let all = players.iter().fold(B::EMPTY, |m, &p| m | p);
             all & !s.pieces[s.mover as usize]
         }
@@ -105,9 +105,9 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     #[inline]
     pub(super) fn step(&self, s: B, d: usize) -> B {
-        let flat = self.kernel.flat_step(s, d);
-        if self.kernel.wraps {
-            return self.kernel.wrapped_step(s, d, flat);
+        let flat = self.runner.flat_step(s, d);
+        if self.runner.wraps {
+            return self.runner.wrapped_step(s, d, flat);
         }
         flat
     }
@@ -142,11 +142,11 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         }
     }
 
-    /// The ring of cells `n` steps from `cell`, from the kernel's table (which holds every
+    /// The ring of cells `n` steps from `cell`, from the runner's table (which holds every
     /// distance the checker recorded in `Game::ring_distances`).
     #[inline]
     fn ring(&self, cell: usize, n: u16) -> B {
-        self.kernel.rings[n as usize][cell]
+        self.runner.rings[n as usize][cell]
     }
 
     /// `if C then A else B` over sets, kept out of [`Ctx::set`] as the group expressions are.
@@ -185,7 +185,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
                 p => {
                     // The empty cells reached from p's stones, less those reached from the
                     // other players': a region touching two players' is nobody's.
-                    let others = (0..Kernel::<B, P>::players(self.game) as usize)
+                    let others = (0..Runner::<B, P>::players(self.game) as usize)
                         .filter(|&q| q != p as usize)
                         .fold(B::EMPTY, |m, q| m | self.reached_by(q));
                     self.reached_by(p as usize) & !others
@@ -199,7 +199,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     pub(super) fn reached_by(&self, p: usize) -> B {
         let flood = || {
             let empty = self.class(CellClass::Empty);
-            reached(&self.kernel.orthogonal, self.state.pieces[p], empty)
+            reached(&self.runner.orthogonal, self.state.pieces[p], empty)
         };
         let Some(cache) = self.reached else {
             return flood();
@@ -219,8 +219,8 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     #[inline]
     pub(super) fn flood(&self, start: usize, within: B, stop_at: B) -> Option<B> {
         flood_cell(
-            &self.kernel.orthogonal,
-            &self.kernel.orthogonal_around,
+            &self.runner.orthogonal,
+            &self.runner.orthogonal_around,
             start,
             within,
             stop_at,
@@ -269,7 +269,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     #[inline]
     pub(super) fn adjacent(&self, s: B, dirs: u8) -> B {
-        if dirs == 0xff && self.kernel.eight_by_parts {
+        if dirs == 0xff && self.runner.eight_by_parts {
             return self.eight_by_parts(s);
         }
         let mut out = B::EMPTY;
@@ -291,16 +291,16 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
             DirSet::DIAGONAL => 2,
             _ => return self.adjacent(B::single(cell), dirs.0),
         };
-        match self.kernel.around.get(cell) {
+        match self.runner.around.get(cell) {
             Some(around) => around[which],
             None => B::EMPTY,
         }
     }
 
-    /// The cells next to `s` in all eight directions ([`Kernel::eight_by_steps`]).
+    /// The cells next to `s` in all eight directions ([`Runner::eight_by_steps`]).
     #[inline(always)]
     pub(super) fn eight_by_parts(&self, s: B) -> B {
-        Kernel::<B, P>::eight_by_steps(s, |s, d| self.step(s, d))
+        Runner::<B, P>::eight_by_steps(s, |s, d| self.step(s, d))
     }
 
     /// The cells a line captures from `from` (or, with `ends`, the cells closing each match).
@@ -310,9 +310,9 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            return self.kernel.lines[l].captures(from, run, end, ends);
+            return self.runner.lines[l].captures(from, run, end, ends);
         }
-        let compiled = &self.kernel.lines[l];
+        let compiled = &self.runner.lines[l];
         if compiled.fixed_length {
             // Every element takes a set number of cells, at least one (the checker refuses a
             // repetition of zero), so a closed match always takes some: one walk in all
@@ -433,9 +433,9 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
             let (run, end) = (self.class(run), self.class(end));
-            return self.kernel.lines[l].sources(run, end);
+            return self.runner.lines[l].sources(run, end);
         }
-        let compiled = &self.kernel.lines[l];
+        let compiled = &self.runner.lines[l];
         if compiled.fixed_length {
             // Every element takes a set number of cells: walk back that many steps from the
             // closing cells, four directions at a time.
@@ -507,7 +507,7 @@ impl<B: Board, const P: usize> Evaluate for Ctx<'_, B, P> {
     }
     #[inline(always)]
     fn players(&self) -> u8 {
-        Kernel::<B, P>::players(self.game)
+        Runner::<B, P>::players(self.game)
     }
     fn bound(&self) -> u8 {
         self.bound
@@ -564,13 +564,13 @@ impl<B: Board, const P: usize> Evaluate for Ctx<'_, B, P> {
         let s = self.state;
         let mover = self
             .mover_can_move
-            .unwrap_or_else(|| self.kernel.can_start(self.game, s, s.mover));
+            .unwrap_or_else(|| self.runner.can_start(self.game, s, s.mover));
         if P == 2 {
-            return !mover && !self.kernel.can_start(self.game, s, 1 - s.mover);
+            return !mover && !self.runner.can_start(self.game, s, 1 - s.mover);
         }
         !mover
             && (0..self.game.player_count())
                 .filter(|&p| p != s.mover)
-                .all(|p| !self.kernel.can_start(self.game, s, p))
+                .all(|p| !self.runner.can_start(self.game, s, p))
     }
 }

@@ -17,7 +17,7 @@ macro_rules! vector_features {
 pub(crate) use vector_features;
 
 /// Whether the runner of boards of `cells` cells has the vector copies: up to six words. The
-/// kernel past them (eleven words, room for eight players) serves no bundled game, and its
+/// runner past them (eleven words, room for eight players) serves no bundled game, and its
 /// copies were 0.6 MB of the release build's machine code, measured by nothing.
 pub(crate) const fn has_vector_copies(cells: usize) -> bool {
     cells <= 6 * 64
@@ -39,7 +39,7 @@ macro_rules! chosen_copies {
         #[inline(always)]
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const V3: bool>(&self, $($arg: $ty),*) -> $ret {
-            if V3 && $crate::engine::kernel::copies::has_vector_copies(B::CELLS) {
+            if V3 && $crate::engine::runner::copies::has_vector_copies(B::CELLS) {
                 // SAFETY: `V3` is true only where `vectors()` found the instructions, or
                 // inside a copy compiled for them, which was entered so.
                 unsafe { self.$v3($($arg),*) }
@@ -48,7 +48,7 @@ macro_rules! chosen_copies {
             }
         }
 
-        $crate::engine::kernel::copies::vector_features! {
+        $crate::engine::runner::copies::vector_features! {
             #[allow(clippy::too_many_arguments)]
             fn $v3(&self, $($arg: $ty),*) -> $ret {
                 self.$on::<true>($($arg),*)
@@ -67,7 +67,7 @@ macro_rules! chosen_copies {
         #[inline(always)]
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const $w: bool, const V3: bool>(self, $($arg: $ty),*) -> $ret {
-            if V3 && $crate::engine::kernel::copies::has_vector_copies(B::CELLS) {
+            if V3 && $crate::engine::runner::copies::has_vector_copies(B::CELLS) {
                 // SAFETY: as in the arm above.
                 unsafe { self.$v3::<$w>($($arg),*) }
             } else {
@@ -75,7 +75,7 @@ macro_rules! chosen_copies {
             }
         }
 
-        $crate::engine::kernel::copies::vector_features! {
+        $crate::engine::runner::copies::vector_features! {
             #[allow(clippy::too_many_arguments)]
             fn $v3<const $w: bool>(self, $($arg: $ty),*) -> $ret {
                 self.$on::<$w, true>($($arg),*)
@@ -99,7 +99,7 @@ macro_rules! chosen_entry {
      (self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const W: bool>(self, $($arg: $ty),*) -> $ret {
-            if $crate::engine::kernel::copies::has_vector_copies(B::CELLS)
+            if $crate::engine::runner::copies::has_vector_copies(B::CELLS)
                 && $crate::board::cpu::vectors()
             {
                 // SAFETY: the processor has the copy's instructions (`vectors`).
@@ -109,7 +109,7 @@ macro_rules! chosen_entry {
             }
         }
 
-        $crate::engine::kernel::copies::vector_features! {
+        $crate::engine::runner::copies::vector_features! {
             #[allow(clippy::too_many_arguments)]
             fn $v3<const W: bool>(self, $($arg: $ty),*) -> $ret {
                 self.$on::<W>($($arg),*)
@@ -121,7 +121,7 @@ pub(crate) use chosen_entry;
 
 /// For a step method `$here` of the runner (written `#[inline(always)]`): `$name`, which runs it
 /// inlined into its caller on narrow boards and through `$out`, one copy per width that every
-/// caller shares, where [`super::Kernel::STEPS_OUT_OF_LINE`] says so. Written once for each
+/// caller shares, where [`super::Runner::STEPS_OUT_OF_LINE`] says so. Written once for each
 /// such method, so that the signature and the choice are not copied by hand.
 macro_rules! steps_out_of_line {
     ($(#[$meta:meta])* $vis:vis fn $name:ident, $out:ident, $here:ident,

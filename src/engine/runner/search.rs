@@ -7,11 +7,11 @@
 //! by what they leave the opponent; closer, sorted without the table; at the very end, plain
 //! alpha-beta over the two boards. Other games use the first stretch throughout.
 
-use crate::engine::kernel::copies::chosen_copies;
+use crate::engine::runner::copies::chosen_copies;
 use std::sync::Arc;
 
 use super::judge::Judge;
-use super::{At, Direct, Fault, KState, Kernel};
+use super::{At, Direct, Fault, RunState, Runner};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
 use crate::ir::Game;
@@ -77,15 +77,15 @@ fn boards_hash(a: u128, b: u128) -> u64 {
 const PASS: u8 = u8::MAX;
 
 /// A position of the tree: the state and where it stands.
-pub type Node<B, const P: usize> = (KState<B, P>, At<B>);
+pub type Node<B, const P: usize> = (RunState<B, P>, At<B>);
 
 /// The runner's states, one turn a level.
 #[derive(Clone)]
-pub struct KernelTree<'a, B: Board, const P: usize> {
-    kernel: &'a Kernel<B, P>,
+pub struct RunnerTree<'a, B: Board, const P: usize> {
+    runner: &'a Runner<B, P>,
     game: &'a Game,
     mirrors: Mirrors,
-    /// A judge learnt for this game ([`KernelTree::learn`]), when the solve is long enough.
+    /// A judge learnt for this game ([`RunnerTree::learn`]), when the solve is long enough.
     judge: Option<Arc<Judge>>,
     /// What [`Tree::key`] found for the boards it keyed lately.
     keyed: Keyed,
@@ -96,10 +96,10 @@ pub struct KernelTree<'a, B: Board, const P: usize> {
     too_wide: Arc<std::sync::atomic::AtomicBool>,
 }
 
-impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
-    pub fn new(kernel: &'a Kernel<B, P>, game: &'a Game) -> Self {
-        KernelTree {
-            kernel,
+impl<'a, B: Board, const P: usize> RunnerTree<'a, B, P> {
+    pub fn new(runner: &'a Runner<B, P>, game: &'a Game) -> Self {
+        RunnerTree {
+            runner,
             game,
             mirrors: Mirrors::new(game),
             judge: None,
@@ -128,7 +128,7 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
     }
 
     /// The moves of `n` with their ranks, as [`Tree::children`] orders them, the best move
-    /// of `table` first where one thread filled it (see [`super::AnyKernel::ranks`]); a pass
+    /// of `table` first where one thread filled it (see [`super::AnyRunner::ranks`]); a pass
     /// is none. Of turns of several steps, each first cell once, with the best rank of the
     /// turns that begin there (inside a turn, the cells of its next step).
     pub fn ranks(&mut self, table: &Table, n: &Node<B, P>) -> Result<Vec<(u64, usize)>, Fault> {
@@ -159,11 +159,11 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
 
     /// A guess at what `t`, where its mover may place on `replies`, is worth to that mover,
     /// `depth` turns ahead: negamax over the turns of a [`Direct`] game with
-    /// [`Kernel::prospects`] at the leaves (depth 0 is the fastest-first order itself). A
+    /// [`Runner::prospects`] at the leaves (depth 0 is the fastest-first order itself). A
     /// mover with no placement is as badly off as can be. With a judge, a leaf (or a mover
     /// with no placement) is worth the judge's margin plus the prospects, weighed more far
     /// from the judge's samples (see [`FAR_COUNT_EMPTIES`]).
-    fn guess(&self, d: &Direct<B>, t: &KState<B, P>, replies: B, depth: u32) -> i32 {
+    fn guess(&self, d: &Direct<B>, t: &RunState<B, P>, replies: B, depth: u32) -> i32 {
         let window = (-i32::MAX, i32::MAX);
         if crate::board::cpu::vectors() {
             self.guess_within::<true>(d, t, replies, depth, window)
@@ -175,22 +175,22 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
     // The guesses order every position a solve searches with the table: in the copies of
     // `chosen_copies`, as the last empty cells' search is.
     chosen_copies!(guess_within, guess_within_v3, guess_within_base, guess_within_on,
-        (&self, d: &Direct<B>, t: &KState<B, P>, replies: B, depth: u32, window: (i32, i32))
+        (&self, d: &Direct<B>, t: &RunState<B, P>, replies: B, depth: u32, window: (i32, i32))
         -> i32);
 
-    /// [`KernelTree::guess`] within the window `(alpha, beta)`: exact inside it, a bound on
+    /// [`RunnerTree::guess`] within the window `(alpha, beta)`: exact inside it, a bound on
     /// the side it falls outside. Alpha-beta finds the same guess with the whole window as
     /// plain negamax does, from fewer leaves.
     #[inline(always)]
     fn guess_within_on<const V3: bool>(
         &self,
         d: &Direct<B>,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         replies: B,
         depth: u32,
         (mut alpha, beta): (i32, i32),
     ) -> i32 {
-        let k = self.kernel;
+        let k = self.runner;
         if let Some(judge) = self
             .judge
             .as_deref()
@@ -214,7 +214,7 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
         let mut best = -i32::MAX;
         for cell in replies.cells() {
             let (next, other, r2) = k.direct_turn::<false>(d, t.pieces[m], t.pieces[1 - m], cell);
-            let u = Kernel::after_direct(t, next, other);
+            let u = Runner::after_direct(t, next, other);
             let v = -self.guess_within::<V3>(d, &u, r2, depth - 1, (-beta, -alpha));
             if v > best {
                 best = v;
@@ -229,12 +229,12 @@ impl<'a, B: Board, const P: usize> KernelTree<'a, B, P> {
 }
 
 /// Positions of [`Direct`] games with at most this many empty cells are searched by
-/// [`Kernel::direct_value`] alone: no table, no ordering. They are most of the tree, and each
+/// [`Runner::direct_value`] alone: no table, no ordering. They are most of the tree, and each
 /// is over in a few hundred instructions, where a table lookup and a sort would cost more
 /// than they save.
 const DIRECT_PLAIN_EMPTIES: u32 = 5;
 
-/// Up to this many empty cells, [`Kernel::direct_sorted`]: moves ordered, still no table
+/// Up to this many empty cells, [`Runner::direct_sorted`]: moves ordered, still no table
 /// (its lookups miss the cache: they were a quarter of the time when every position above
 /// the plain ones used it).
 const DIRECT_UNTABLED_EMPTIES: u32 = 9;
@@ -273,7 +273,7 @@ const GUESS_DEPTH: u32 = 2;
 /// 1.8 s each, where making a table of a gigabyte takes half a second).
 const SPLIT_EMPTIES: u32 = 24;
 
-/// The depth of the searches that order the solver's first moves ([`KernelTree::order_from`]).
+/// The depth of the searches that order the solver's first moves ([`RunnerTree::order_from`]).
 /// Together with the guesses above and the look-ahead, 14% fewer positions on Othello 6x6
 /// from 26 empty cells (Feinstein's line), and a sixth from 24.
 const ORDERING_DEPTH: u32 = 6;
@@ -291,15 +291,15 @@ const JUDGED_EMPTIES: u32 = 12;
 const FAR_COUNT_EMPTIES: u32 = learning::LEARNT_EMPTIES + 8;
 const FAR_COUNT_WEIGHT: i32 = 3;
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// The cells of `s` still empty: how far it is from the end, which sets how it is searched.
     #[inline]
-    fn empties(&self, s: &KState<B, P>) -> u32 {
+    fn empties(&self, s: &RunState<B, P>) -> u32 {
         (self.playable & !(s.pieces[0] | s.pieces[1])).count()
     }
 
-    fn key(s: &KState<B, P>) -> Key {
-        // The search runs only with two players (see `Kernel::value`'s callers).
+    fn key(s: &RunState<B, P>) -> Key {
+        // The search runs only with two players (see `Runner::value`'s callers).
         let (a, b) = (s.pieces[0].to_u128(), s.pieces[1].to_u128());
         Key {
             pieces: [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64],
@@ -312,7 +312,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub fn terminal_value(
         &self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         winner: Option<u8>,
         player: u8,
     ) -> f64 {
@@ -325,15 +325,15 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// moves that leave the opponent least: a cut comes soonest from a move that constrains.
     /// The weights are the best of those tried on 6x6 Othello endgames (a third fewer
     /// positions than counting placements alone); any rules get the same order.
-    fn prospects(&self, game: &Game, t: &KState<B, P>, moves: B) -> u32 {
+    fn prospects(&self, game: &Game, t: &RunState<B, P>, moves: B) -> u32 {
         let other = t.pieces[1 - t.mover as usize];
         self.prospects_on(game, t, moves, other, t.pieces[t.mover as usize])
     }
 
-    /// [`Kernel::prospects`] of a mover with the cells `mine` against `other`, at any state
+    /// [`Runner::prospects`] of a mover with the cells `mine` against `other`, at any state
     /// `s` of the game (the count reads the boards alone).
     #[inline(always)]
-    fn prospects_on(&self, game: &Game, s: &KState<B, P>, moves: B, other: B, mine: B) -> u32 {
+    fn prospects_on(&self, game: &Game, s: &RunState<B, P>, moves: B, other: B, mine: B) -> u32 {
         let empty = self.playable & !(mine | other);
         let near = if self.eight_by_parts && !self.wraps {
             // The board's steps without a context: called for every child a little before
@@ -353,9 +353,9 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         &self,
         game: &Game,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         cell: usize,
-    ) -> (KState<B, P>, At<B>) {
+    ) -> (RunState<B, P>, At<B>) {
         let m = s.mover as usize;
         let (next, other, replies) =
             self.direct_turn::<false>(d, s.pieces[m], s.pieces[1 - m], cell);
@@ -367,7 +367,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// Where `t`, reached by a turn of a [`Direct`] game, stands: a choice among its mover's
     /// placements `replies`, or (with none) a pass or the end, as the general path decides.
     #[inline(always)]
-    fn direct_at(&self, game: &Game, d: &Direct<B>, t: &KState<B, P>, replies: B) -> At<B> {
+    fn direct_at(&self, game: &Game, d: &Direct<B>, t: &RunState<B, P>, replies: B) -> At<B> {
         if replies.is_empty() {
             self.start_or_end(game, t, None)
         } else {
@@ -380,7 +380,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 }
 
-impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
+impl<B: Board, const P: usize> Tree for RunnerTree<'_, B, P> {
     type Node = Node<B, P>;
     type Key = Key;
     type Move = u8;
@@ -389,13 +389,13 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
 
     fn over(&self, (s, at): &Self::Node) -> Option<f64> {
         match *at {
-            At::Over(winner) => Some(self.kernel.terminal_value(self.game, s, winner, s.mover)),
+            At::Over(winner) => Some(self.runner.terminal_value(self.game, s, winner, s.mover)),
             _ => None,
         }
     }
 
     fn key(&self, (s, _): &Self::Node) -> (Key, u8) {
-        let key = Kernel::key(s);
+        let key = Runner::key(s);
         if self.mirrors.is_empty() {
             return (key, 0);
         }
@@ -421,20 +421,20 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
     fn work(&self, (s, _): &Self::Node, depth: Option<u32>) -> u8 {
         // To the end, the empty cells say how much is left below; a search that orders the
         // solver's moves stops sooner.
-        let empties = self.kernel.empties(s);
+        let empties = self.runner.empties(s);
         empties.min(depth.unwrap_or(u32::MAX)).min(254) as u8
     }
 
     fn looks_ahead(&self, (s, _): &Self::Node) -> bool {
-        self.kernel.empties(s) >= LOOK_AHEAD_EMPTIES
+        self.runner.empties(s) >= LOOK_AHEAD_EMPTIES
     }
 
     fn splits(&self, (s, _): &Self::Node) -> bool {
-        self.kernel.empties(s) >= SPLIT_EMPTIES
+        self.runner.empties(s) >= SPLIT_EMPTIES
     }
 
     fn horizon(&mut self, (s, at): &Self::Node) -> Result<f64, Fault> {
-        let k = self.kernel;
+        let k = self.runner;
         let margin = k.outcome(self.game, s, None).margin(s.mover);
         let At::Choice { pc, moves, .. } = *at else {
             return Ok(margin);
@@ -485,7 +485,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
         _ply: usize,
         out: &mut Children<Self>,
     ) -> Result<(), Fault> {
-        let (k, game) = (self.kernel, self.game);
+        let (k, game) = (self.runner, self.game);
         if !k.single_step {
             return self.whole_turn_children(n, first, out);
         }
@@ -559,7 +559,7 @@ impl<B: Board, const P: usize> Tree for KernelTree<'_, B, P> {
     // it, 0.7 MB in all (docs/PERFORMANCE.md, "Build time").
     #[inline(never)]
     fn play(&mut self, (s, at): &Self::Node, cell: u8) -> Result<Self::Node, Fault> {
-        let (k, game) = (self.kernel, self.game);
+        let (k, game) = (self.runner, self.game);
         let mut t = s.at_boundary(k.counted());
         match *at {
             At::Choice { pc, .. } if cell != PASS => {

@@ -4,7 +4,7 @@
 use super::positions::choose_at;
 use super::*;
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// Whether a step played and a turn begun are each one function that the loops call
     /// (playouts, random games, perft, a step applied, the trials of a draw), or inlined into
     /// each. Inlined, the state stays in registers across a step: up to half again as many
@@ -24,14 +24,14 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn run(
         &self,
         game: &Game,
-        t: &mut KState<B, P>,
+        t: &mut RunState<B, P>,
         mut pc: u32,
     ) -> Result<Flow<B>, Fault> {
         // Counted at jumps only: a run that never ends must take jumps without end, since
         // straight-line code runs off the program's end.
         let mut budget = STEP_BUDGET;
         let mut watch: Option<Box<Watch<B, P>>> = None;
-        let mut spend = |pc: u32, t: &KState<B, P>| {
+        let mut spend = |pc: u32, t: &RunState<B, P>| {
             budget -= 1;
             if budget > STEP_BUDGET - WATCH_AFTER {
                 return Ok(());
@@ -180,7 +180,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// A turn's opening run for `player` from `s`: where it suspends (and the state there),
     /// or None when the player has no step.
-    pub(super) fn opening(&self, game: &Game, s: &KState<B, P>) -> Result<Opening<B, P>, Fault> {
+    pub(super) fn opening(&self, game: &Game, s: &RunState<B, P>) -> Result<Opening<B, P>, Fault> {
         let mut u = *s;
         Ok(match self.run(game, &mut u, 0)? {
             Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
@@ -192,7 +192,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// When the turn opens with a choice that is not taken on its own: its options at `s`,
     /// unless none is legal. Nothing runs before such a choice, so the state needs no copy.
     #[inline(always)]
-    pub(super) fn opening_choice(&self, game: &Game, s: &KState<B, P>) -> Option<(B, B)> {
+    pub(super) fn opening_choice(&self, game: &Game, s: &RunState<B, P>) -> Option<(B, B)> {
         let Some(Instr::Choose(c)) = game.program.first() else {
             return None;
         };
@@ -211,7 +211,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         Some((moves, more))
     }
 
-    pub(super) fn can_start(&self, game: &Game, s: &KState<B, P>, player: u8) -> bool {
+    pub(super) fn can_start(&self, game: &Game, s: &RunState<B, P>, player: u8) -> bool {
         let empty = self.playable & !s.occupied();
         if let Some(d) = self.direct.as_ref().filter(|d| (empty & d.gate).is_empty()) {
             // The turn is that one choice, so its candidates are all there is to find.
@@ -242,11 +242,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     copies::steps_out_of_line!(
         /// Checks the turn-boundary end conditions and finds the mover's first choice.
         pub fn begin_turn, begin_turn_out_of_line, begin_turn_here,
-        (&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault>
+        (&self, game: &Game, s: &mut RunState<B, P>) -> Result<At<B>, Fault>
     );
 
     #[inline(always)]
-    fn begin_turn_here(&self, game: &Game, s: &mut KState<B, P>) -> Result<At<B>, Fault> {
+    fn begin_turn_here(&self, game: &Game, s: &mut RunState<B, P>) -> Result<At<B>, Fault> {
         if self.single_step {
             // The opening tests change nothing, so no copy of the state is needed.
             let first = self.first_choice(game, s, 0).map(|(pc, moves)| At::Choice {
@@ -278,7 +278,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn start_or_end(
         &self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         first: Option<At<B>>,
     ) -> At<B> {
         if let (Some(choice), true) = (first, self.ends_need_blocked) {
@@ -297,7 +297,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub fn play(
         &self,
         game: &Game,
-        t: &mut KState<B, P>,
+        t: &mut RunState<B, P>,
         pc: u32,
         alt: usize,
         value: usize,
@@ -307,7 +307,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             .ok_or_else(|| fault(game, ILLEGAL_STEP, None))
     }
 
-    /// Whether [`Kernel::try_play`] decides a refusal of option `alt` at `pc` before it changes
+    /// Whether [`Runner::try_play`] decides a refusal of option `alt` at `pc` before it changes
     /// the state (an enclosure is judged on the cells as they are), so that a trial needs no
     /// copy.
     #[inline(always)]
@@ -316,11 +316,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     copies::steps_out_of_line!(
-        /// As [`Kernel::play`], for a step that may fail its trial: None when a `require`
+        /// As [`Runner::play`], for a step that may fail its trial: None when a `require`
         /// refuses it (`t` is then left part-way through the step, except as
-        /// [`Kernel::refuses_unchanged`] says).
+        /// [`Runner::refuses_unchanged`] says).
         pub(super) fn try_play, try_play_out_of_line, try_play_here,
-        (&self, game: &Game, t: &mut KState<B, P>, pc: u32, alt: usize, value: usize)
+        (&self, game: &Game, t: &mut RunState<B, P>, pc: u32, alt: usize, value: usize)
             -> Result<Option<At<B>>, Fault>
     );
 
@@ -328,7 +328,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     fn try_play_here(
         &self,
         game: &Game,
-        t: &mut KState<B, P>,
+        t: &mut RunState<B, P>,
         pc: u32,
         alt: usize,
         value: usize,
@@ -374,12 +374,12 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// The body of [`Form::place_surround`] at the choice at `pc`, on `cell` in `t`: see
-    /// [`Kernel::enclosed`]; an error when `cell` is taken.
+    /// [`Runner::enclosed`]; an error when `cell` is taken.
     #[inline(always)]
     pub(super) fn enclosure(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         cell: usize,
         dirs: DirSet,
@@ -399,7 +399,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     #[inline(always)]
     pub(super) fn enclosed(
         &self,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         cell: usize,
         near: B,
         require: bool,
@@ -428,9 +428,9 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// Writes into `t` the mover's and the opponent's cells after an enclosure's step (see
-    /// [`Kernel::enclosed`]).
+    /// [`Runner::enclosed`]).
     #[inline(always)]
-    pub(super) fn write_enclosure(&self, t: &mut KState<B, P>, (mine, theirs): (B, B)) {
+    pub(super) fn write_enclosure(&self, t: &mut RunState<B, P>, (mine, theirs): (B, B)) {
         let before = self.read_by_step_ends(t);
         let m = t.mover as usize;
         (t.pieces[m], t.pieces[1 - m]) = (mine, theirs);
@@ -454,14 +454,14 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// What the after-step end checks read in `t` (None when they read more than cells).
     #[inline(always)]
-    pub(super) fn read_by_step_ends(&self, t: &KState<B, P>) -> Option<[B; P]> {
+    pub(super) fn read_by_step_ends(&self, t: &RunState<B, P>) -> Option<[B; P]> {
         self.step_ends_read.map(|m| t.pieces.map(|p| p & m))
     }
 
     /// Keeps the after-step end checks known false only if nothing they read has changed since
     /// `before`.
     #[inline(always)]
-    pub(super) fn note_changes(&self, t: &mut KState<B, P>, before: Option<[B; P]>) {
+    pub(super) fn note_changes(&self, t: &mut RunState<B, P>, before: Option<[B; P]>) {
         t.step_ends_clear &= before.is_some() && before == self.read_by_step_ends(t);
     }
 
@@ -470,7 +470,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn end_step(
         &self,
         game: &Game,
-        t: &mut KState<B, P>,
+        t: &mut RunState<B, P>,
         flow: Flow<B>,
     ) -> Result<At<B>, Fault> {
         if self.ends_after_step && !t.step_ends_clear {
@@ -488,7 +488,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The mover passes: `t` becomes the next turn's position.
     #[inline]
-    pub fn pass(&self, game: &Game, t: &mut KState<B, P>) -> Result<At<B>, Fault> {
+    pub fn pass(&self, game: &Game, t: &mut RunState<B, P>) -> Result<At<B>, Fault> {
         self.next_turn(game, t, true)
     }
 
@@ -496,7 +496,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn next_turn(
         &self,
         game: &Game,
-        t: &mut KState<B, P>,
+        t: &mut RunState<B, P>,
         passing: bool,
     ) -> Result<At<B>, Fault> {
         self.hand_over(game, t, passing);
@@ -505,7 +505,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The turn ends (by a pass where `passing`): the next player's turn, not yet opened.
     #[inline(always)]
-    pub(super) fn hand_over(&self, game: &Game, t: &mut KState<B, P>, passing: bool) {
+    pub(super) fn hand_over(&self, game: &Game, t: &mut RunState<B, P>, passing: bool) {
         t.passes = if passing { t.passes + 1 } else { 0 };
         t.mover = if P == 2 {
             1 - t.mover
@@ -520,7 +520,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// Zeroes the turn's variables, keeping the counters.
     #[inline(always)]
-    pub(super) fn clear_turn_variables(&self, t: &mut KState<B, P>) {
+    pub(super) fn clear_turn_variables(&self, t: &mut RunState<B, P>) {
         if self.counted() {
             self.clear_uncounted(t);
         } else {
@@ -532,17 +532,17 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// common case, the two were once merged into a call to `memset` of a varying length,
     /// which cost Verto 9x9 a tenth of its playouts.
     #[inline(never)]
-    pub(super) fn clear_uncounted(&self, t: &mut KState<B, P>) {
+    pub(super) fn clear_uncounted(&self, t: &mut RunState<B, P>) {
         t.regs[..self.turn_registers].fill(0);
     }
 
-    /// `add COUNTER AMOUNT to PLAYER`, kept out of [`Kernel::run`]'s loop, which games
+    /// `add COUNTER AMOUNT to PLAYER`, kept out of [`Runner::run`]'s loop, which games
     /// without counters run just as fast without it.
     #[inline(never)]
     pub(super) fn add_to_counter(
         &self,
         game: &Game,
-        t: &mut KState<B, P>,
+        t: &mut RunState<B, P>,
         add: &crate::ir::AddToCounter,
     ) -> Result<(), Fault> {
         let crate::ir::AddToCounter {
@@ -568,7 +568,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The after-step end checks at `t`, from the table when there is one.
     #[inline(always)]
-    pub(super) fn step_ends(&self, game: &Game, t: &KState<B, P>) -> Option<Option<u8>> {
+    pub(super) fn step_ends(&self, game: &Game, t: &RunState<B, P>) -> Option<Option<u8>> {
         let Some(table) = &self.step_end_table else {
             return self.check_ends(game, t, Timing::AfterStep, None);
         };
@@ -588,7 +588,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn check_ends(
         &self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         timing: Timing,
         mover_can_move: Option<bool>,
     ) -> Option<Option<u8>> {
@@ -603,7 +603,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The result of a finished game; `winner` overrides the comparison of scores. The
     /// contexts that score it share each player's flood of reachable empty cells.
-    pub fn outcome(&self, game: &Game, s: &KState<B, P>, winner: Option<u8>) -> Outcome {
+    pub fn outcome(&self, game: &Game, s: &RunState<B, P>, winner: Option<u8>) -> Outcome {
         let reached = Reached::new([None; P]);
         let players = Self::players(game);
         eval::outcome(&game.score, &game.tiebreaks, winner, players, |bound| Ctx {
@@ -615,7 +615,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The tie-break margins for `p`, each weighted half as much as the one before (the first
     /// by a half): what a position is worth beyond its score, for evaluations.
-    pub fn margins(&self, game: &Game, s: &KState<B, P>, p: u8) -> f64 {
+    pub fn margins(&self, game: &Game, s: &RunState<B, P>, p: u8) -> f64 {
         let reached = Reached::new([None; P]);
         let value = |expr: &Num, q: u8| {
             Ctx {
@@ -635,8 +635,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         total
     }
 
-    /// The engine's state for a kernel position.
-    pub fn export(&self, game: &Game, s: &KState<B, P>, at: &At<B>) -> State {
+    /// The engine's state for a runner position.
+    pub fn export(&self, game: &Game, s: &RunState<B, P>, at: &At<B>) -> State {
         // The players' slots, then the kinds' (a constant on two-player builds).
         let slots = if P == 2 {
             2
@@ -702,7 +702,7 @@ fn innermost_loop(game: &Game, pc: u32) -> Option<&crate::ir::Loc> {
 /// nothing is reported at once however costly its rounds; the jump budget still ends a loop
 /// whose rounds change something for ever. Boxed: only such runs pay for it.
 struct Watch<B, const P: usize> {
-    seen: Option<(u32, KState<B, P>)>,
+    seen: Option<(u32, RunState<B, P>)>,
     lap: u32,
     interval: u32,
 }
@@ -718,7 +718,7 @@ impl<B: Board, const P: usize> Watch<B, P> {
 
     #[cold]
     #[inline(never)]
-    fn repeats(&mut self, pc: u32, t: &KState<B, P>) -> bool {
+    fn repeats(&mut self, pc: u32, t: &RunState<B, P>) -> bool {
         if self.seen.is_some_and(|(p, s)| p == pc && s == *t) {
             return true;
         }

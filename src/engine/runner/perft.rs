@@ -4,7 +4,7 @@
 use super::positions::choose_at;
 use super::*;
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// Perft over whole turns of any number of steps, counted as `outflank perft` counts: a
     /// pass is a turn, a finished game a leaf, and the last step of the last turn counted without
     /// being played where it surely ends the turn. Sub-states reached twice inside a turn (a
@@ -12,7 +12,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub fn perft_steps(
         &self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         at: &At<B>,
         depth: u32,
         memo: &mut StepMemo<B, P>,
@@ -20,12 +20,12 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         Counting(self).perft_steps(game, s, at, depth, memo)
     }
 
-    /// Perft over whole turns of one placement, counted as [`Kernel::perft_steps`]
+    /// Perft over whole turns of one placement, counted as [`Runner::perft_steps`]
     /// counts: a pass is a turn, a finished game a leaf, and the last turn counted without being played.
     pub fn perft(
         &self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         at: &At<B>,
         depth: u32,
     ) -> Result<u64, Fault> {
@@ -33,8 +33,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 }
 
-// Perft is built in a unit of its own (see `kernel_view`).
-kernel_view!(Counting);
+// Perft is built in a unit of its own (see `runner_view`).
+runner_view!(Counting);
 
 impl<B: Board, const P: usize> Counting<'_, B, P> {
     /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2: the copy
@@ -43,7 +43,7 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         self,
         game: &Game,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         moves: B,
         depth: u32,
     ) -> Result<u64, Fault> {
@@ -55,7 +55,7 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
     }
 
     copies::chosen_copies!(direct_perft_chosen, direct_perft_v3, direct_perft_base,
-        direct_perft_on, <const W: bool> (self, game: &Game, d: &Direct<B>, s: &KState<B, P>,
+        direct_perft_on, <const W: bool> (self, game: &Game, d: &Direct<B>, s: &RunState<B, P>,
         moves: B, depth: u32) -> Result<u64, Fault>);
 
     #[inline(always)]
@@ -63,7 +63,7 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         self,
         game: &Game,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         moves: B,
         depth: u32,
     ) -> Result<u64, Fault> {
@@ -72,24 +72,24 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         for cell in moves.cells() {
             let (next, other, replies) = self.direct_turn::<W>(d, mover, opponent, cell);
             total += if replies.is_empty() {
-                let t = Kernel::after_direct(s, next, other);
+                let t = Runner::after_direct(s, next, other);
                 let at = self.start_or_end(game, &t, None);
                 self.perft(game, &t, &at, depth - 1)?
             } else if depth == 2 {
                 u64::from(replies.count())
             } else {
-                let t = Kernel::after_direct(s, next, other);
+                let t = Runner::after_direct(s, next, other);
                 self.direct_perft_chosen::<W, V3>(game, d, &t, replies, depth - 1)?
             };
         }
         Ok(total)
     }
 
-    /// [`Kernel::perft_steps`].
+    /// [`Runner::perft_steps`].
     fn perft_steps(
         self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         at: &At<B>,
         depth: u32,
         memo: &mut StepMemo<B, P>,
@@ -148,8 +148,8 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         Ok(total)
     }
 
-    /// [`Kernel::perft`].
-    fn perft(self, game: &Game, s: &KState<B, P>, at: &At<B>, depth: u32) -> Result<u64, Fault> {
+    /// [`Runner::perft`].
+    fn perft(self, game: &Game, s: &RunState<B, P>, at: &At<B>, depth: u32) -> Result<u64, Fault> {
         if depth == 0 {
             return Ok(1);
         }
@@ -182,7 +182,7 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
     }
 }
 
-/// Everything that decides a position's future inside a turn, for [`Kernel::perft_steps`]'s
+/// Everything that decides a position's future inside a turn, for [`Runner::perft_steps`]'s
 /// memo: the state without its step count and cached flags, and the choice it stands at.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StepKey<B, const P: usize = 2> {
@@ -197,7 +197,7 @@ pub struct StepKey<B, const P: usize = 2> {
 }
 
 impl<B: Board, const P: usize> StepKey<B, P> {
-    pub(super) fn of(s: &KState<B, P>, pc: u32) -> Self {
+    pub(super) fn of(s: &RunState<B, P>, pc: u32) -> Self {
         StepKey {
             pieces: s.pieces,
             regs: s.regs,

@@ -7,10 +7,10 @@
 
 use super::margins::MarginTable;
 use super::order::FEW_CELLS;
-use super::{KernelTree, Table, DIRECT_PLAIN_EMPTIES};
+use super::{RunnerTree, Table, DIRECT_PLAIN_EMPTIES};
 use crate::board::sets::Board;
-use crate::engine::kernel::copies::chosen_copies;
-use crate::engine::kernel::{Direct, KState};
+use crate::engine::runner::copies::chosen_copies;
+use crate::engine::runner::{Direct, RunState};
 use crate::engine::state::WIN_VALUE;
 
 /// Beyond every margin a board the table's keys hold can end with (128 cells).
@@ -100,7 +100,7 @@ fn least_rank<B: Copy>(children: &[(u32, B, B, B)], left: u32) -> usize {
     pick
 }
 
-impl<B: Board, const P: usize> KernelTree<'_, B, P> {
+impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// The value at `s`, whose mover and opponent have the cells `boards` and whose mover may
     /// place on `moves`, of a game of `d`'s kind whose score counts pieces times `sign`,
     /// within the general search's window `(alpha, beta)`: what `direct_sorted` and
@@ -112,7 +112,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         table: &mut Table,
         margins: &mut MarginTable,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         sign: f64,
         boards: (B, B),
         moves: B,
@@ -139,13 +139,13 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         (&self, d: &Direct<B>, sign: i32, boards: (B, B), rest: B, window: (i32, i32),
          nodes: &mut u64) -> i32);
     chosen_copies!(counted_sorted, counted_sorted_v3, counted_sorted_base, counted_sorted_on,
-        (&self, margins: &mut MarginTable, d: &Direct<B>, s: &KState<B, P>, sign: i32,
+        (&self, margins: &mut MarginTable, d: &Direct<B>, s: &RunState<B, P>, sign: i32,
          boards: (B, B), moves: B, window: (i32, i32), nodes: &mut u64) -> i32);
 
-    /// [`KernelTree::counted_value`]'s search, over margins, in the last
+    /// [`RunnerTree::counted_value`]'s search, over margins, in the last
     /// [`DIRECT_PLAIN_EMPTIES`] empty cells: the placements in the order of
-    /// `Kernel::last_stretch_order`, the positions counted as in `direct_plain`. Below, each
-    /// side's placements are found by [`KernelTree::few_left`] from the empty cells' rays.
+    /// `Runner::last_stretch_order`, the positions counted as in `direct_plain`. Below, each
+    /// side's placements are found by [`RunnerTree::few_left`] from the empty cells' rays.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn counted_plain_on<const V3: bool>(
@@ -158,7 +158,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         beta: i32,
         nodes: &mut u64,
     ) -> i32 {
-        let k = self.kernel;
+        let k = self.runner;
         let empty = k.playable & !(mover | opponent);
         let mut best = -NO_MARGIN;
         for cell in k.last_stretch_order(moves, empty) {
@@ -182,7 +182,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// The margin for the placer who has `placer` against `next`, the next mover's cells,
     /// with one empty cell `last` left: whoever may place there ends the game, the next mover
     /// first. Found from that cell's rays, not from every placement; a placement there counts
-    /// as a position, as in [`KernelTree::counted_plain`].
+    /// as a position, as in [`RunnerTree::counted_plain`].
     #[inline(always)]
     fn last_one(
         &self,
@@ -192,7 +192,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         last: usize,
         nodes: &mut u64,
     ) -> i32 {
-        let k = self.kernel;
+        let k = self.runner;
         // Written out: as `Option::or_else`, the second try was a call of its own.
         let (ours, theirs) = if let Some(boards) = k.direct_try(d, next, placer, last) {
             *nodes += 1;
@@ -209,7 +209,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// The margin for the placer who has `placer` against `next`, the next mover's cells,
     /// with the empty cells `rest` left, a few at the end of the game: each side's placements
     /// found by trying those cells' rays (a few cells' rays cost less than every placement
-    /// of the board), in the order of `Kernel::last_stretch_order`. The placer's window is
+    /// of the board), in the order of `Runner::last_stretch_order`. The placer's window is
     /// `(alpha, beta)`. A position is counted where its mover places, once, as
     /// `direct_plain` counts it.
     #[inline(always)]
@@ -229,7 +229,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
             return self.last_one(d, sign, (next, placer), rest.lowest(), nodes);
         }
         // The cells in order, found once for both sides.
-        let (cells, n) = self.kernel.few_in_order(rest);
+        let (cells, n) = self.runner.few_in_order(rest);
         let order = &cells[..n];
         let boards = (next, placer);
         let window = (-beta, -alpha);
@@ -259,7 +259,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         (mut alpha, beta): (i32, i32),
         nodes: &mut u64,
     ) -> Option<i32> {
-        let k = self.kernel;
+        let k = self.runner;
         let mut best = None;
         for &cell in order {
             let cell = usize::from(cell);
@@ -302,7 +302,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         empty: B,
         alpha: i32,
     ) -> Option<i32> {
-        let k = self.kernel;
+        let k = self.runner;
         let stability = k.stability.as_ref()?;
         // Each of that side's stable pieces is one the mover never has: with pieces counted
         // times -1, the mover's own count against it.
@@ -316,8 +316,8 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         (most <= alpha).then_some(most)
     }
 
-    /// The margin as [`KernelTree::counted_plain`] finds it, a little before the end: the
-    /// placements ordered as `direct_sorted` orders them (`KernelTree::sorted_turns`),
+    /// The margin as [`RunnerTree::counted_plain`] finds it, a little before the end: the
+    /// placements ordered as `direct_sorted` orders them (`RunnerTree::sorted_turns`),
     /// without the general search's steps between the turns.
     /// `s` is a state of the game (the order reads only the boards); a pass counts as two
     /// positions, as it does in the general search.
@@ -330,14 +330,14 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         &self,
         margins: &mut MarginTable,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         sign: i32,
         (mover, opponent): (B, B),
         moves: B,
         (mut alpha, mut beta): (i32, i32),
         nodes: &mut u64,
     ) -> i32 {
-        let k = self.kernel;
+        let k = self.runner;
         let empty = k.playable & !(mover | opponent);
         let empties = empty.count();
         if empties <= DIRECT_PLAIN_EMPTIES {

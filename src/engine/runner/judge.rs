@@ -160,7 +160,7 @@ impl Judge {
         }
     }
 
-    crate::engine::kernel::copies::vector_features! {
+    crate::engine::runner::copies::vector_features! {
         fn margin_v3(&self, mine: u128, theirs: u128, my_moves: u32, their_moves: u32) -> f64 {
             self.margin_on(mine, theirs, my_moves, their_moves)
         }

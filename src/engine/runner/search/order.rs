@@ -2,14 +2,14 @@
 //! classes, and for the last few cells their keys sorted.
 
 use crate::board::sets::Board;
-use crate::engine::kernel::Kernel;
+use crate::engine::runner::Runner;
 
-/// The most cells [`Kernel::few_in_order`] orders.
+/// The most cells [`Runner::few_in_order`] orders.
 pub(super) const FEW_CELLS: usize = 4;
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// The cells of `empty`, at most [`FEW_CELLS`] of them and all empty, in the order of
-    /// [`Kernel::last_stretch_order`]`(empty, empty)`, as many as the count says: each
+    /// [`Runner::last_stretch_order`]`(empty, empty)`, as many as the count says: each
     /// cell's place in that order made a key, and the keys sorted by a network of
     /// comparisons with no branch. The iterator's loop over parts and classes mispredicted
     /// a third of the solver's branches at its very end (callgrind's branch simulation at 22
@@ -57,7 +57,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         (keys.map(|key| (key & 0x7f) as u8), n)
     }
 
-    /// The quarters of the board ([`Kernel::quarters`]) with an odd number of cells of
+    /// The quarters of the board ([`Runner::quarters`]) with an odd number of cells of
     /// `empty`.
     #[inline(always)]
     fn odd_quarters(&self, empty: B) -> B {
@@ -72,7 +72,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// The placements `moves` in the order of the solver's last stretch, where `empty` is
     /// empty: first those in the quarters of the board with an odd number of empty cells (see
-    /// [`Kernel::quarters`]), and in each part those on the cells with fewest neighbours first
+    /// [`Runner::quarters`]), and in each part those on the cells with fewest neighbours first
     /// (no sort, and a tenth fewer positions than in the order of the cells).
     #[inline(always)]
     pub(super) fn last_stretch_order(&self, moves: B, empty: B) -> StretchOrder<'_, B> {
@@ -88,13 +88,13 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 }
 
-/// [`Kernel::last_stretch_order`]'s placements, a part and a class of cells at a time. Written
+/// [`Runner::last_stretch_order`]'s placements, a part and a class of cells at a time. Written
 /// out rather than as two nested `flat_map`s, which the compiler left as a call per cell
 /// (a tenth of a solve's time near its end).
 pub(super) struct StretchOrder<'k, B> {
     /// The placements in the odd quarters, then in the others.
     parts: [B; 2],
-    /// The cells by their count of neighbours, fewest first ([`Kernel::by_exposure`]).
+    /// The cells by their count of neighbours, fewest first ([`Runner::by_exposure`]).
     classes: &'k [B],
     part: usize,
     class: usize,

@@ -1,9 +1,9 @@
-//! Games between uniformly random players, played on the kernel's own state: what `run`
+//! Games between uniformly random players, played on the runner's own state: what `run`
 //! plays when neither the moves' notation nor any other player is wanted. The players draw
 //! exactly as [`crate::agents`]' random player does when it is handed the legal steps, so a
 //! game played here and the same game played step by step through the engine are one game.
 
-use super::{copies, kernel_view, At, Direct, Fault, KState, Kernel};
+use super::{copies, runner_view, At, Direct, Fault, RunState, Runner};
 use crate::board::sets::Board;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
@@ -21,7 +21,7 @@ pub struct Tally {
     pub options: u64,
 }
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// Plays from `s` until the game ends or `limit` steps are played. The player to move
     /// draws from its own generator (`rngs[p]`) an index below the number of legal steps, in
     /// the engine's order of steps, and only when there is more than one; `legal` is scratch
@@ -38,11 +38,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 }
 
-// Random games are built in a unit of their own (see `kernel_view`).
-kernel_view!(RandomGames);
+// Random games are built in a unit of their own (see `runner_view`).
+runner_view!(RandomGames);
 
 impl<B: Board, const P: usize> RandomGames<'_, B, P> {
-    /// [`Kernel::random_game`].
+    /// [`Runner::random_game`].
     fn random_game(
         self,
         game: &Game,
@@ -112,11 +112,11 @@ impl<B: Board, const P: usize> RandomGames<'_, B, P> {
 
     // In the copy for the processor's vector instructions where it has them, as playouts.
     copies::chosen_entry!(direct_random_game, direct_random_game_v3, direct_random_game_on,
-        (self, game: &Game, d: &Direct<B>, s: &mut KState<B, P>, moves: B, rngs: &mut [Rng],
+        (self, game: &Game, d: &Direct<B>, s: &mut RunState<B, P>, moves: B, rngs: &mut [Rng],
          tally: &mut Tally, limit: u64) -> At<B>);
 
-    /// [`Kernel::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
-    /// (see [`Kernel::direct_turns`]): until a mover is blocked (the general path then
+    /// [`Runner::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
+    /// (see [`Runner::direct_turns`]): until a mover is blocked (the general path then
     /// decides between a pass and the end) or `limit` steps are played.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -124,7 +124,7 @@ impl<B: Board, const P: usize> RandomGames<'_, B, P> {
         self,
         game: &Game,
         d: &Direct<B>,
-        s: &mut KState<B, P>,
+        s: &mut RunState<B, P>,
         moves: B,
         rngs: &mut [Rng],
         tally: &mut Tally,

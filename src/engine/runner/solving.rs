@@ -1,7 +1,7 @@
 //! The solver's doors into the runner: a position's exact value and its moves in the
 //! solver's order, for the boards whose sets fit the search table's keys.
 
-use super::{each_width, search, AnyKernel, Kernel};
+use super::{each_width, search, AnyRunner, Runner};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Question};
 use crate::engine::state::State;
@@ -12,20 +12,20 @@ use crate::ir::Game;
 /// `s` as its root; None where the solver cannot take `s` (turns of several steps that it
 /// cannot take whole, see [`search::solves_whole_turns`]; an agreement; the game over).
 fn solver_at<'a, B: Board, const P: usize>(
-    k: &'a Kernel<B, P>,
+    k: &'a Runner<B, P>,
     game: &'a Game,
     s: &State,
     table: &search::Table,
-) -> Option<(search::KernelTree<'a, B, P>, search::Node<B, P>)> {
+) -> Option<(search::RunnerTree<'a, B, P>, search::Node<B, P>)> {
     if !(k.single_step || search::solves_whole_turns(game)) || s.agreeing || s.is_over() {
         return None;
     }
-    let mut tree = search::KernelTree::new(k, game);
+    let mut tree = search::RunnerTree::new(k, game);
     tree.recall(table);
     Some((tree, k.import(game, s)))
 }
 
-impl AnyKernel {
+impl AnyRunner {
     /// The value of `s` for its mover with best play (see [`search`]), as `question` asks
     /// it. Inside a turn, the best of the turn's ends, and for [`Question::Whole`] the exact
     /// value. None where the solver cannot take `s` (see `solver_at`), where a turn met on
@@ -39,7 +39,7 @@ impl AnyKernel {
         question: Question,
     ) -> Option<Result<f64, RuleError>> {
         fn run<B: Board, const P: usize>(
-            k: &Kernel<B, P>,
+            k: &Runner<B, P>,
             game: &Game,
             s: &State,
             table: &mut search::Table,
@@ -70,8 +70,8 @@ impl AnyKernel {
             Some(answer.map_err(|e| *e))
         }
         match self {
-            AnyKernel::Narrow(k) => run(k, game, s, table, question),
-            AnyKernel::Wide(k) => run(k, game, s, table, question),
+            AnyRunner::Narrow(k) => run(k, game, s, table, question),
+            AnyRunner::Wide(k) => run(k, game, s, table, question),
             // Negamax between two players, on boards whose sets fit the table's keys.
             _ => None,
         }
@@ -91,7 +91,7 @@ impl AnyKernel {
         table: &search::Table,
     ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
         fn run<B: Board, const P: usize>(
-            k: &Kernel<B, P>,
+            k: &Runner<B, P>,
             game: &Game,
             s: &State,
             table: &search::Table,
@@ -100,8 +100,8 @@ impl AnyKernel {
             Some(tree.ranks(table, &root).map_err(|e| *e))
         }
         match self {
-            AnyKernel::Narrow(k) => run(k, game, s, table),
-            AnyKernel::Wide(k) => run(k, game, s, table),
+            AnyRunner::Narrow(k) => run(k, game, s, table),
+            AnyRunner::Wide(k) => run(k, game, s, table),
             _ => None,
         }
     }
@@ -111,7 +111,7 @@ impl AnyKernel {
     /// a game of another shape than one outflanking placement a turn, a line that can cross
     /// a piece one way only, a closing piece of the captured side, or joined edges.
     pub fn stable_pieces(&self, s: &State) -> Option<Vec<Vec<usize>>> {
-        fn run<B: Board, const P: usize>(k: &Kernel<B, P>, s: &State) -> Option<Vec<Vec<usize>>> {
+        fn run<B: Board, const P: usize>(k: &Runner<B, P>, s: &State) -> Option<Vec<Vec<usize>>> {
             let stability = k.stability.as_ref()?;
             let t = k.load(s);
             let (a, b) = (t.pieces[0], t.pieces[1]);
@@ -123,7 +123,7 @@ impl AnyKernel {
             )
         }
         // `stability` is made only for games of one outflanking placement a turn, which have
-        // two players; every other kernel has none.
+        // two players; every other runner has none.
         each_width!(self, k => run(k, s))
     }
 }

@@ -4,14 +4,14 @@
 
 use super::margins::MarginTable;
 use super::{
-    KernelTree, Node, Table, COUNTED_UNTABLED_EMPTIES, DIRECT_PLAIN_EMPTIES,
+    Node, RunnerTree, Table, COUNTED_UNTABLED_EMPTIES, DIRECT_PLAIN_EMPTIES,
     DIRECT_UNTABLED_EMPTIES, UNTABLED_PLACEMENTS,
 };
 use crate::board::sets::Board;
-use crate::engine::kernel::{At, Direct, Fault, KState, Kernel};
 use crate::engine::negamax;
+use crate::engine::runner::{At, Direct, Fault, RunState, Runner};
 
-impl<B: Board, const P: usize> KernelTree<'_, B, P> {
+impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// The value of `s` at the choice at `pc` among `moves` when it lies in a stretch near the
     /// end that is searched without the table (see [`DIRECT_UNTABLED_EMPTIES`]), else None.
     #[allow(clippy::too_many_arguments)]
@@ -19,14 +19,14 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     pub(super) fn untabled(
         &mut self,
         table: &mut Table,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         pc: u32,
         moves: B,
         alpha: f64,
         beta: f64,
         ply: usize,
     ) -> Result<Option<f64>, Fault> {
-        let k = self.kernel;
+        let k = self.runner;
         // The solver's loops are the lanes' (no board it solves has joined edges).
         let Some(d) = k.direct_at_choice(pc).filter(|d| !d.wraps) else {
             return Ok(None);
@@ -66,14 +66,14 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     pub(super) fn after(
         &mut self,
         table: &mut Table,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         t: Node<B, P>,
         alpha: f64,
         beta: f64,
         ply: usize,
     ) -> Result<f64, Fault> {
         if let At::Over(winner) = t.1 {
-            return Ok(self.kernel.terminal_value(self.game, &t.0, winner, s.mover));
+            return Ok(self.runner.terminal_value(self.game, &t.0, winner, s.mover));
         }
         Ok(-negamax::value(
             self,
@@ -87,24 +87,24 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     }
 
     /// The value of a [`Direct`] game a little before its end: alpha-beta over the boards, the
-    /// moves in the order of [`Kernel::prospects`], no table.
+    /// moves in the order of [`Runner::prospects`], no table.
     #[allow(clippy::too_many_arguments)]
     fn direct_sorted(
         &mut self,
         table: &mut Table,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         moves: B,
         mut alpha: f64,
         beta: f64,
         ply: usize,
     ) -> Result<f64, Fault> {
-        let (k, game) = (self.kernel, self.game);
+        let (k, game) = (self.runner, self.game);
         let m = s.mover as usize;
         let (children, n) = self.sorted_turns(d, s, (s.pieces[m], s.pieces[1 - m]), moves);
         let mut best = f64::NEG_INFINITY;
         for &(_, next, other, replies) in &children[..n] {
-            let t = Kernel::after_direct(s, next, other);
+            let t = Runner::after_direct(s, next, other);
             let at = k.direct_at(game, d, &t, replies);
             let v = self.after(table, s, (t, at), alpha, beta, ply)?;
             if v > best {
@@ -123,7 +123,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// The turns of a [`Direct`] game's mover, who has the cells `mover` against `opponent`
     /// and may place on `moves` (as at `s`, whose boards the order need not read), in the
     /// order of the stretch a little before the end: those that leave the opponent no
-    /// placement first, then by [`Kernel::prospects`], fewest first. Each with its rank, the
+    /// placement first, then by [`Runner::prospects`], fewest first. Each with its rank, the
     /// cells of the next mover and of its opponent, and the next mover's placements; the
     /// first of the array's entries are the turns, as many as the count says.
     #[allow(clippy::type_complexity)]
@@ -131,7 +131,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     fn sorted_turns(
         &self,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         boards: (B, B),
         moves: B,
     ) -> ([(u32, B, B, B); UNTABLED_PLACEMENTS], usize) {
@@ -140,17 +140,17 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         (children, n)
     }
 
-    /// [`KernelTree::sorted_turns`] before the sort, in the order of the cells.
+    /// [`RunnerTree::sorted_turns`] before the sort, in the order of the cells.
     #[allow(clippy::type_complexity)]
     #[inline(always)]
     pub(super) fn ranked_turns(
         &self,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         (mover, opponent): (B, B),
         moves: B,
     ) -> ([(u32, B, B, B); UNTABLED_PLACEMENTS], usize) {
-        let k = self.kernel;
+        let k = self.runner;
         // Placements are on empty cells, so they fit.
         let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); UNTABLED_PLACEMENTS];
         let mut n = 0;
@@ -171,32 +171,32 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
     /// The value of a finished [`Direct`] game, reached `plies` turns after `s` by a turn
     /// of the mover that leaves the opponent `next` and the mover `other`, for the mover.
     #[inline]
-    fn end_value(&self, s: &KState<B, P>, plies: u32, next: B, other: B) -> f64 {
+    fn end_value(&self, s: &RunState<B, P>, plies: u32, next: B, other: B) -> f64 {
         // A game whose score counts pieces never comes here: see `counted`.
         let (here, t) = self.states_at(s, plies, next, other);
-        self.kernel.terminal_value(self.game, &t, None, here.mover)
+        self.runner.terminal_value(self.game, &t, None, here.mover)
     }
 
     /// The position `plies` turns after `s` as a state, and the one after its mover's turn
     /// that leaves the opponent `next` and the mover `other`.
     fn states_at(
         &self,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         plies: u32,
         next: B,
         other: B,
-    ) -> (KState<B, P>, KState<B, P>) {
-        let mut here = s.at_boundary(self.kernel.counted());
+    ) -> (RunState<B, P>, RunState<B, P>) {
+        let mut here = s.at_boundary(self.runner.counted());
         here.mover ^= (plies & 1) as u8;
         here.turn += plies;
-        let t = Kernel::after_direct(&here, next, other);
+        let t = Runner::after_direct(&here, next, other);
         (here, t)
     }
 
     /// The value of a [`Direct`] game near its end, `plies` turns after `s` (at `ply + plies`
     /// below the root), with the mover's and the opponent's cells in `boards`: plain
     /// alpha-beta over the boards, the mover's placements `moves` tried in the order of
-    /// [`Kernel::last_stretch_order`]. A whole state is made only where a mover is blocked
+    /// [`Runner::last_stretch_order`]. A whole state is made only where a mover is blocked
     /// and the general path decides between a pass and the end (copying one per position was
     /// a fifth of the time); in a game that ends exactly when neither side can place, only
     /// to score the end: the boards say which it is (a game that also counts pieces is
@@ -206,7 +206,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         &mut self,
         table: &mut Table,
         d: &Direct<B>,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         plies: u32,
         (mover, opponent): (B, B),
         moves: B,
@@ -214,7 +214,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         beta: f64,
         ply: usize,
     ) -> Result<f64, Fault> {
-        let (k, game) = (self.kernel, self.game);
+        let (k, game) = (self.runner, self.game);
         let mut best = f64::NEG_INFINITY;
         for cell in k.last_stretch_order(moves, k.playable & !(mover | opponent)) {
             let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);

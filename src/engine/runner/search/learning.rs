@@ -1,15 +1,15 @@
 //! Learning a [`Judge`] for a solve: random games from the solve's position, their ends
-//! solved exactly, the judge fitted to what those solves find (see [`KernelTree::learn`]).
+//! solved exactly, the judge fitted to what those solves find (see [`RunnerTree::learn`]).
 
 use std::sync::Arc;
 
-use super::{KernelTree, Node, Table, PASS};
+use super::{Node, RunnerTree, Table, PASS};
 use crate::board::sets::Board;
-use crate::engine::kernel::judge::{Judge, Sample};
-use crate::engine::kernel::{At, Direct, Fault, KState};
 use crate::engine::negamax::{self, Tree};
+use crate::engine::runner::judge::{Judge, Sample};
+use crate::engine::runner::{At, Direct, Fault, RunState};
 
-/// A solve from this many empty cells up learns a [`Judge`] first ([`KernelTree::learn`]):
+/// A solve from this many empty cells up learns a [`Judge`] first ([`RunnerTree::learn`]):
 /// on Othello 6x6 from 26 empty cells (Feinstein's line) the learning costs 53 M positions
 /// and saves 114 M; from 24 it would cost more than it saves.
 const LEARNT_FROM_EMPTIES: u32 = 26;
@@ -28,7 +28,7 @@ const LEARNT_TABLE_BYTES: usize = 16 << 20;
 /// pieces ordered worse).
 const JUDGED_UNITS: f64 = 2.0;
 
-impl<B: Board, const P: usize> KernelTree<'_, B, P> {
+impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// Takes up the judge that an earlier search of this solve learnt into `table`, if one
     /// did: the questions of the best line are searched in the judge's order too. Whether
     /// there was one.
@@ -49,7 +49,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         if self.recall(table) {
             return Ok(());
         }
-        let k = self.kernel;
+        let k = self.runner;
         let empties = |n: &Node<B, P>| k.empties(&n.0);
         // The root need not be at the game's outflanking placements: a game may open with
         // placements of another kind (the centre filled in turns), which the samples' random
@@ -67,7 +67,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
         let mut own = Table::within(LEARNT_TABLE_BYTES);
         table.lend_watch(&mut own);
         own.learning(Some((0, LEARNT_SAMPLES)));
-        let mut solver = KernelTree::new(k, self.game);
+        let mut solver = RunnerTree::new(k, self.game);
         let mut samples: Vec<Sample> = Vec::new();
         // Games that end early give no sample; a game that ends early every time gives up.
         // The watch goes back whether or not the samples' solves fail.
@@ -125,7 +125,7 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
 
     /// A judge with no weights yet, over the cells of `root`'s board and their neighbours.
     fn features(&self, root: &Node<B, P>) -> Judge {
-        let k = self.kernel;
+        let k = self.runner;
         let images = |c: usize| {
             self.mirrors
                 .cells
@@ -152,10 +152,16 @@ impl<B: Board, const P: usize> KernelTree<'_, B, P> {
 
     /// The judge's estimate of `t`'s final margin for its mover, who may place on `replies`,
     /// in [`JUDGED_UNITS`] of a piece.
-    pub(super) fn judged(&self, judge: &Judge, d: &Direct<B>, t: &KState<B, P>, replies: B) -> i32 {
+    pub(super) fn judged(
+        &self,
+        judge: &Judge,
+        d: &Direct<B>,
+        t: &RunState<B, P>,
+        replies: B,
+    ) -> i32 {
         let m = t.mover as usize;
         let (mine, theirs) = (t.pieces[m], t.pieces[1 - m]);
-        let their_moves = self.kernel.direct_moves::<false>(d, theirs, mine).count();
+        let their_moves = self.runner.direct_moves::<false>(d, theirs, mine).count();
         let margin = judge.margin(
             mine.to_u128(),
             theirs.to_u128(),

@@ -1,10 +1,10 @@
 //! The runner's answers about one position at a time, as the players, the command line and
 //! the tests ask them: the legal steps, the position after a step, a random step, the start of
 //! a turn, the agreement program. Each reads an [`Engine`](crate::engine::Engine) [`State`],
-//! runs on the kernel's own state, and writes the result back; playouts, perft and the solver
-//! stay on the kernel's state throughout.
+//! runs on the runner's own state, and writes the result back; playouts, perft and the solver
+//! stay on the runner's state throughout.
 
-use super::{kernel_view, At, Fault, Flow, KState, Kernel};
+use super::{runner_view, At, Fault, Flow, RunState, Runner};
 use crate::board::sets::Board;
 use crate::engine::random_pick::{draw_tried, Swaps};
 use crate::engine::rng::Rng;
@@ -12,10 +12,10 @@ use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use crate::engine::step::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};
 use crate::ir::{Choose, Cond, Game, Instr, Loc, Set};
 
-impl<B: Board, const P: usize> Kernel<B, P> {
-    /// The kernel's state for `s` (the choice it stands at is `s.pc`).
-    pub(crate) fn load(&self, s: &State) -> KState<B, P> {
-        KState {
+impl<B: Board, const P: usize> Runner<B, P> {
+    /// The runner's state for `s` (the choice it stands at is `s.pc`).
+    pub(crate) fn load(&self, s: &State) -> RunState<B, P> {
+        RunState {
             pieces: std::array::from_fn(|p| B::from_bits(&s.pieces.of(p))),
             mover: s.mover,
             turn: s.turn,
@@ -31,7 +31,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// Where `s` stands, with its choice's candidates found again.
-    fn at_of(&self, game: &Game, k: &KState<B, P>, s: &State) -> At<B> {
+    fn at_of(&self, game: &Game, k: &RunState<B, P>, s: &State) -> At<B> {
         match s.pc {
             AT_GAME_OVER => At::Over(s.outcome.map(|o| o.winner)),
             AT_FORCED_PASS => At::Pass,
@@ -42,8 +42,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         }
     }
 
-    /// The kernel's view of `s`: its state and where it stands.
-    pub fn import(&self, game: &Game, s: &State) -> (KState<B, P>, At<B>) {
+    /// The runner's view of `s`: its state and where it stands.
+    pub fn import(&self, game: &Game, s: &State) -> (RunState<B, P>, At<B>) {
         let k = self.load(s);
         let at = self.at_of(game, &k, s);
         (k, at)
@@ -159,12 +159,12 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// A step of the agreement program: its body runs to the next choice or the program's
-    /// end, with no end checks and no next turn. Kept apart from [`Kernel::play`], whose
+    /// end, with no end checks and no next turn. Kept apart from [`Runner::play`], whose
     /// every step of play would otherwise ask whether it is an agreement's.
     fn agreement_play(
         &self,
         game: &Game,
-        k: &mut KState<B, P>,
+        k: &mut RunState<B, P>,
         pc: u32,
         step: Step,
     ) -> Result<At<B>, Fault> {
@@ -182,8 +182,8 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         }
     }
 
-    /// Random steps from `s` by [`Kernel::random_step`] and [`Kernel::apply`], one at a time:
-    /// playouts of the agreement program, which [`Kernel::playout`] leaves out.
+    /// Random steps from `s` by [`Runner::random_step`] and [`Runner::apply`], one at a time:
+    /// playouts of the agreement program, which [`Runner::playout`] leaves out.
     pub(super) fn playout_by_steps(
         &self,
         game: &Game,
@@ -280,11 +280,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 }
 
 // A step played and a turn begun, each with the interpreter inlined, are built in a unit of
-// their own (see `kernel_view`).
-kernel_view!(Steps);
+// their own (see `runner_view`).
+runner_view!(Steps);
 
 impl<B: Board, const P: usize> Steps<'_, B, P> {
-    /// [`Kernel::apply`].
+    /// [`Runner::apply`].
     fn apply(self, game: &Game, s: &State, step: Step) -> Result<State, Fault> {
         let mut k = self.load(s);
         let at = if s.agreeing {
@@ -297,7 +297,7 @@ impl<B: Board, const P: usize> Steps<'_, B, P> {
         Ok(self.export(game, &k, &at))
     }
 
-    /// [`Kernel::begin`].
+    /// [`Runner::begin`].
     fn begin(self, game: &Game, s: &State) -> Result<State, Fault> {
         let mut k = self.load(s).at_boundary(self.counted());
         let at = self.begin_turn(game, &mut k)?;

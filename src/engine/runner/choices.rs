@@ -6,14 +6,14 @@ use super::positions::choose_at;
 use super::run::{located, trials_without_end};
 use super::*;
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// For turns of one placement: runs the turn's opening tests from `pc` to a choice with a
     /// candidate: its place and the candidates, or None when the turn has none (a pass).
     #[inline(always)]
     pub(super) fn first_choice(
         &self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         mut pc: u32,
     ) -> Option<(u32, B)> {
         let mut ctx = self.ctx(game, s);
@@ -38,10 +38,10 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         }
     }
 
-    /// The legal values of both options of the choice `c` at `pc` (see [`Kernel::option`]),
+    /// The legal values of both options of the choice `c` at `pc` (see [`Runner::option`]),
     /// asked in one context, so that what both ask (a line's sources) is found once.
     #[inline(always)]
-    pub(super) fn options(&self, game: &Game, s: &KState<B, P>, pc: u32, c: &Choose) -> (B, B) {
+    pub(super) fn options(&self, game: &Game, s: &RunState<B, P>, pc: u32, c: &Choose) -> (B, B) {
         let mut ctx = self.ctx(game, s);
         let moves = self.option(&mut ctx, pc, c, 0);
         let more = self.later_options(&mut ctx, pc, c);
@@ -62,7 +62,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         self.word_options(ctx, pc, c)
     }
 
-    /// See [`Kernel::later_options`]: three options or more, kept out of line.
+    /// See [`Runner::later_options`]: three options or more, kept out of line.
     #[inline(never)]
     pub(super) fn word_options(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose) -> B {
         // Gathered in one word (a choice has far fewer than 64 options): a set of several
@@ -90,7 +90,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn any_legal(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -106,7 +106,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn any_passes_trial(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -127,9 +127,9 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn deeper(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
-    ) -> Result<KState<B, P>, Fault> {
+    ) -> Result<RunState<B, P>, Fault> {
         if t.trials >= MAX_TRIAL_DEPTH {
             return Err(trials_without_end(game, pc));
         }
@@ -144,7 +144,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn sole_legal(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -165,7 +165,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn each_legal(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -182,13 +182,13 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// The legal values of the first option of the choice at `pc` in `t`, among `moves`:
-    /// [`Kernel::each_legal`]'s first steps as one set, each tried only where it must be.
+    /// [`Runner::each_legal`]'s first steps as one set, each tried only where it must be.
     /// (Kept out of line: inside perft's loop it made multi-step turns' perft slower.)
     #[inline(never)]
     pub(super) fn legal_first(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         moves: B,
     ) -> Result<B, Fault> {
@@ -220,7 +220,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn breathing_enclosures(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         cells: B,
         dirs: DirSet,
@@ -258,11 +258,11 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         Ok(legal)
     }
 
-    /// [`Kernel::each_legal`] past the first option: the later options' legal steps.
+    /// [`Runner::each_legal`] past the first option: the later options' legal steps.
     pub(super) fn each_legal_later(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -284,7 +284,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// the placed stone for a liberty, the empty cells next to another empty cell (that
     /// cell stays a liberty whatever the placement takes). The others must still be tried.
     #[inline(always)]
-    pub(super) fn surely_legal_first(&self, t: &KState<B, P>, pc: u32, moves: B) -> B {
+    pub(super) fn surely_legal_first(&self, t: &RunState<B, P>, pc: u32, moves: B) -> B {
         if self.untried[pc as usize].first {
             return moves;
         }
@@ -303,7 +303,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn candidate_count(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -322,7 +322,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn candidate(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -340,7 +340,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn later_nth(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         more: B,
         k: usize,
@@ -357,7 +357,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn broad_values(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         c: &Choose,
         alt: usize,
@@ -369,7 +369,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     #[inline(never)]
-    pub(super) fn broad_count(&self, game: &Game, t: &KState<B, P>, pc: u32, more: B) -> usize {
+    pub(super) fn broad_count(&self, game: &Game, t: &RunState<B, P>, pc: u32, more: B) -> usize {
         let c = choose_at(game, pc);
         more.cells()
             .map(|v| self.broad_values(game, t, pc, c, v + 1).count() as usize)
@@ -380,7 +380,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn broad_nth(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         c: &Choose,
         more: B,
@@ -398,13 +398,13 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// Whether value `value` of option `alt` of the choice `c` at `pc` is a legal step: an
-    /// option without a trial is; an enclosure is judged by [`Kernel::enclosure`], any other
-    /// by [`Kernel::passes_trial`].
+    /// option without a trial is; an enclosure is judged by [`Runner::enclosure`], any other
+    /// by [`Runner::passes_trial`].
     #[inline(always)]
     pub(super) fn is_legal(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         pc: u32,
         c: &Choose,
         alt: usize,
@@ -427,7 +427,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     pub(super) fn passes_trial(
         &self,
         game: &Game,
-        t: &KState<B, P>,
+        t: &RunState<B, P>,
         c: &Choose,
         alt: usize,
         value: usize,
@@ -477,7 +477,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// Binds option `alt`'s value: a cell to its variable, a pass option marks the turn a pass.
     #[inline]
-    pub(super) fn bind(t: &mut KState<B, P>, c: &Choose, alt: usize, value: usize) {
+    pub(super) fn bind(t: &mut RunState<B, P>, c: &Choose, alt: usize, value: usize) {
         match &c.alts[alt].kind {
             AltKind::Cell { reg, .. } => t.regs[*reg as usize] = value as i32,
             AltKind::Word(_) => {}

@@ -1,37 +1,37 @@
-//! Random playouts on the runner's own state, drawing as [`Kernel::random_step`] draws; the
+//! Random playouts on the runner's own state, drawing as [`Runner::random_step`] draws; the
 //! games of [`Direct`] shape as a loop over the two boards.
 
 use super::*;
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
-    /// position reached and the number of steps. Draws from `rng` as [`Kernel::random_step`]
+    /// position reached and the number of steps. Draws from `rng` as [`Runner::random_step`]
     /// does (one draw per step, a forced pass included).
     pub fn playout(
         &self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         at: At<B>,
         rng: &mut Rng,
         limit: u64,
-    ) -> Result<(KState<B, P>, At<B>, u64), Fault> {
+    ) -> Result<(RunState<B, P>, At<B>, u64), Fault> {
         Playouts(self).playout(game, s, at, rng, limit)
     }
 }
 
-// Playouts are built in a unit of their own (see `kernel_view`).
-kernel_view!(Playouts);
+// Playouts are built in a unit of their own (see `runner_view`).
+runner_view!(Playouts);
 
 impl<B: Board, const P: usize> Playouts<'_, B, P> {
-    /// [`Kernel::playout`].
+    /// [`Runner::playout`].
     fn playout(
         self,
         game: &Game,
-        s: &KState<B, P>,
+        s: &RunState<B, P>,
         at: At<B>,
         rng: &mut Rng,
         limit: u64,
-    ) -> Result<(KState<B, P>, At<B>, u64), Fault> {
+    ) -> Result<(RunState<B, P>, At<B>, u64), Fault> {
         let (mut s, mut at) = (*s, at);
         let mut steps = 0;
         let mut swaps = Swaps::default();
@@ -87,10 +87,10 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
     }
 
     // A playout's turns of a [`Direct`] game are its hot loop, and they run inside this one
-    // call: [`Kernel::direct_playout`] in the copy for the processor's vector instructions
+    // call: [`Runner::direct_playout`] in the copy for the processor's vector instructions
     // where it has them.
     copies::chosen_entry!(direct_playout_chosen, direct_playout_v3, direct_playout,
-        (self, game: &Game, d: &Direct<B>, s: &mut KState<B, P>, moves: B, rng: &mut Rng,
+        (self, game: &Game, d: &Direct<B>, s: &mut RunState<B, P>, moves: B, rng: &mut Rng,
          steps: &mut u64, limit: u64) -> At<B>);
 
     /// A uniformly random legal step at a choice whose options must be tried, drawn by
@@ -102,7 +102,7 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
     fn random_tried(
         self,
         game: &Game,
-        s: &mut KState<B, P>,
+        s: &mut RunState<B, P>,
         pc: u32,
         moves: B,
         more: B,
@@ -134,7 +134,7 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
     }
 
     /// Random steps of an [`Enclosing`] turn from its choice among `moves` and `more`, drawn
-    /// and counted as [`Kernel::playout`] draws and counts them, while the draw falls on a
+    /// and counted as [`Runner::playout`] draws and counts them, while the draw falls on a
     /// placement: the state changes in place and the next turn's choice is found without
     /// running the program. Where the game goes after the last step (a word's step is played
     /// as the general path plays it, and what follows is left to it), or `limit` reached;
@@ -145,7 +145,7 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
         self,
         game: &Game,
         e: Enclosing,
-        s: &mut KState<B, P>,
+        s: &mut RunState<B, P>,
         mut moves: B,
         mut more: B,
         rng: &mut Rng,
@@ -233,7 +233,7 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
     }
 }
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// The [`Direct`] shape, when the choice at `pc` is its choice (reached only once its phase
     /// gate is passed for good).
     #[inline(always)]
@@ -244,7 +244,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
     /// the new opponent's cells.
     #[inline(always)]
-    pub(super) fn after_direct(s: &KState<B, P>, mover: B, opponent: B) -> KState<B, P> {
+    pub(super) fn after_direct(s: &RunState<B, P>, mover: B, opponent: B) -> RunState<B, P> {
         // A game of this shape has no counters (see `shapes::direct`).
         let mut t = s.at_boundary(false);
         t.mover = 1 - s.mover;
@@ -270,7 +270,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         (next, other, self.direct_moves::<W>(d, next, other))
     }
 
-    /// As [`Kernel::direct_turn`], without the next mover's placements.
+    /// As [`Runner::direct_turn`], without the next mover's placements.
     #[inline(always)]
     pub(super) fn direct_place<const W: bool>(
         &self,
@@ -283,7 +283,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         Self::direct_after(mover, opponent, cell, runs)
     }
 
-    /// As [`Kernel::direct_place`] where the mover may not know whether `cell` is one of its
+    /// As [`Runner::direct_place`] where the mover may not know whether `cell` is one of its
     /// placements: None when no run is closed from it. One cell's rays instead of the whole
     /// board's placements, for the solver's last empty cell.
     #[inline(always)]
@@ -344,14 +344,14 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// Random turns of a [`Direct`] game from a choice among `moves`, until a mover is blocked
     /// (the general path then decides between a pass and the end) or `limit` steps are
-    /// played; draws as [`Kernel::playout`] does.
+    /// played; draws as [`Runner::playout`] does.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn direct_playout<const W: bool>(
         &self,
         game: &Game,
         d: &Direct<B>,
-        s: &mut KState<B, P>,
+        s: &mut RunState<B, P>,
         moves: B,
         rng: &mut Rng,
         steps: &mut u64,
@@ -367,13 +367,13 @@ impl<B: Board, const P: usize> Kernel<B, P> {
 
     /// Turns of a [`Direct`] game from a choice among `moves`, as a loop over the two boards:
     /// before each, `pick(seat, moves)` gives the mover's cell, or None to stop there; until a
-    /// mover is blocked. What comes next, as [`Kernel::after_direct_turns`] says.
+    /// mover is blocked. What comes next, as [`Runner::after_direct_turns`] says.
     #[inline(always)]
     pub(super) fn direct_turns<const W: bool>(
         &self,
         game: &Game,
         d: &Direct<B>,
-        s: &mut KState<B, P>,
+        s: &mut RunState<B, P>,
         mut moves: B,
         mut pick: impl FnMut(usize, B) -> Option<usize>,
     ) -> At<B> {
@@ -404,7 +404,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
         &self,
         game: &Game,
         d: &Direct<B>,
-        s: &mut KState<B, P>,
+        s: &mut RunState<B, P>,
         (mover, opponent): (B, B),
         turns: u32,
         moves: B,

@@ -58,8 +58,8 @@ use crate::ir::{
 };
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// A rule error met by the kernel (placing on a piece, a loop without end), with where the
-/// rules cause it. Boxed: the kernel's results stay a word wide on the hot path, where errors
+/// A rule error met by the runner (placing on a piece, a loop without end), with where the
+/// rules cause it. Boxed: the runner's results stay a word wide on the hot path, where errors
 /// are rare.
 pub type Fault = Box<RuleError>;
 
@@ -69,13 +69,13 @@ fn fault(game: &Game, message: &str, loc: Option<&crate::ir::Loc>) -> Fault {
 
 /// A position: at a turn boundary, or inside a turn of several steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct KState<B, const P: usize = 2> {
+pub struct RunState<B, const P: usize = 2> {
     pub pieces: [B; P],
     pub mover: u8,
     pub turn: u32,
     pub passes: u32,
     /// The after-step end conditions were found false with the cells they read as they are
-    /// now (see `Kernel::step_ends_read`).
+    /// now (see `Runner::step_ends_read`).
     pub step_ends_clear: bool,
     /// Inside a turn: the steps taken, whether the turn is a pass, the turn's variables.
     pub steps: u32,
@@ -94,19 +94,19 @@ pub struct KState<B, const P: usize = 2> {
 #[derive(Clone, Copy, Debug)]
 pub enum At<B> {
     /// The game is over; the winner an end condition named, if it named one (otherwise the
-    /// scores decide, see [`Kernel::outcome`]). Kept small: this is copied every step.
+    /// scores decide, see [`Runner::outcome`]). Kept small: this is copied every step.
     Over(Option<u8>),
     /// The mover has no step and must pass.
     Pass,
     /// The mover chooses at the choice at `pc`: a value of its first option (`moves`) or of
     /// a later one (`more`). With two options, `more` holds the second's values, a word or
     /// pass option as bit 0; with more options, bit i stands for option i + 1, and a cell
-    /// option's values are found again when they are listed (see [`Kernel::later_nth`]).
+    /// option's values are found again when they are listed (see [`Runner::later_nth`]).
     Choice { pc: u32, moves: B, more: B },
 }
 
 /// Where a turn's opening run suspends: the state there, the choice and its options.
-type Opening<B, const P: usize> = Option<(KState<B, P>, u32, B, B)>;
+type Opening<B, const P: usize> = Option<(RunState<B, P>, u32, B, B)>;
 
 /// How running a turn program stopped.
 enum Flow<B> {
@@ -130,30 +130,30 @@ fn later(c: &Choose, v: usize) -> (usize, usize) {
     }
 }
 
-/// Declares `$name`, a view of a [`Kernel`] whose methods the compiler builds in the codegen
+/// Declares `$name`, a view of a [`Runner`] whose methods the compiler builds in the codegen
 /// unit of the module that declares it. A generic type's methods, in every file and for every
 /// width, are built in the unit of the module that defines the type; the runner's entry points
 /// (playouts, random games, perft, applying steps), each with the interpreter inlined, would
 /// otherwise make one unit of all seven widths, which one core builds while the others wait
 /// (in the test profile, eleven minutes after every other unit was done). A view changes
-/// nothing at run time: it derefs to the kernel, and a build of one codegen unit (the release
+/// nothing at run time: it derefs to the runner, and a build of one codegen unit (the release
 /// profile) sees through it.
-macro_rules! kernel_view {
+macro_rules! runner_view {
     ($name:ident) => {
         #[derive(Clone, Copy)]
-        struct $name<'k, B: Board, const P: usize>(&'k Kernel<B, P>);
+        struct $name<'k, B: Board, const P: usize>(&'k Runner<B, P>);
 
         impl<B: Board, const P: usize> std::ops::Deref for $name<'_, B, P> {
-            type Target = Kernel<B, P>;
+            type Target = Runner<B, P>;
 
             #[inline(always)]
-            fn deref(&self) -> &Kernel<B, P> {
+            fn deref(&self) -> &Runner<B, P> {
                 self.0
             }
         }
     };
 }
-use kernel_view;
+use runner_view;
 
 /// Jumps one step may take before its next choice: past them, the run is reported as a loop
 /// that never ends.
@@ -161,7 +161,7 @@ const STEP_BUDGET: u32 = 1_000_000;
 /// Jumps after which a run starts watching for a state it has been in before.
 const WATCH_AFTER: u32 = 4_096;
 
-pub struct Kernel<B: Board, const P: usize = 2> {
+pub struct Runner<B: Board, const P: usize = 2> {
     /// Every turn is one placement (see the module's documentation): the direct paths apply,
     /// and perft and the solver may run here.
     single_step: bool,
@@ -197,7 +197,7 @@ pub struct Kernel<B: Board, const P: usize = 2> {
     /// alternate the mover tends to have its last placement (on Othello 6x6, 6% fewer
     /// positions).
     quarters: [B; 4],
-    /// Per cell, the index of its class in [`Kernel::by_exposure`] (`u8::MAX` off the
+    /// Per cell, the index of its class in [`Runner::by_exposure`] (`u8::MAX` off the
     /// playable cells).
     exposure_class: Vec<u8>,
     /// The axes along which the margin search finds pieces that can no longer be captured
@@ -307,7 +307,7 @@ impl StepEndTable {
 
     /// The answer's place: the mover, then each cell's contents (0 empty, 1 + its owner).
     #[inline(always)]
-    fn index<B: Board, const P: usize>(&self, s: &KState<B, P>) -> usize {
+    fn index<B: Board, const P: usize>(&self, s: &RunState<B, P>) -> usize {
         let base = if P == 2 { 3 } else { self.base };
         self.cells.iter().fold(s.mover as usize, |i, &c| {
             let code = if P == 2 {
@@ -338,7 +338,7 @@ impl StepEndTable {
     }
 }
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// The game's number of players: a constant on two-player builds, so that turn order and
     /// `for each p` loops fold away there.
     #[inline(always)]
@@ -358,7 +358,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 
     /// The cells next to `s` in all eight directions, in four steps (valid when
-    /// [`Kernel::eight_by_parts`] says so): east and west, then north and south of those
+    /// [`Runner::eight_by_parts`] says so): east and west, then north and south of those
     /// and of `s` itself, which covers the diagonals.
     #[inline(always)]
     pub(super) fn eight_by_steps(s: B, step: impl Fn(B, usize) -> B) -> B {
@@ -382,7 +382,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 }
 
-impl<B: Board, const P: usize> KState<B, P> {
+impl<B: Board, const P: usize> RunState<B, P> {
     /// Every piece on the board. With two players (the common case) a plain union, which the
     /// compiler sees through; with more, the slots past the game's players are empty.
     #[inline(always)]
@@ -424,8 +424,8 @@ impl<B: Board, const P: usize> KState<B, P> {
     /// the whole state is slower: the fields are reread at once from a wide store). The
     /// registers are copied only when `counted`: the game's counters live there.
     #[inline(always)]
-    pub fn at_boundary(&self, counted: bool) -> KState<B, P> {
-        KState {
+    pub fn at_boundary(&self, counted: bool) -> RunState<B, P> {
+        RunState {
             pieces: self.pieces,
             mover: self.mover,
             turn: self.turn,
@@ -445,9 +445,9 @@ impl<B: Board, const P: usize> KState<B, P> {
     }
 }
 
-impl<B: Board, const P: usize> Kernel<B, P> {
+impl<B: Board, const P: usize> Runner<B, P> {
     /// The cells in the classes and parts the solver's last stretch orders its placements
-    /// by ([`Kernel::by_exposure`], [`Kernel::quarters`]).
+    /// by ([`Runner::by_exposure`], [`Runner::quarters`]).
     fn sort_cells_for_the_solver(&mut self, g: &crate::board::geometry::Geometry) {
         let mut by_exposure: Vec<(u32, B)> = Vec::new();
         for cell in self.playable.cells() {
@@ -475,7 +475,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     /// The runner for `game`, whose board must fit `B`. With `plain`, it takes none of the
     /// shapes it recognises (see [`Form`], [`Direct`], [`StepEndTable`], turns of one
     /// placement): the reference its fast paths are tested against.
-    pub fn new(game: &Game, plain: bool) -> Kernel<B, P> {
+    pub fn new(game: &Game, plain: bool) -> Runner<B, P> {
         let g = &game.geometry;
         assert!(g.cells() <= B::CELLS, "the board fits the runner's sets");
         let lines = game.lines.iter().map(|l| compile_line(game, l)).collect();
@@ -514,7 +514,7 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 .map(|(i, _)| game.players.len() + i)
                 .collect()
         };
-        let mut kernel = Kernel {
+        let mut runner = Runner {
             friend_kinds: kinds_as(PieceRole::Friend),
             opponent_kinds: kinds_as(PieceRole::Opponent),
             player_slots: game.players.len(),
@@ -599,12 +599,12 @@ impl<B: Board, const P: usize> Kernel<B, P> {
                 .map(|a| a.each_ref().map(B::from_bits))
                 .collect(),
         };
-        kernel.sort_cells_for_the_solver(g);
-        kernel.stability = (kernel.direct.as_ref())
+        runner.sort_cells_for_the_solver(g);
+        runner.stability = (runner.direct.as_ref())
             .filter(|d| d.end.opponent.is_empty())
-            .and_then(|d| search::Stability::new(g, &kernel.lines[d.line].dirs, kernel.playable));
+            .and_then(|d| search::Stability::new(g, &runner.lines[d.line].dirs, runner.playable));
         // Steps are unions of shifts, so checking one cell at a time covers every set.
-        let blank = KState {
+        let blank = RunState {
             pieces: [B::EMPTY; P],
             mover: 0,
             turn: 0,
@@ -617,17 +617,17 @@ impl<B: Board, const P: usize> Kernel<B, P> {
             agreeing: false,
             trials: 0,
         };
-        let ctx = kernel.ctx(game, &blank);
+        let ctx = runner.ctx(game, &blank);
         let by_parts = (0..g.cells())
             .all(|c| ctx.eight_by_parts(B::single(c)) == ctx.adjacent(B::single(c), 0xff));
-        kernel.eight_by_parts = by_parts;
-        kernel
+        runner.eight_by_parts = by_parts;
+        runner
     }
 
-    fn ctx<'a>(&'a self, game: &'a Game, state: &'a KState<B, P>) -> Ctx<'a, B, P> {
+    fn ctx<'a>(&'a self, game: &'a Game, state: &'a RunState<B, P>) -> Ctx<'a, B, P> {
         Ctx {
             game,
-            kernel: self,
+            runner: self,
             state,
             probe: None,
             bound: NOBODY,
@@ -638,73 +638,73 @@ impl<B: Board, const P: usize> Kernel<B, P> {
     }
 }
 
-/// The kernel sized for a game's board: one word, two, three (up to 13 x 13 and a little more),
+/// The runner sized for a game's board: one word, two, three (up to 13 x 13 and a little more),
 /// six (up to 19 x 19 and a little more) for two players; the largest board the language
 /// allows, or more players (and kinds of piece) than two on a board past one word, share the
-/// widest kernel, whose states have room for every player. Each width is a build of the whole
+/// widest runner, whose states have room for every player. Each width is a build of the whole
 /// runner, and costs build time; the narrower a state, the less every step copies and masks.
-pub enum AnyKernel {
-    Narrow(Kernel<u64>),
-    Wide(Kernel<u128>),
-    // Boxed: a kernel holds sets of its width, and these are wide.
-    Words3(Box<Kernel<Wide<3>>>),
-    Words6(Box<Kernel<Wide<6>>>),
+pub enum AnyRunner {
+    Narrow(Runner<u64>),
+    Wide(Runner<u128>),
+    // Boxed: a runner holds sets of its width, and these are wide.
+    Words3(Box<Runner<Wide<3>>>),
+    Words6(Box<Runner<Wide<6>>>),
     /// Games of more than two players (or kinds of piece) on one word.
-    SeveralNarrow(Box<Kernel<u64, MAX_PLAYERS>>),
+    SeveralNarrow(Box<Runner<u64, MAX_PLAYERS>>),
     /// Every other game: more than two players past one word, or a board past six words. Two
-    /// players of a board that large use two of its slots; a kernel of its own for them was
+    /// players of a board that large use two of its slots; a runner of its own for them was
     /// the largest build of the runner (docs/PERFORMANCE.md, "Build time").
-    Widest(Box<Kernel<Wide<{ WORDS }>, MAX_PLAYERS>>),
+    Widest(Box<Runner<Wide<{ WORDS }>, MAX_PLAYERS>>),
 }
 
-/// Runs `$body` with `$k` bound to the kernel of whatever width `$any` holds.
+/// Runs `$body` with `$k` bound to the runner of whatever width `$any` holds.
 macro_rules! each_width {
     ($any:expr, $k:ident => $body:expr) => {
         match $any {
-            $crate::engine::kernel::AnyKernel::Narrow($k) => $body,
-            $crate::engine::kernel::AnyKernel::Wide($k) => $body,
-            $crate::engine::kernel::AnyKernel::Words3($k) => $body,
-            $crate::engine::kernel::AnyKernel::Words6($k) => $body,
-            $crate::engine::kernel::AnyKernel::SeveralNarrow($k) => $body,
-            $crate::engine::kernel::AnyKernel::Widest($k) => $body,
+            $crate::engine::runner::AnyRunner::Narrow($k) => $body,
+            $crate::engine::runner::AnyRunner::Wide($k) => $body,
+            $crate::engine::runner::AnyRunner::Words3($k) => $body,
+            $crate::engine::runner::AnyRunner::Words6($k) => $body,
+            $crate::engine::runner::AnyRunner::SeveralNarrow($k) => $body,
+            $crate::engine::runner::AnyRunner::Widest($k) => $body,
         }
     };
 }
 pub(crate) use each_width;
 
-impl AnyKernel {
-    /// How many cells this kernel's sets hold (a multiple of 64).
+impl AnyRunner {
+    /// How many cells this runner's sets hold (a multiple of 64).
     pub fn set_cells(&self) -> usize {
-        fn of<B: Board, const P: usize>(_: &Kernel<B, P>) -> usize {
+        fn of<B: Board, const P: usize>(_: &Runner<B, P>) -> usize {
             B::CELLS
         }
         each_width!(self, k => of(k))
     }
 
-    /// The size of this kernel's [`KState`].
+    /// The size of this runner's [`RunState`].
     pub fn state_bytes(&self) -> usize {
-        fn of<B: Board, const P: usize>(_: &Kernel<B, P>) -> usize {
-            std::mem::size_of::<KState<B, P>>()
+        fn of<B: Board, const P: usize>(_: &Runner<B, P>) -> usize {
+            std::mem::size_of::<RunState<B, P>>()
         }
         each_width!(self, k => of(k))
     }
 
     /// The runner for `game`, on sets as wide as its board needs, with every fast path the
     /// rules allow (`plain`: none of them, the reference the fast paths are tested against).
-    pub fn new(game: &Game, plain: bool) -> AnyKernel {
+    pub fn new(game: &Game, plain: bool) -> AnyRunner {
         // Kinds of piece take slots of their own, which only the builds of many slots have.
         if game.slot_count() > 2 {
             return match game.geometry.cells() {
-                ..=64 => AnyKernel::SeveralNarrow(Box::new(Kernel::new(game, plain))),
-                _ => AnyKernel::Widest(Box::new(Kernel::new(game, plain))),
+                ..=64 => AnyRunner::SeveralNarrow(Box::new(Runner::new(game, plain))),
+                _ => AnyRunner::Widest(Box::new(Runner::new(game, plain))),
             };
         }
         match game.geometry.cells() {
-            ..=64 => AnyKernel::Narrow(Kernel::new(game, plain)),
-            65..=128 => AnyKernel::Wide(Kernel::new(game, plain)),
-            129..=192 => AnyKernel::Words3(Box::new(Kernel::new(game, plain))),
-            193..=384 => AnyKernel::Words6(Box::new(Kernel::new(game, plain))),
-            _ => AnyKernel::Widest(Box::new(Kernel::new(game, plain))),
+            ..=64 => AnyRunner::Narrow(Runner::new(game, plain)),
+            65..=128 => AnyRunner::Wide(Runner::new(game, plain)),
+            129..=192 => AnyRunner::Words3(Box::new(Runner::new(game, plain))),
+            193..=384 => AnyRunner::Words6(Box::new(Runner::new(game, plain))),
+            _ => AnyRunner::Widest(Box::new(Runner::new(game, plain))),
         }
     }
 
@@ -729,7 +729,7 @@ impl AnyKernel {
         each_width!(self, k => k.forms.iter().any(|f| f.place_surround.is_some()))
     }
 
-    /// Uniform random steps from `s` (see [`Kernel::playout`]) until the game ends or `limit`
+    /// Uniform random steps from `s` (see [`Runner::playout`]) until the game ends or `limit`
     /// steps are played: the position reached and the number of steps.
     pub fn playout(
         &self,
@@ -739,7 +739,7 @@ impl AnyKernel {
         limit: u64,
     ) -> Result<(State, u64), RuleError> {
         fn run<B: Board, const P: usize>(
-            k: &Kernel<B, P>,
+            k: &Runner<B, P>,
             game: &Game,
             s: &State,
             rng: &mut Rng,
@@ -758,11 +758,11 @@ impl AnyKernel {
         each_width!(self, k => run(k, game, s, rng, limit))
     }
 
-    /// Perft from `s`: sequences of `depth` whole turns (see [`Kernel::perft`] and
-    /// [`Kernel::perft_steps`]).
+    /// Perft from `s`: sequences of `depth` whole turns (see [`Runner::perft`] and
+    /// [`Runner::perft_steps`]).
     pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Result<u64, RuleError> {
         fn run<B: Board, const P: usize>(
-            k: &Kernel<B, P>,
+            k: &Runner<B, P>,
             game: &Game,
             s: &State,
             depth: u32,
