@@ -500,57 +500,37 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     }
 }
 
-impl<B: Board, const P: usize> Evaluate for Ctx<'_, B, P> {
-    type Cells = B;
-    fn mover(&self) -> u8 {
+/// What the evaluation of numbers, players and conditions (`eval`) reads of a position.
+impl<B: Board, const P: usize> Ctx<'_, B, P> {
+    pub(super) fn mover(&self) -> u8 {
         self.state.mover
     }
     #[inline(always)]
-    fn players(&self) -> u8 {
+    pub(super) fn players(&self) -> u8 {
         Runner::<B, P>::players(self.game)
     }
-    fn bound(&self) -> u8 {
+    pub(super) fn bound(&self) -> u8 {
         self.bound
     }
-    fn holder(&self, token: u8) -> u8 {
+    pub(super) fn holder(&self, token: u8) -> u8 {
         self.state.tokens[token as usize]
     }
-    #[inline]
-    fn cell(&self, c: &Cell) -> usize {
-        Ctx::cell(self, c)
-    }
-    fn register(&self, r: u8) -> f64 {
+    pub(super) fn register(&self, r: u8) -> f64 {
         f64::from(self.state.regs[r as usize])
     }
-    fn turn(&self) -> f64 {
+    pub(super) fn turn(&self) -> f64 {
         f64::from(self.state.turn)
     }
-    fn passes(&self) -> f64 {
+    pub(super) fn passes(&self) -> f64 {
         f64::from(self.state.passes)
     }
-    fn attribute(&self, index: usize, player: u8) -> f64 {
+    pub(super) fn attribute(&self, index: usize, player: u8) -> f64 {
         self.game.attributes[index].1[player as usize]
     }
-    fn geometry(&self) -> &crate::board::geometry::Geometry {
-        &self.game.geometry
-    }
-    #[inline]
-    fn cells(&self, s: &Set) -> B {
-        self.set(s)
-    }
-    fn count(cells: &B) -> u32 {
-        cells.count()
-    }
-    fn contains(cells: &B, cell: usize) -> bool {
-        cells.contains(cell)
-    }
-    fn is_empty(cells: &B) -> bool {
-        cells.is_empty()
-    }
-    fn any_line(&self, line: usize, from: usize) -> bool {
+    pub(super) fn any_line(&self, line: usize, from: usize) -> bool {
         !self.line_cells(line, from, false).is_empty()
     }
-    fn breathes(&self, cell: usize) -> bool {
+    pub(super) fn breathes(&self, cell: usize) -> bool {
         let empty = self.class(CellClass::Empty);
         match self.owner(cell) {
             // An empty cell's "group" is its region; its liberties are empty neighbours.
@@ -560,7 +540,7 @@ impl<B: Board, const P: usize> Evaluate for Ctx<'_, B, P> {
             Some(p) => self.flood(cell, self.state.pieces[p], empty).is_none(),
         }
     }
-    fn blocked(&self) -> bool {
+    pub(super) fn blocked(&self) -> bool {
         let s = self.state;
         let mover = self
             .mover_can_move

@@ -18,6 +18,7 @@
 mod choices;
 mod context;
 pub(crate) mod copies;
+mod eval;
 pub mod judge;
 mod lines;
 mod perft;
@@ -39,7 +40,6 @@ use shapes::{
     direct, enclosing, form, multi_step_reason, needs_blocked, reads_cond, Direct, Enclosing, Form,
 };
 
-use super::eval::{self, Evaluate};
 use super::hash::PositionMap;
 use super::random_pick::{draw_tried, Swaps};
 use super::rng::Rng;
@@ -576,7 +576,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
             ends_use_blocked: game
                 .ends
                 .iter()
-                .any(|e| e.timing == Timing::AfterTurn && super::eval::uses_blocked(&e.condition)),
+                .any(|e| e.timing == Timing::AfterTurn && eval::uses_blocked(&e.condition)),
             eight_by_parts: false,
             by_exposure: Vec::new(),
             quarters: [B::EMPTY; 4],

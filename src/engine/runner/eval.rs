@@ -1,41 +1,16 @@
-//! Evaluating compiled expressions: what every context answers the same way, whatever sets
-//! it holds cells in (see [`Evaluate`]; the runner's context is `runner::Ctx`).
+//! Evaluating compiled expressions in the runner's context ([`Ctx`]): the language's
+//! arithmetic, comparisons and logic, the end conditions and the scores, written once for
+//! every width of set.
 
-use super::state::Outcome;
-use crate::board::geometry::{row_and_column, Geometry};
+use super::context::Ctx;
+use crate::board::geometry::row_and_column;
+use crate::board::sets::Board;
+use crate::engine::state::Outcome;
 use crate::ir::{
-    counter_slot, next_player, Cell, Cond, EndCondition, Num, Player, Set, Timing, MAX_PLAYERS,
-    NOBODY,
+    counter_slot, next_player, Cond, EndCondition, Num, Player, Timing, MAX_PLAYERS, NOBODY,
 };
 
-/// What the evaluation of numbers, players and conditions needs from a context: the
-/// language's arithmetic and logic are written here once, over whatever sets the context
-/// holds cells in.
-pub trait Evaluate {
-    type Cells: PartialEq;
-    fn mover(&self) -> u8;
-    /// The game's number of players.
-    fn players(&self) -> u8;
-    /// The player bound by `score p`, `tiebreak p` or `for each p`.
-    fn bound(&self) -> u8;
-    fn holder(&self, token: u8) -> u8;
-    fn cell(&self, c: &Cell) -> usize;
-    fn register(&self, r: u8) -> f64;
-    fn turn(&self) -> f64;
-    fn passes(&self) -> f64;
-    fn attribute(&self, index: usize, player: u8) -> f64;
-    /// The board, whose width numbers the cells row by row.
-    fn geometry(&self) -> &Geometry;
-    fn cells(&self, s: &Set) -> Self::Cells;
-    fn count(cells: &Self::Cells) -> u32;
-    fn contains(cells: &Self::Cells, cell: usize) -> bool;
-    fn is_empty(cells: &Self::Cells) -> bool;
-    fn any_line(&self, line: usize, from: usize) -> bool;
-    fn breathes(&self, cell: usize) -> bool;
-    fn blocked(&self) -> bool;
-}
-
-pub fn player<E: Evaluate>(e: &E, p: &Player) -> u8 {
+pub(super) fn player<B: Board, const P: usize>(e: &Ctx<'_, B, P>, p: &Player) -> u8 {
     match p {
         Player::Const(x) => *x,
         Player::Mover => e.mover(),
@@ -51,7 +26,7 @@ pub fn player<E: Evaluate>(e: &E, p: &Player) -> u8 {
     }
 }
 
-pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
+pub(super) fn num<B: Board, const P: usize>(e: &Ctx<'_, B, P>, n: &Num) -> f64 {
     match n {
         Num::Add(a, b) => operand(e, a) + operand(e, b),
         Num::Sub(a, b) => operand(e, a) - operand(e, b),
@@ -80,9 +55,9 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
             NOBODY => 0.0,
             p => e.register(counter_slot(*i, p, e.players()) as u8),
         },
-        Num::Row(c) => row_and_column(e.cell(c), e.geometry().width).0 as f64,
-        Num::Column(c) => row_and_column(e.cell(c), e.geometry().width).1 as f64,
-        Num::Distance(a, b) => e.geometry().distance(e.cell(a), e.cell(b)) as f64,
+        Num::Row(c) => row_and_column(e.cell(c), e.game.geometry.width).0 as f64,
+        Num::Column(c) => row_and_column(e.cell(c), e.game.geometry.width).1 as f64,
+        Num::Distance(a, b) => e.game.geometry.distance(e.cell(a), e.cell(b)) as f64,
         leaf => operand(e, leaf),
     }
 }
@@ -91,10 +66,10 @@ pub fn num<E: Evaluate>(e: &E, n: &Num) -> f64 {
 /// read here, without another call of [`num`], which costs more than they do; [`num`] reads
 /// its leaves here too.
 #[inline(always)]
-fn operand<E: Evaluate>(e: &E, n: &Num) -> f64 {
+fn operand<B: Board, const P: usize>(e: &Ctx<'_, B, P>, n: &Num) -> f64 {
     match n {
         Num::Const(v) => *v,
-        Num::Count(s) => f64::from(E::count(&e.cells(s))),
+        Num::Count(s) => f64::from(e.set(s).count()),
         Num::Reg(r) => e.register(*r),
         Num::Turn => e.turn(),
         Num::Passes => e.passes(),
@@ -102,12 +77,12 @@ fn operand<E: Evaluate>(e: &E, n: &Num) -> f64 {
     }
 }
 
-pub fn cond<E: Evaluate>(e: &E, c: &Cond) -> bool {
+pub(super) fn cond<B: Board, const P: usize>(e: &Ctx<'_, B, P>, c: &Cond) -> bool {
     match c {
         Cond::Const(b) => *b,
         Cond::Not(a) => match &**a {
             // The usual `none(...)`, without another call.
-            Cond::NonEmpty(s) => E::is_empty(&e.cells(s)),
+            Cond::NonEmpty(s) => e.set(s).is_empty(),
             a => !cond(e, a),
         },
         Cond::And(a, b) => cond(e, a) && cond(e, b),
@@ -115,9 +90,9 @@ pub fn cond<E: Evaluate>(e: &E, c: &Cond) -> bool {
         Cond::Num(cmp, a, b) => cmp.holds(operand(e, a), operand(e, b)),
         Cond::Player(eq, a, b) => (player(e, a) == player(e, b)) == *eq,
         Cond::Cell(eq, a, b) => (e.cell(a) == e.cell(b)) == *eq,
-        Cond::SetEq(eq, a, b) => (e.cells(a) == e.cells(b)) == *eq,
-        Cond::In(c, s) => E::contains(&e.cells(s), e.cell(c)),
-        Cond::NonEmpty(s) => !E::is_empty(&e.cells(s)),
+        Cond::SetEq(eq, a, b) => (e.set(a) == e.set(b)) == *eq,
+        Cond::In(c, s) => e.set(s).contains(e.cell(c)),
+        Cond::NonEmpty(s) => !e.set(s).is_empty(),
         Cond::Breathes(c) => e.breathes(e.cell(c)),
         Cond::AnyLine(l, c) => e.any_line(*l, e.cell(c)),
         Cond::Blocked => e.blocked(),
@@ -126,12 +101,12 @@ pub fn cond<E: Evaluate>(e: &E, c: &Cond) -> bool {
 
 /// The first end condition of `timing` that holds at the position `at` evaluates (given the
 /// player bound by `for each p`): Some(the winner it names, if it names one).
-pub fn ended<E: Evaluate>(
+pub(super) fn ended<'a, B: Board, const P: usize>(
     ends: &[EndCondition],
     timing: Timing,
     mover: u8,
     players: u8,
-    at: impl Fn(u8) -> E,
+    at: impl Fn(u8) -> Ctx<'a, B, P>,
 ) -> Option<Option<u8>> {
     for end in ends.iter().filter(|e| e.timing == timing) {
         if !end.for_each {
@@ -158,12 +133,12 @@ pub fn ended<E: Evaluate>(
 /// of score and tie-breaks that differs decides (equal throughout: a draw).
 /// With more than two players, the highest score wins; among those level at the top, the
 /// tie-breaks decide in order; two or more still level at the end make a draw.
-pub fn outcome<E: Evaluate>(
+pub(super) fn outcome<'a, B: Board, const P: usize>(
     score: &Num,
     tiebreaks: &[Num],
     winner: Option<u8>,
     players: u8,
-    at: impl Fn(u8) -> E,
+    at: impl Fn(u8) -> Ctx<'a, B, P>,
 ) -> Outcome {
     let value = |expr: &Num, p: u8| num(&at(p), expr);
     let mut scores = [0.0; MAX_PLAYERS];
@@ -183,17 +158,6 @@ pub fn outcome<E: Evaluate>(
     });
     Outcome {
         winner,
-        players,
-        by_player: scores,
-    }
-}
-
-/// The outcome of a game of `players` whose scores are `scores`, with no tie-break and no
-/// winner named by an end: what [`outcome`] decides then, for callers that count the scores
-/// themselves (the solver, from its boards).
-pub fn by_scores(scores: [f64; MAX_PLAYERS], players: u8) -> Outcome {
-    Outcome {
-        winner: sole(leaders((1u32 << players) - 1, |p| scores[p as usize])),
         players,
         by_player: scores,
     }
@@ -228,7 +192,7 @@ fn leaders(among: u32, value: impl Fn(u8) -> f64) -> u32 {
 }
 
 /// Whether a condition asks `blocked` (which costs move generation for both players).
-pub fn uses_blocked(c: &Cond) -> bool {
+pub(super) fn uses_blocked(c: &Cond) -> bool {
     match c {
         Cond::Blocked => true,
         Cond::Not(a) => uses_blocked(a),
