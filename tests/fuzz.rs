@@ -14,13 +14,12 @@ use outflank::engine::Engine;
 use outflank::source::{MemoryFiles, NoFiles, SourceFile};
 use proptest::prelude::*;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// `default` cases per property from a fixed seed, so that CI runs the same cases in the same
 /// time every run; OUTFLANK_FUZZ_CASES asks for that many cases from a fresh seed each run (or
 /// from PROPTEST_RNG_SEED, to repeat one).
-fn config(default: u32) -> ProptestConfig {
+pub(crate) fn config(default: u32) -> ProptestConfig {
     let campaign = std::env::var("OUTFLANK_FUZZ_CASES")
         .ok()
         .and_then(|v| v.parse().ok());
@@ -34,12 +33,12 @@ fn config(default: u32) -> ProptestConfig {
 // ---- generated rules files ------------------------------------------------------------------
 
 /// A condition for an end: `blocked`, or one a turn may ask too.
-fn condition() -> impl Strategy<Value = String> {
+pub(crate) fn condition() -> impl Strategy<Value = String> {
     prop_oneof![1 => Just("blocked".to_string()), 8 => turn_condition()]
 }
 
 /// A condition that needs no variable (`blocked` may not be asked in a turn).
-fn turn_condition() -> impl Strategy<Value = String> {
+pub(crate) fn turn_condition() -> impl Strategy<Value = String> {
     prop_oneof![
         Just("true".to_string()),
         Just("false".to_string()),
@@ -56,7 +55,7 @@ fn turn_condition() -> impl Strategy<Value = String> {
 }
 
 /// A condition about the chosen cell `c`.
-fn cell_condition() -> impl Strategy<Value = String> {
+pub(crate) fn cell_condition() -> impl Strategy<Value = String> {
     prop_oneof![
         turn_condition(),
         Just("some(captured(outflank, c))".to_string()),
@@ -68,7 +67,7 @@ fn cell_condition() -> impl Strategy<Value = String> {
     ]
 }
 
-fn cells() -> impl Strategy<Value = String> {
+pub(crate) fn cells() -> impl Strategy<Value = String> {
     prop_oneof![
         Just("empty"),
         Just("all"),
@@ -81,7 +80,7 @@ fn cells() -> impl Strategy<Value = String> {
 }
 
 /// A condition wrapped in `depth` brackets and `nots` negations: past the limits, an error.
-fn nested(c: String, depth: usize, nots: usize) -> String {
+pub(crate) fn nested(c: String, depth: usize, nots: usize) -> String {
     format!(
         "{}{}{c}{}",
         "not ".repeat(nots),
@@ -91,7 +90,7 @@ fn nested(c: String, depth: usize, nots: usize) -> String {
 }
 
 /// Statements inside a `choose c` (they may use `c`), nested up to a few levels.
-fn inner_block() -> impl Strategy<Value = String> {
+pub(crate) fn inner_block() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
         Just("place c".to_string()),
         Just("flip captured(outflank, c)".to_string()),
@@ -127,7 +126,7 @@ fn inner_block() -> impl Strategy<Value = String> {
 }
 
 /// A turn: choices of `c` with their bodies, maybe in a loop or behind a phase test.
-fn turn() -> impl Strategy<Value = String> {
+pub(crate) fn turn() -> impl Strategy<Value = String> {
     let choice = (
         cells(),
         cell_condition(),
@@ -229,7 +228,7 @@ prop_compose! {
 }
 
 /// Plays `text`, if it checks, a few random games of bounded length: every error is a value.
-fn play_generated(text: &str) {
+pub(crate) fn play_generated(text: &str) {
     play_checked(check(
         SourceFile::new("generated.rules", text),
         &NoFiles,
@@ -238,7 +237,7 @@ fn play_generated(text: &str) {
 }
 
 /// Plays random steps from `s` until the game or agreement is over, at most `limit` of them.
-fn random_steps(e: &Engine, mut s: State, rng: &mut Rng, limit: usize) -> State {
+pub(crate) fn random_steps(e: &Engine, mut s: State, rng: &mut Rng, limit: usize) -> State {
     let mut buf = Vec::new();
     for _ in 0..limit {
         if s.is_over() || e.steps(&s, &mut buf).is_err() || buf.is_empty() {
@@ -252,7 +251,7 @@ fn random_steps(e: &Engine, mut s: State, rng: &mut Rng, limit: usize) -> State 
     s
 }
 
-fn play_checked(checked: Result<outflank::check::Checked, CheckError>) {
+pub(crate) fn play_checked(checked: Result<outflank::check::Checked, CheckError>) {
     match checked {
         Ok(checked) => {
             let e = Engine::new(checked.game);
@@ -283,7 +282,7 @@ fn play_checked(checked: Result<outflank::check::Checked, CheckError>) {
 }
 
 /// What a variant may say after `extends`: each replaces a base item (or adds one).
-fn variant_item() -> impl Strategy<Value = String> {
+pub(crate) fn variant_item() -> impl Strategy<Value = String> {
     prop_oneof![
         Just("title \"variant\"".to_string()),
         (1usize..=12, 1usize..=12).prop_map(|(w, h)| format!("board {w} x {h}")),
@@ -359,7 +358,7 @@ proptest! {
 // ---- command lines -------------------------------------------------------------------------
 
 /// Runs the binary; a run that takes longer than `limit` is a hang.
-fn run_bounded(args: &[String], input: &str, limit: Duration) -> Output {
+pub(crate) fn run_bounded(args: &[String], input: &str, limit: Duration) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
         .args(args)
@@ -382,12 +381,12 @@ fn run_bounded(args: &[String], input: &str, limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn word(options: &[&'static str]) -> impl Strategy<Value = String> {
+pub(crate) fn word(options: &[&'static str]) -> impl Strategy<Value = String> {
     proptest::sample::select(options.to_vec()).prop_map(str::to_string)
 }
 
 /// A value for any option: ordinary, empty, out of range, not a number, control characters.
-fn value() -> impl Strategy<Value = String> {
+pub(crate) fn value() -> impl Strategy<Value = String> {
     prop_oneof![
         word(&[
             "0",
@@ -432,7 +431,7 @@ fn value() -> impl Strategy<Value = String> {
 }
 
 /// The options a command takes, each with values mostly right and sometimes wrong.
-fn option_for(command: &str) -> BoxedStrategy<Vec<String>> {
+pub(crate) fn option_for(command: &str) -> BoxedStrategy<Vec<String>> {
     let flag = |f: &'static str| Just(vec![f.to_string()]).boxed();
     let with = |f: &'static str, values: &[&'static str]| {
         word(values)
@@ -602,11 +601,11 @@ prop_compose! {
     }
 }
 
-fn command_line() -> impl Strategy<Value = Vec<String>> {
+pub(crate) fn command_line() -> impl Strategy<Value = Vec<String>> {
     prop_oneof![3 => plausible_command_line(), 1 => chaotic_command_line()]
 }
 
-fn temp(name: &str) -> String {
+pub(crate) fn temp(name: &str) -> String {
     common::run::temp("fuzz", name)
 }
 
@@ -647,298 +646,3 @@ proptest! {
 }
 
 // ---- records ---------------------------------------------------------------------------------
-
-/// Records of real games (6x6 Reversi), made once.
-fn records() -> &'static Vec<serde_json::Value> {
-    static RECORDS: OnceLock<Vec<serde_json::Value>> = OnceLock::new();
-    RECORDS.get_or_init(|| {
-        let path = temp("fuzz-records.jsonl");
-        let _ = std::fs::remove_file(&path);
-        let o = run_bounded(
-            &[
-                "run".into(),
-                "games/reversi-6x6.rules".into(),
-                "--games".into(),
-                "6".into(),
-                "--record".into(),
-                path.clone(),
-            ],
-            "",
-            Duration::from_secs(60),
-        );
-        assert!(o.status.success());
-        std::fs::read_to_string(&path)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    })
-}
-
-/// A change to a record, and whether the result it claims is then certainly false.
-#[derive(Clone, Debug)]
-enum Tamper {
-    Score(f64),
-    OtherWinner,
-    Resign(String),
-    Hash(String),
-    Move(usize, String),
-    DropMove(usize),
-    Param(String),
-    Start(String),
-    Cut(usize),
-}
-
-fn tamper() -> impl Strategy<Value = Tamper> {
-    prop_oneof![
-        (-100i32..100).prop_map(|s| Tamper::Score(f64::from(s) + 0.5)),
-        Just(Tamper::OtherWinner),
-        word(&["black", "white", "martian", ""]).prop_map(Tamper::Resign),
-        "[0-9a-z:]{0,24}".prop_map(Tamper::Hash),
-        (0usize..40, "[a-h][1-8]|pass|[ -~]{0,4}").prop_map(|(i, m)| Tamper::Move(i, m)),
-        (0usize..40).prop_map(Tamper::DropMove),
-        value().prop_map(Tamper::Param),
-        "[.BW#/]{0,40}".prop_map(Tamper::Start),
-        (0usize..400).prop_map(Tamper::Cut),
-    ]
-}
-
-proptest! {
-    #![proptest_config(config(1500))]
-
-    /// A tampered record never crashes `replay`, and one whose claimed result is false (a
-    /// score, the winner, a resignation of a finished game, the rules' hash) never replays.
-    #[test]
-    fn tampered_records_are_caught(which in 0usize..6, change in tamper()) {
-        let mut r = records()[which].clone();
-        let mut must_fail = true;
-        let mut text = None;
-        match &change {
-            Tamper::Score(s) => r["result"]["scores"]["black"] = (*s).into(),
-            Tamper::OtherWinner => {
-                let winner = r["result"]["winner"].clone();
-                r["result"]["winner"] = if winner == "black" { "white".into() } else { "black".into() };
-            }
-            Tamper::Resign(who) => r["result"]["resigned"] = who.clone().into(),
-            Tamper::Hash(h) => r["rules_hash"] = h.clone().into(),
-            Tamper::Move(i, m) => {
-                must_fail = false;
-                let moves = r["moves"].as_array_mut().unwrap();
-                let i = i % moves.len();
-                moves[i] = m.clone().into();
-            }
-            Tamper::DropMove(i) => {
-                must_fail = false;
-                let moves = r["moves"].as_array_mut().unwrap();
-                moves.remove(i % moves.len());
-            }
-            Tamper::Param(v) => {
-                must_fail = false;
-                r["params"]["size"] = v.clone().into();
-            }
-            Tamper::Start(rows) => {
-                must_fail = false;
-                r["start"] = serde_json::json!({"rows": rows, "to_move": "black"});
-            }
-            Tamper::Cut(n) => {
-                let full = r.to_string();
-                text = Some(full[..(*n).min(full.len() - 1)].to_string());
-            }
-        }
-        let text = text.unwrap_or_else(|| r.to_string());
-        let path = temp(&format!("tampered-{}.json", std::process::id()));
-        std::fs::write(&path, &text).unwrap();
-        let o = run_bounded(
-            &["replay".into(), "games/reversi-6x6.rules".into(), path, "--quiet".into()],
-            "",
-            Duration::from_secs(60),
-        );
-        let err = String::from_utf8_lossy(&o.stderr);
-        prop_assert!(!err.contains("panicked"), "{change:?}: {err}");
-        prop_assert!(matches!(o.status.code(), Some(0 | 1)), "{change:?}: {err}");
-        if must_fail {
-            prop_assert_eq!(o.status.code(), Some(1), "{:?} replayed", change);
-        }
-    }
-}
-
-// ---- the language server's framing ---------------------------------------------------------
-
-/// One piece of what a careless or hostile client writes to the language server.
-fn frame_piece() -> impl Strategy<Value = Vec<u8>> {
-    let framed = |body: &[u8]| {
-        let mut bytes = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-        bytes.extend_from_slice(body);
-        bytes
-    };
-    let method = word(&[
-        "textDocument/hover",
-        "textDocument/completion",
-        "textDocument/definition",
-        "textDocument/references",
-        "textDocument/documentSymbol",
-        "textDocument/formatting",
-        "textDocument/rename",
-        "outflank/unknown",
-    ]);
-    let params = (0u32..40, 0u32..200, "[ -~]{0,12}").prop_map(|(line, character, name)| {
-        serde_json::json!({
-            "textDocument": { "uri": "file:///tmp/fuzz.rules" },
-            "position": { "line": line, "character": character },
-            "newName": name,
-            "options": { "tabSize": 4, "insertSpaces": true },
-        })
-    });
-    let text = "(board|player|turn|region|line|[a-z ]|\\{|\\}|\n){0,40}";
-    prop_oneof![
-        (method, params, -3i64..1000).prop_map(move |(m, p, id)| framed(
-            serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": m, "params": p })
-                .to_string()
-                .as_bytes()
-        )),
-        (text, 1i32..5).prop_map(move |(t, version)| framed(
-            serde_json::json!({
-                "jsonrpc": "2.0",
-                "method": if version == 1 { "textDocument/didOpen" } else { "textDocument/didChange" },
-                "params": {
-                    "textDocument": {
-                        "uri": "file:///tmp/fuzz.rules", "languageId": "outflank",
-                        "version": version, "text": t,
-                    },
-                    "contentChanges": [{ "text": t }],
-                },
-            })
-            .to_string()
-            .as_bytes()
-        )),
-        // A body whose length is told wrong.
-        ("[ -~]{0,60}", -6i64..6).prop_map(|(body, off)| {
-            let told = (body.len() as i64 + off).max(0);
-            let mut bytes = format!("Content-Length: {told}\r\n\r\n").into_bytes();
-            bytes.extend_from_slice(body.as_bytes());
-            bytes
-        }),
-        proptest::collection::vec(any::<u8>(), 0..120),
-        "[ -~]{0,80}\r?\n".prop_map(String::into_bytes),
-        proptest::collection::vec(any::<u8>(), 0..60).prop_map(move |b| framed(&b)),
-        prop_oneof![Just(17_000_000u64), Just(1u64 << 40), Just(u64::MAX)]
-            .prop_map(|n| format!("Content-Length: {n}\r\n\r\n").into_bytes()),
-    ]
-}
-
-proptest! {
-    #![proptest_config(config(120))]
-
-    /// Whatever a client writes, the language server neither panics nor hangs: it ends
-    /// cleanly when its input does (issue 83, R3).
-    #[test]
-    fn the_language_server_survives_any_frames(
-        pieces in proptest::collection::vec(frame_piece(), 1..10)
-    ) {
-        let mut client = common::lsp::Client::start(false);
-        for piece in &pieces {
-            client.send_raw(piece);
-        }
-        let (status, log) = client.close_and_read_log();
-        prop_assert!(!log.contains("panicked"), "{log}");
-        prop_assert!(status.success(), "{status:?}: {log}");
-    }
-}
-
-// ---- records, shards and transcripts, as the fuzz target reads them ------------------------
-
-#[path = "../fuzz/harness.rs"]
-mod harness;
-
-/// The fuzz target's committed corpus: each file's name and bytes.
-fn corpus() -> &'static Vec<(String, Vec<u8>)> {
-    static CORPUS: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
-    CORPUS.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/corpus/inputs");
-        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| {
-                let path = e.unwrap().path();
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                (name, std::fs::read(&path).unwrap())
-            })
-            .collect();
-        files.sort();
-        files
-    })
-}
-
-/// Every file of the corpus goes through the fuzz target's readers without a panic, and each
-/// kind of input it holds is read as what it is.
-#[test]
-fn the_fuzz_corpus_reads_cleanly() {
-    let names: Vec<&str> = corpus().iter().map(|(n, _)| n.as_str()).collect();
-    for kind in [
-        "records.jsonl",
-        "shard.jsonl",
-        "transcript.txt",
-        "server.ggf",
-        "game.sgf",
-    ] {
-        assert!(names.contains(&kind), "{kind} is missing from {names:?}");
-    }
-    for (_, bytes) in corpus() {
-        harness::inputs(bytes);
-    }
-    // The seeds are sound inputs, so that mutations start from what the readers accept.
-    let shard = String::from_utf8(corpus_file("shard.jsonl")).unwrap();
-    assert!(outflank::apps::shards::merge(&[("shard".into(), shard)], false).is_ok());
-}
-
-fn corpus_file(name: &str) -> Vec<u8> {
-    corpus().iter().find(|(n, _)| n == name).unwrap().1.clone()
-}
-
-/// Byte edits: (where, what, how): 0 replaces a byte, 1 inserts one, 2 removes one.
-fn edits() -> impl Strategy<Value = Vec<(usize, u8, u8)>> {
-    proptest::collection::vec((0usize..1 << 16, any::<u8>(), 0u8..3), 1..8)
-}
-
-fn edited(bytes: &[u8], edits: &[(usize, u8, u8)]) -> Vec<u8> {
-    let mut bytes = bytes.to_vec();
-    for &(at, byte, how) in edits {
-        let at = at % (bytes.len() + 1);
-        match how {
-            0 if at < bytes.len() => bytes[at] = byte,
-            2 if at < bytes.len() => {
-                bytes.remove(at);
-            }
-            _ => bytes.insert(at, byte),
-        }
-    }
-    bytes
-}
-
-proptest! {
-    #![proptest_config(config(400))]
-
-    /// The corpus, edited a few bytes at a time, never makes a reader panic.
-    #[test]
-    fn edited_inputs_never_panic(which in 0usize..64, changes in edits()) {
-        let (_, bytes) = &corpus()[which % corpus().len()];
-        harness::inputs(&edited(bytes, &changes));
-    }
-
-    /// A shard edited anywhere either merges into exactly the games it held, or is refused
-    /// (issue 83, R4): no edit changes what a merge reports.
-    #[test]
-    fn an_edited_shard_never_changes_a_merge(changes in edits()) {
-        use outflank::apps::shards::merge;
-        let games = |text: String| {
-            merge(&[("shard".into(), text)], true)
-                .map(|m| serde_json::to_string(&m.games).unwrap())
-        };
-        let original = games(String::from_utf8(corpus_file("shard.jsonl")).unwrap()).unwrap();
-        let changed = edited(&corpus_file("shard.jsonl"), &changes);
-        if let Ok(text) = String::from_utf8(changed) {
-            if let Ok(merged) = games(text) {
-                prop_assert_eq!(merged, original);
-            }
-        }
-    }
-}

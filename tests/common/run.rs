@@ -82,3 +82,9 @@ pub(crate) fn temp(folder: &str, name: &str) -> String {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name).to_string_lossy().into_owned()
 }
+
+/// The JSON document a successful command wrote.
+pub(crate) fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}

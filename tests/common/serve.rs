@@ -1,9 +1,10 @@
 //! Starts `outflank serve` on a free port of 127.0.0.1 for the HTTP and browser tests.
 
+use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Where requests go: the server's address, and the secret token that its page carries and
 /// that every request changing anything must send (docs/API.md, "Security").
@@ -123,4 +124,102 @@ pub(crate) fn exchange(address: &str, head: &str, body: &str) -> (u16, String) {
     let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
     // Bodies are sent whole (Content-Length) by the server; a chunked one would show here.
     (status, body.to_string())
+}
+
+/// One request; returns the status and the body.
+pub(crate) fn http(to: &Endpoint, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let Endpoint { address, token } = to;
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nX-Outflank-Token: {token}"
+    );
+    exchange(address, &head, body.unwrap_or(""))
+}
+
+pub(crate) fn api(to: &Endpoint, method: &str, path: &str, body: Value) -> (u16, Value) {
+    let text = body.to_string();
+    let (status, reply) = http(to, method, path, (!body.is_null()).then_some(text.as_str()));
+    let value = serde_json::from_str(&reply).unwrap_or_else(|_| panic!("not JSON: {reply}"));
+    (status, value)
+}
+
+pub(crate) fn post(to: &Endpoint, path: &str, body: Value) -> Value {
+    let (status, reply) = api(to, "POST", path, body);
+    assert_eq!(status, 200, "{path}: {reply}");
+    reply
+}
+
+pub(crate) fn get(to: &Endpoint, path: &str) -> Value {
+    let (status, reply) = api(to, "GET", path, Value::Null);
+    assert_eq!(status, 200, "{path}: {reply}");
+    reply
+}
+
+/// Plays a session to its end with the random player on both seats.
+pub(crate) fn play_out(to: &Endpoint, id: &str, seed: u64) -> Value {
+    let mut view = get(to, &format!("/api/sessions/{id}"));
+    while !view["over"].as_bool().unwrap() {
+        view = post(
+            to,
+            &format!("/api/sessions/{id}/agent"),
+            json!({ "agent": "random", "seed": seed }),
+        );
+        assert!(view["history"].as_array().unwrap().len() < 2000);
+    }
+    view
+}
+
+pub(crate) fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The line of the last `needle` in `text`.
+pub(crate) fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.rfind(needle).unwrap()].matches('\n').count() + 1
+}
+
+/// Waits (bounded) for an analysis to finish, and returns its last progress.
+pub(crate) fn finished(to: &Endpoint, id: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let a = get(to, &format!("/api/analyses/{id}"));
+        if a["finished"] == true {
+            return a;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the analysis does not end"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A request as a browser on another site would send it (`head` as [`exchange`] takes it); the
+/// status and the JSON body.
+pub(crate) fn raw(address: &str, head: &str, body: &str) -> (u16, Value) {
+    let (status, reply) = exchange(address, head, body);
+    let value = serde_json::from_str(&reply).unwrap_or_else(|_| panic!("not JSON: {reply}"));
+    (status, value)
+}
+
+/// A served rules file in a folder of its own, and the server serving it.
+pub(crate) fn serving_a_file(
+    test: &str,
+) -> (std::path::PathBuf, String, crate::common::serve::Served) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("outflank-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.rules");
+    let text = std::fs::read_to_string(format!(
+        "{}/games/othello.rules",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    std::fs::write(&file, &text).unwrap();
+    let s = serve(&[file.to_str().unwrap()]);
+    (file, text, s)
 }
