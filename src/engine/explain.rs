@@ -1,10 +1,10 @@
 //! Why a move is legal or not, in terms of the rules' own text: which option allows a step, or
 //! for each option, what excludes the step (its candidate set, its `where`, a `require`).
 
+use super::face::Engine;
 use super::runner::each_width;
 use super::state::{State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::step::{RuleError, FORCED_PASS};
-use super::Engine;
 use crate::ir::{AltKind, Loc};
 
 /// One step of the move as written.

@@ -1,9 +1,9 @@
 //! How positions and steps are written and read: a position as rows of symbols, a step as
 //! its mark and value, the board as text, player and token names.
 
+use super::face::Engine;
 use super::state::State;
 use super::step::{Step, FORCED_PASS};
-use super::Engine;
 use crate::board::bits::Bits;
 use crate::ir::{AltKind, NOBODY};
 

@@ -1,9 +1,9 @@
 //! Whole turns: the rules' "moves", each a complete sequence of steps by one player. Only
 //! `moves`, `perft` and records enumerate them; everything that plays goes step by step.
 
+use super::face::Engine;
 use super::state::State;
 use super::step::{RuleError, Step};
-use super::Engine;
 
 /// A whole turn: its steps' notation joined, and the state after it.
 pub struct Turn {
