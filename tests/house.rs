@@ -158,27 +158,21 @@ fn first_names(group: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn the_engine_s_files_import_nothing_from_its_mod_rs() {
-    // The engine's mod.rs only declares its modules and re-exports their public names; each
-    // file takes what it shares with the others from those modules (`face` for `Engine`,
-    // `step`, `state`, `rng` and the like), named as modules, never from mod.rs itself, so
-    // nothing below it points back up at it.
-    let engine = std::fs::read_to_string(format!("{ROOT}/src/engine/mod.rs")).unwrap();
-    let modules: Vec<&str> = engine
+/// The names that files under `folder` (e.g. "src/engine") take from its mod.rs rather than
+/// from one of the modules it declares, through `crate::PATH::` or `super::`, as "file: name".
+fn reaches_into_mod_rs(folder: &str) -> Vec<String> {
+    let top = std::fs::read_to_string(format!("{ROOT}/{folder}/mod.rs")).unwrap();
+    let modules: Vec<&str> = top
         .lines()
         .filter_map(|l| l.strip_prefix("pub mod ").or(l.strip_prefix("mod ")))
         .filter_map(|l| l.strip_suffix(';'))
         .collect();
-    assert!(modules.contains(&"step") && modules.contains(&"face"));
-    assert!(
-        !engine.contains("impl ") && !engine.contains("fn "),
-        "the engine's mod.rs holds code"
-    );
+    assert!(modules.len() > 3, "{folder}/mod.rs declares {modules:?}");
+    let crate_path = format!("crate::{}::", folder.trim_start_matches("src/"));
     let mut wrong = Vec::new();
-    for path in files_under("src/engine") {
+    for path in files_under(folder) {
         let place = relative(&path);
-        if place == "src/engine/mod.rs" || !place.ends_with(".rs") {
+        if place == format!("{folder}/mod.rs") || !place.ends_with(".rs") {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
@@ -201,14 +195,15 @@ fn the_engine_s_files_import_nothing_from_its_mod_rs() {
                 }
             }
         };
-        named_after("crate::engine::", &mut names);
-        // Where `super` is the engine: its own files, and the mod.rs of its folders.
-        let depth = place.matches('/').count();
-        let super_is_engine = depth == 2 || (depth == 3 && place.ends_with("/mod.rs"));
-        if super_is_engine {
+        named_after(&crate_path, &mut names);
+        // Where `super` is the folder: its own files, and the mod.rs of its folders.
+        let depth = place.matches('/').count() - folder.matches('/').count();
+        let super_is_top = depth == 1 || (depth == 2 && place.ends_with("/mod.rs"));
+        if super_is_top {
             named_after("super::", &mut names);
-        } else if code.contains("super::super::") && depth == 3 {
-            wrong.push(format!("{place}: super::super::"));
+        } else if depth == 2 {
+            // A file of a folder within: its `super::super` is the folder.
+            named_after("super::super::", &mut names);
         }
         for name in names {
             if name != "super" && !modules.contains(&name.as_str()) {
@@ -216,10 +211,27 @@ fn the_engine_s_files_import_nothing_from_its_mod_rs() {
             }
         }
     }
+    wrong
+}
+
+#[test]
+fn the_engine_s_and_the_command_line_s_files_import_nothing_from_their_mod_rs() {
+    // Each folder's mod.rs sits above its files: the engine's only declares its modules and
+    // re-exports their public names, the command line's dispatches to its subcommands. Each
+    // file takes what it shares with the others from those modules (`face` for `Engine`,
+    // `step`, `state`; the command line's `game` and `output`), never from mod.rs itself.
+    let engine = std::fs::read_to_string(format!("{ROOT}/src/engine/mod.rs")).unwrap();
     assert!(
-        wrong.is_empty(),
-        "files of the engine reach into its mod.rs: {wrong:#?}"
+        !engine.contains("impl ") && !engine.contains("fn "),
+        "the engine's mod.rs holds code"
     );
+    for folder in ["src/engine", "src/cli"] {
+        let wrong = reaches_into_mod_rs(folder);
+        assert!(
+            wrong.is_empty(),
+            "files of {folder} reach into its mod.rs: {wrong:#?}"
+        );
+    }
 }
 
 /// `cargo install outflank` builds from the published package, which holds only what
