@@ -287,3 +287,41 @@ fn the_published_package_holds_every_file_the_build_reads() {
     assert!(needed.len() > 100, "{}", needed.len());
     assert!(missing.is_empty(), "not in the package: {missing:?}");
 }
+
+#[test]
+fn no_struct_of_the_runner_has_more_than_sixteen_fields() {
+    // A struct that grows past this holds more than one stage's state (issue 84: the runner
+    // held 32 fields, the solver's tables among them); group them by what reads them.
+    let mut structs = 0;
+    for path in files_under("src/engine/runner") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            let opens = (line.starts_with("struct ") || line.starts_with("pub struct "))
+                && line.ends_with('{');
+            if !opens {
+                continue;
+            }
+            structs += 1;
+            let fields = lines
+                .by_ref()
+                .take_while(|l| *l != "}")
+                .filter(|l| {
+                    let l = l.trim_start();
+                    let l = l.strip_prefix("pub ").unwrap_or(l);
+                    !l.starts_with("//")
+                        && l.split_once(':').is_some_and(|(name, _)| {
+                            !name.is_empty()
+                                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                        })
+                })
+                .count();
+            assert!(
+                fields <= 16,
+                "{}: `{line}` has {fields} fields (at most 16)",
+                relative(&path)
+            );
+        }
+    }
+    assert!(structs > 10, "only {structs} structs found");
+}

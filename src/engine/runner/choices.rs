@@ -228,14 +228,14 @@ impl<B: Board, const P: usize> Runner<B, P> {
         let m = t.mover as usize;
         let (mine, theirs) = (t.pieces[m], t.pieces[1 - m]);
         let empty = self.playable & !(mine | theirs);
-        let around = &self.orthogonal_around;
+        let around = &self.near.orthogonal_around;
         // Stones whose group is known to have two liberties or more, or only one.
         let (mut breathing, mut short) = (B::EMPTY, B::EMPTY);
         let mut measure = |stone: usize, stones: B| {
             if !(breathing | short).contains(stone) {
-                let group = flood_cell(&self.orthogonal, around, stone, stones, B::EMPTY)
+                let group = flood_cell(&self.near.orthogonal, around, stone, stones, B::EMPTY)
                     .unwrap_or(B::EMPTY);
-                if (stepped(&self.orthogonal, group) & empty).count() >= 2 {
+                if (stepped(&self.near.orthogonal, group) & empty).count() >= 2 {
                     breathing = breathing | group;
                 } else {
                     short = short | group;
@@ -292,7 +292,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
             Some((_, true)) => {
                 let empty = self.playable & !t.occupied();
                 // No cell is its own neighbour, even round a board one cell across.
-                moves & empty & stepped(&self.orthogonal, empty)
+                moves & empty & stepped(&self.near.orthogonal, empty)
             }
             _ => B::EMPTY,
         }

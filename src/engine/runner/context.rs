@@ -38,9 +38,11 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         let s = self.state;
         match class {
             CellClass::Friend => {
-                self.kinds_as(&self.runner.friend_kinds, s.pieces[s.mover as usize])
+                self.kinds_as(&self.runner.slots.friend_kinds, s.pieces[s.mover as usize])
             }
-            CellClass::Opponent => self.kinds_as(&self.runner.opponent_kinds, self.opponents()),
+            CellClass::Opponent => {
+                self.kinds_as(&self.runner.slots.opponent_kinds, self.opponents())
+            }
             CellClass::Piece => self.occupied(),
             CellClass::Empty => self.runner.playable & !self.occupied(),
             // Kinds run on the builds that keep a board per slot.
@@ -55,7 +57,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         if P == 2 {
             s.pieces[1 - s.mover as usize]
         } else {
-            let players = &s.pieces[..self.runner.player_slots];
+            let players = &s.pieces[..self.runner.slots.players];
             let all = players.iter().fold(B::EMPTY, |m, &p| m | p);
             all & !s.pieces[s.mover as usize]
         }
@@ -106,7 +108,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     #[inline]
     pub(super) fn step(&self, s: B, d: usize) -> B {
         let flat = self.runner.flat_step(s, d);
-        if self.runner.wraps {
+        if self.runner.near.wraps {
             return self.runner.wrapped_step(s, d, flat);
         }
         flat
@@ -146,7 +148,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     /// distance the checker recorded in `Game::ring_distances`).
     #[inline]
     fn ring(&self, cell: usize, n: u16) -> B {
-        self.runner.rings[n as usize][cell]
+        self.runner.near.rings[n as usize][cell]
     }
 
     /// `if C then A else B` over sets, kept out of [`Ctx::set`] as the group expressions are.
@@ -199,7 +201,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     pub(super) fn reached_by(&self, p: usize) -> B {
         let flood = || {
             let empty = self.class(CellClass::Empty);
-            reached(&self.runner.orthogonal, self.state.pieces[p], empty)
+            reached(&self.runner.near.orthogonal, self.state.pieces[p], empty)
         };
         let Some(cache) = self.reached else {
             return flood();
@@ -219,8 +221,8 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     #[inline]
     pub(super) fn flood(&self, start: usize, within: B, stop_at: B) -> Option<B> {
         flood_cell(
-            &self.runner.orthogonal,
-            &self.runner.orthogonal_around,
+            &self.runner.near.orthogonal,
+            &self.runner.near.orthogonal_around,
             start,
             within,
             stop_at,
@@ -269,7 +271,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     #[inline]
     pub(super) fn adjacent(&self, s: B, dirs: u8) -> B {
-        if dirs == 0xff && self.runner.eight_by_parts {
+        if dirs == 0xff && self.runner.near.eight_by_parts {
             return self.eight_by_parts(s);
         }
         let mut out = B::EMPTY;
@@ -291,7 +293,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
             DirSet::DIAGONAL => 2,
             _ => return self.adjacent(B::single(cell), dirs.0),
         };
-        match self.runner.around.get(cell) {
+        match self.runner.near.around.get(cell) {
             Some(around) => around[which],
             None => B::EMPTY,
         }

@@ -165,6 +165,41 @@ pub struct Runner<B: Board, const P: usize = 2> {
     /// Every turn is one placement (see the module's documentation): the direct paths apply,
     /// and perft and the solver may run here.
     single_step: bool,
+    /// The registers of the turn's variables: the ones from here on hold the game's counters
+    /// and last from turn to turn (see `ir::counter_slot`).
+    turn_registers: usize,
+    playable: B,
+    /// Per line of the rules, its directions compiled.
+    lines: Vec<CompiledLine<B>>,
+    /// Per instruction, for choices of the most common shape, its parts as direct operations.
+    forms: Vec<Form>,
+    /// Per instruction: a choice with an option that must be tried (its body meets a
+    /// `require`), so a candidate is legal only once its trial passes.
+    tried: Vec<bool>,
+    /// Some choice is `tried`: games without one skip the lookup.
+    any_tried: bool,
+    /// Per instruction, for choices: which candidates need no trial (see [`Untried`]).
+    untried: Vec<Untried<B>>,
+    /// Per instruction: a choice of three or more options with a cell option after the
+    /// first, whose `more` names options rather than values (see [`At::Choice`]).
+    broad: Vec<bool>,
+    /// Set when the whole turn is one outflanking placement (see [`Direct`]).
+    direct: Option<Direct<B>>,
+    /// Set when the turn opens with a capture by enclosure among words (see [`Enclosing`]).
+    enclosing: Option<Enclosing>,
+    /// The neighbours of each cell.
+    near: Neighbours<B>,
+    /// Which end checks a step and a turn need.
+    ends: EndChecks<B>,
+    /// The solver's orders and bounds.
+    solver: SolverTables<B>,
+    /// Where the pieces of players and of kinds sit in a state.
+    slots: Slots,
+}
+
+/// Where a step from each cell goes: the board's directions as shifts, the joined edges'
+/// parts, the neighbourhoods and rings of each cell, which line matching and floods read.
+struct Neighbours<B> {
     step_from: [B; 8],
     step_offset: [i32; 8],
     /// The steps across a wrapping board's joined edges (see `Geometry::wrapped_steps`).
@@ -184,41 +219,12 @@ pub struct Runner<B: Board, const P: usize = 2> {
     /// `rings[n][cell]`: the ring of cells `n` steps from `cell`, for the distances the
     /// rules ask for (empty for the others).
     rings: Vec<Vec<B>>,
-    /// The registers of the turn's variables: the ones from here on hold the game's counters
-    /// and last from turn to turn (see `ir::counter_slot`).
-    turn_registers: usize,
-    /// The playable cells in classes by their number of playable neighbours, fewest first:
-    /// the solver tries those placements first (a cell with few neighbours has few ways to
-    /// be outflanked, so taking it tends to be good, and good moves first cut the search).
-    by_exposure: Vec<B>,
-    /// The playable cells in four quarters, split at the board's middle row and column. In
-    /// its last stretch the solver tries first the placements in quarters with an odd number
-    /// of empty cells: a placement there leaves the quarter even, so that as the turns
-    /// alternate the mover tends to have its last placement (on Othello 6x6, 6% fewer
-    /// positions).
-    quarters: [B; 4],
-    /// Per cell, the index of its class in [`Runner::by_exposure`] (`u8::MAX` off the
-    /// playable cells).
-    exposure_class: Vec<u8>,
-    /// The axes along which the margin search finds pieces that can no longer be captured
-    /// (see `search::stable`), for a [`Direct`] game whose runs never end on the captured side.
-    stability: Option<search::Stability<B>>,
-    playable: B,
+}
+
+/// What the end conditions need asked, and when: after a step, at the turn's end, and
+/// whether `blocked` is among them.
+struct EndChecks<B> {
     ends_use_blocked: bool,
-    /// Per line of the rules, its directions compiled.
-    lines: Vec<CompiledLine<B>>,
-    /// Per instruction, for choices of the most common shape, its parts as direct operations.
-    forms: Vec<Form>,
-    /// Per instruction: a choice with an option that must be tried (its body meets a
-    /// `require`), so a candidate is legal only once its trial passes.
-    tried: Vec<bool>,
-    /// Some choice is `tried`: games without one skip the lookup.
-    any_tried: bool,
-    /// Per instruction, for choices: which candidates need no trial (see [`Untried`]).
-    untried: Vec<Untried<B>>,
-    /// Per instruction: a choice of three or more options with a cell option after the
-    /// first, whose `more` names options rather than values (see [`At::Choice`]).
-    broad: Vec<bool>,
     /// Some end condition is checked after each step.
     ends_after_step: bool,
     /// The cells whose contents are all that the after-step end conditions read, when that is
@@ -230,10 +236,31 @@ pub struct Runner<B: Board, const P: usize = 2> {
     /// Every turn-boundary end condition needs `blocked`, so none can hold while the mover
     /// has a step: the common case skips the check.
     ends_need_blocked: bool,
-    /// Set when the whole turn is one outflanking placement (see [`Direct`]).
-    direct: Option<Direct<B>>,
-    /// Set when the turn opens with a capture by enclosure among words (see [`Enclosing`]).
-    enclosing: Option<Enclosing>,
+}
+
+/// What the solver orders and bounds its search by: cells by exposure and by quarter of the
+/// board, and the stable discs of a game of the direct shape.
+struct SolverTables<B> {
+    /// The playable cells in classes by their number of playable neighbours, fewest first:
+    /// the solver tries those placements first (a cell with few neighbours has few ways to
+    /// be outflanked, so taking it tends to be good, and good moves first cut the search).
+    by_exposure: Vec<B>,
+    /// The playable cells in four quarters, split at the board's middle row and column. In
+    /// its last stretch the solver tries first the placements in quarters with an odd number
+    /// of empty cells: a placement there leaves the quarter even, so that as the turns
+    /// alternate the mover tends to have its last placement (on Othello 6x6, 6% fewer
+    /// positions).
+    quarters: [B; 4],
+    /// Per cell, the index of its class in [`SolverTables::by_exposure`] (`u8::MAX` off the
+    /// playable cells).
+    exposure_class: Vec<u8>,
+    /// The axes along which the margin search finds pieces that can no longer be captured
+    /// (see `search::stable`), for a [`Direct`] game whose runs never end on the captured side.
+    stability: Option<search::Stability<B>>,
+}
+
+/// Where the pieces of players and of kinds sit in a state's slots.
+struct Slots {
     /// The slots of the kinds of piece that line patterns see as every player's friend, and
     /// of those they see as every player's opponent (games with kinds run on the builds of
     /// many slots, so these are empty where `P` is 2).
@@ -241,7 +268,7 @@ pub struct Runner<B: Board, const P: usize = 2> {
     opponent_kinds: Vec<usize>,
     /// The game's number of players; the slots after them hold kinds of piece. Kept here
     /// beside the kinds' slots: read through the game, it cost Rolit 5% of its playouts.
-    player_slots: usize,
+    players: usize,
 }
 
 /// The candidates of a choice that need no trial, so that one of them makes a step legal
@@ -354,7 +381,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// crosses no joined edge).
     #[inline(always)]
     pub(super) fn flat_step(&self, s: B, d: usize) -> B {
-        (s & self.step_from[d]).shifted(self.step_offset[d])
+        (s & self.near.step_from[d]).shifted(self.near.step_offset[d])
     }
 
     /// The cells next to `s` in all eight directions, in four steps (valid when
@@ -372,7 +399,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// presence cost Reversi Go 9x9 a tenth of its playouts.
     #[inline(always)]
     pub(super) fn wrapped_step(&self, s: B, d: usize, flat: B) -> B {
-        flat | stepped(&self.wrapped_steps[d], s)
+        flat | stepped(&self.near.wrapped_steps[d], s)
     }
 
     /// The game has counters, which outlast the turn.
@@ -447,28 +474,28 @@ impl<B: Board, const P: usize> RunState<B, P> {
 
 impl<B: Board, const P: usize> Runner<B, P> {
     /// The cells in the classes and parts the solver's last stretch orders its placements
-    /// by ([`Runner::by_exposure`], [`Runner::quarters`]).
+    /// by ([`SolverTables::by_exposure`], [`SolverTables::quarters`]).
     fn sort_cells_for_the_solver(&mut self, g: &crate::board::geometry::Geometry) {
         let mut by_exposure: Vec<(u32, B)> = Vec::new();
         for cell in self.playable.cells() {
-            let n = (self.around[cell][0] & self.playable).count();
+            let n = (self.near.around[cell][0] & self.playable).count();
             match by_exposure.iter_mut().find(|(k, _)| *k == n) {
                 Some((_, class)) => *class = *class | B::single(cell),
                 None => by_exposure.push((n, B::single(cell))),
             }
         }
         by_exposure.sort_by_key(|c| c.0);
-        self.by_exposure = by_exposure.into_iter().map(|c| c.1).collect();
-        self.exposure_class = vec![u8::MAX; B::CELLS];
-        for (i, class) in self.by_exposure.iter().enumerate() {
+        self.solver.by_exposure = by_exposure.into_iter().map(|c| c.1).collect();
+        self.solver.exposure_class = vec![u8::MAX; B::CELLS];
+        for (i, class) in self.solver.by_exposure.iter().enumerate() {
             for cell in class.cells() {
-                self.exposure_class[cell] = i.min(usize::from(u8::MAX)) as u8;
+                self.solver.exposure_class[cell] = i.min(usize::from(u8::MAX)) as u8;
             }
         }
         for cell in self.playable.cells() {
             let (x, y) = (cell % g.width, cell / g.width);
             let quarter = usize::from(x >= g.width / 2) + 2 * usize::from(y >= g.height / 2);
-            self.quarters[quarter] = self.quarters[quarter] | B::single(cell);
+            self.solver.quarters[quarter] = self.solver.quarters[quarter] | B::single(cell);
         }
     }
 
@@ -515,9 +542,6 @@ impl<B: Board, const P: usize> Runner<B, P> {
                 .collect()
         };
         let mut runner = Runner {
-            friend_kinds: kinds_as(PieceRole::Friend),
-            opponent_kinds: kinds_as(PieceRole::Opponent),
-            player_slots: game.players.len(),
             single_step,
             lines,
             direct: direct(
@@ -547,60 +571,71 @@ impl<B: Board, const P: usize> Runner<B, P> {
                 })
                 .collect(),
             tried,
-            ends_after_step,
-            step_ends_read,
-            step_end_table: step_ends_read
-                .and_then(|r| StepEndTable::new(r, game.player_count(), game.slot_count())),
-            ends_need_blocked,
-            step_from: g.step_from.map(|b| B::from_bits(&b)),
-            step_offset: g.step_offset,
-            wrapped_steps: g
-                .wrapped_steps
-                .each_ref()
-                .map(|parts| parts.iter().map(|(b, o)| (B::from_bits(b), *o)).collect()),
-            wraps: g.wrap.any(),
-            // Groups connect along `g.connect`: the orthogonal steps on a square board, all six
-            // on a hexagonal one (whose other two directions have no cells to step from).
-            orthogonal: g
-                .connect
-                .iter()
-                .flat_map(|d| g.steps(d))
-                .map(|(from, offset)| (B::from_bits(&from), offset))
-                .collect(),
-            orthogonal_around: g
-                .around
-                .iter()
-                .map(|a| B::from_bits(&a[usize::from(!g.hex)]))
-                .collect(),
             playable: B::from_bits(&g.playable),
-            ends_use_blocked: game
-                .ends
-                .iter()
-                .any(|e| e.timing == Timing::AfterTurn && eval::uses_blocked(&e.condition)),
-            eight_by_parts: false,
-            by_exposure: Vec::new(),
-            quarters: [B::EMPTY; 4],
-            exposure_class: Vec::new(),
-            stability: None,
             turn_registers: MAX_REGISTERS - game.players.len() * game.counters.len(),
-            rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
-                .map(|n| {
-                    if !game.ring_distances.contains(&n) {
-                        return Vec::new();
-                    }
-                    (0..g.cells())
-                        .map(|c| g.ring(c, n).fold(B::EMPTY, |out, r| out | B::single(r)))
-                        .collect()
-                })
-                .collect(),
-            around: g
-                .around
-                .iter()
-                .map(|a| a.each_ref().map(B::from_bits))
-                .collect(),
+            near: Neighbours {
+                step_from: g.step_from.map(|b| B::from_bits(&b)),
+                step_offset: g.step_offset,
+                wrapped_steps: g
+                    .wrapped_steps
+                    .each_ref()
+                    .map(|parts| parts.iter().map(|(b, o)| (B::from_bits(b), *o)).collect()),
+                wraps: g.wrap.any(),
+                // Groups connect along `g.connect`: the orthogonal steps on a square board, all six
+                // on a hexagonal one (whose other two directions have no cells to step from).
+                orthogonal: g
+                    .connect
+                    .iter()
+                    .flat_map(|d| g.steps(d))
+                    .map(|(from, offset)| (B::from_bits(&from), offset))
+                    .collect(),
+                orthogonal_around: g
+                    .around
+                    .iter()
+                    .map(|a| B::from_bits(&a[usize::from(!g.hex)]))
+                    .collect(),
+                eight_by_parts: false,
+                rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
+                    .map(|n| {
+                        if !game.ring_distances.contains(&n) {
+                            return Vec::new();
+                        }
+                        (0..g.cells())
+                            .map(|c| g.ring(c, n).fold(B::EMPTY, |out, r| out | B::single(r)))
+                            .collect()
+                    })
+                    .collect(),
+                around: g
+                    .around
+                    .iter()
+                    .map(|a| a.each_ref().map(B::from_bits))
+                    .collect(),
+            },
+            ends: EndChecks {
+                ends_after_step,
+                step_ends_read,
+                step_end_table: step_ends_read
+                    .and_then(|r| StepEndTable::new(r, game.player_count(), game.slot_count())),
+                ends_need_blocked,
+                ends_use_blocked: game
+                    .ends
+                    .iter()
+                    .any(|e| e.timing == Timing::AfterTurn && eval::uses_blocked(&e.condition)),
+            },
+            solver: SolverTables {
+                by_exposure: Vec::new(),
+                quarters: [B::EMPTY; 4],
+                exposure_class: Vec::new(),
+                stability: None,
+            },
+            slots: Slots {
+                friend_kinds: kinds_as(PieceRole::Friend),
+                opponent_kinds: kinds_as(PieceRole::Opponent),
+                players: game.players.len(),
+            },
         };
         runner.sort_cells_for_the_solver(g);
-        runner.stability = (runner.direct.as_ref())
+        runner.solver.stability = (runner.direct.as_ref())
             .filter(|d| d.end.opponent.is_empty())
             .and_then(|d| search::Stability::new(g, &runner.lines[d.line].dirs, runner.playable));
         // Steps are unions of shifts, so checking one cell at a time covers every set.
@@ -620,7 +655,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
         let ctx = runner.ctx(game, &blank);
         let by_parts = (0..g.cells())
             .all(|c| ctx.eight_by_parts(B::single(c)) == ctx.adjacent(B::single(c), 0xff));
-        runner.eight_by_parts = by_parts;
+        runner.near.eight_by_parts = by_parts;
         runner
     }
 

@@ -281,10 +281,10 @@ impl<B: Board, const P: usize> Runner<B, P> {
         s: &RunState<B, P>,
         first: Option<At<B>>,
     ) -> At<B> {
-        if let (Some(choice), true) = (first, self.ends_need_blocked) {
+        if let (Some(choice), true) = (first, self.ends.ends_need_blocked) {
             return choice;
         }
-        let hint = self.ends_use_blocked.then_some(first.is_some());
+        let hint = self.ends.ends_use_blocked.then_some(first.is_some());
         if let Some(o) = self.check_ends(game, s, Timing::AfterTurn, hint) {
             return At::Over(o);
         }
@@ -408,8 +408,8 @@ impl<B: Board, const P: usize> Runner<B, P> {
         let mine = t.pieces[m] | B::single(cell);
         let theirs = t.pieces[1 - m];
         let empty = self.playable & !(mine | theirs);
-        let steps = &self.orthogonal;
-        let around = &self.orthogonal_around;
+        let steps = &self.near.orthogonal;
+        let around = &self.near.orthogonal_around;
         let mut taken = B::EMPTY;
         // A word at a time: the few neighbours of a cell on a board of several words are not
         // worth a search for the lowest word per neighbour.
@@ -455,7 +455,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// What the after-step end checks read in `t` (None when they read more than cells).
     #[inline(always)]
     pub(super) fn read_by_step_ends(&self, t: &RunState<B, P>) -> Option<[B; P]> {
-        self.step_ends_read.map(|m| t.pieces.map(|p| p & m))
+        self.ends.step_ends_read.map(|m| t.pieces.map(|p| p & m))
     }
 
     /// Keeps the after-step end checks known false only if nothing they read has changed since
@@ -473,11 +473,11 @@ impl<B: Board, const P: usize> Runner<B, P> {
         t: &mut RunState<B, P>,
         flow: Flow<B>,
     ) -> Result<At<B>, Fault> {
-        if self.ends_after_step && !t.step_ends_clear {
+        if self.ends.ends_after_step && !t.step_ends_clear {
             if let Some(o) = self.step_ends(game, t) {
                 return Ok(At::Over(o));
             }
-            t.step_ends_clear = self.step_ends_read.is_some();
+            t.step_ends_clear = self.ends.step_ends_read.is_some();
         }
         match flow {
             Flow::Suspended { pc, moves, more } => Ok(At::Choice { pc, moves, more }),
@@ -569,7 +569,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The after-step end checks at `t`, from the table when there is one.
     #[inline(always)]
     pub(super) fn step_ends(&self, game: &Game, t: &RunState<B, P>) -> Option<Option<u8>> {
-        let Some(table) = &self.step_end_table else {
+        let Some(table) = &self.ends.step_end_table else {
             return self.check_ends(game, t, Timing::AfterStep, None);
         };
         let slot = &table.answers[table.index(t)];

@@ -335,14 +335,14 @@ impl<B: Board, const P: usize> Runner<B, P> {
     #[inline(always)]
     fn prospects_on(&self, game: &Game, s: &RunState<B, P>, moves: B, other: B, mine: B) -> u32 {
         let empty = self.playable & !(mine | other);
-        let near = if self.eight_by_parts && !self.wraps {
+        let near = if self.near.eight_by_parts && !self.near.wraps {
             // The board's steps without a context: called for every child a little before
             // the end, the general path's calls took a twelfth of the instructions.
             Self::eight_by_steps(other, |s, d| self.flat_step(s, d))
         } else {
             self.ctx(game, s).adjacent(other, 0xff)
         };
-        let fewest = self.by_exposure.first().copied().unwrap_or(B::EMPTY);
+        let fewest = self.solver.by_exposure.first().copied().unwrap_or(B::EMPTY);
         moves.count() + 2 * (moves & fewest).count() + (near & empty).count()
     }
 

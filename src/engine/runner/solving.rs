@@ -112,7 +112,7 @@ impl AnyRunner {
     /// a piece one way only, a closing piece of the captured side, or joined edges.
     pub fn stable_pieces(&self, s: &State) -> Option<Vec<Vec<usize>>> {
         fn run<B: Board, const P: usize>(k: &Runner<B, P>, s: &State) -> Option<Vec<Vec<usize>>> {
-            let stability = k.stability.as_ref()?;
+            let stability = k.solver.stability.as_ref()?;
             let t = k.load(s);
             let (a, b) = (t.pieces[0], t.pieces[1]);
             let empty = k.playable & !(a | b);

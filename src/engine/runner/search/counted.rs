@@ -303,7 +303,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         alpha: i32,
     ) -> Option<i32> {
         let k = self.runner;
-        let stability = k.stability.as_ref()?;
+        let stability = k.solver.stability.as_ref()?;
         // Each of that side's stable pieces is one the mover never has: with pieces counted
         // times -1, the mover's own count against it.
         let side = if sign > 0 { opponent } else { mover };

@@ -30,7 +30,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
                 cells[0] = a as u8;
                 return (cells, 1);
             }
-            let (first, second) = if self.exposure_class[b] < self.exposure_class[a] {
+            let (first, second) = if self.solver.exposure_class[b] < self.solver.exposure_class[a] {
                 (b, a)
             } else {
                 (a, b)
@@ -45,7 +45,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
             // The part (odd quarters first), then the class, then the cell (the table's
             // boards have at most 128).
             let part = u16::from(!odd.contains(cell));
-            let class = u16::from(self.exposure_class[cell]);
+            let class = u16::from(self.solver.exposure_class[cell]);
             keys[n] = part << 15 | class << 7 | cell as u16;
             n += 1;
         }
@@ -57,11 +57,11 @@ impl<B: Board, const P: usize> Runner<B, P> {
         (keys.map(|key| (key & 0x7f) as u8), n)
     }
 
-    /// The quarters of the board ([`Runner::quarters`]) with an odd number of cells of
+    /// The quarters of the board ([`SolverTables::quarters`]) with an odd number of cells of
     /// `empty`.
     #[inline(always)]
     fn odd_quarters(&self, empty: B) -> B {
-        self.quarters.iter().fold(B::EMPTY, |odd, &quarter| {
+        self.solver.quarters.iter().fold(B::EMPTY, |odd, &quarter| {
             if (empty & quarter).count() % 2 == 1 {
                 odd | quarter
             } else {
@@ -72,16 +72,20 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// The placements `moves` in the order of the solver's last stretch, where `empty` is
     /// empty: first those in the quarters of the board with an odd number of empty cells (see
-    /// [`Runner::quarters`]), and in each part those on the cells with fewest neighbours first
+    /// [`SolverTables::quarters`]), and in each part those on the cells with fewest neighbours first
     /// (no sort, and a tenth fewer positions than in the order of the cells).
     #[inline(always)]
     pub(super) fn last_stretch_order(&self, moves: B, empty: B) -> StretchOrder<'_, B> {
         let odd = self.odd_quarters(empty);
         StretchOrder {
             parts: [moves & odd, moves & !odd],
-            classes: &self.by_exposure,
+            classes: &self.solver.by_exposure,
             // No classes, no cells (and no placements).
-            part: if self.by_exposure.is_empty() { 2 } else { 0 },
+            part: if self.solver.by_exposure.is_empty() {
+                2
+            } else {
+                0
+            },
             class: 0,
             cells: B::EMPTY,
         }
@@ -94,7 +98,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 pub(super) struct StretchOrder<'k, B> {
     /// The placements in the odd quarters, then in the others.
     parts: [B; 2],
-    /// The cells by their count of neighbours, fewest first ([`Runner::by_exposure`]).
+    /// The cells by their count of neighbours, fewest first ([`SolverTables::by_exposure`]).
     classes: &'k [B],
     part: usize,
     class: usize,
