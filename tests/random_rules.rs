@@ -349,7 +349,7 @@ proptest! {
 /// options all fail the closing `require`, so the chain's loop goes round with nothing
 /// changed while the first mover's steps are being found.
 #[test]
-fn a_chain_that_never_ends_stops_both_runners_alike_at_the_start() {
+fn a_chain_that_never_ends_stops_the_runner_and_the_plain_run_alike_at_the_start() {
     let r = Recipe {
         width: 4,
         height: 4,
