@@ -99,7 +99,7 @@ fn unit(size: f64) -> f64 {
 
 /// How wide `text` is when lettered at `size`, from the first glyph's left edge to the last
 /// one's right edge.
-pub fn width(text: &str, size: f64) -> f64 {
+fn width(text: &str, size: f64) -> f64 {
     let n = text.chars().count();
     if n == 0 {
         return 0.0;
