@@ -122,7 +122,9 @@ pub(crate) use chosen_entry;
 /// For a step method `$here` of the runner (written `#[inline(always)]`): `$name`, which runs it
 /// inlined into its caller on narrow boards and through `$out`, one copy per width that every
 /// caller shares, where [`super::Runner::STEPS_OUT_OF_LINE`] says so. Written once for each
-/// such method, so that the signature and the choice are not copied by hand.
+/// such method, so that the signature and the choice are not copied by hand. Callers that run
+/// one step per call of their own (a step applied, a search's node) call `$out` on every
+/// width: an inlined copy there is machine code that wins nothing.
 macro_rules! steps_out_of_line {
     ($(#[$meta:meta])* $vis:vis fn $name:ident, $out:ident, $here:ident,
      (&self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
@@ -137,7 +139,7 @@ macro_rules! steps_out_of_line {
         }
 
         #[inline(never)]
-        fn $out(&self, $($arg: $ty),*) -> $ret {
+        $vis fn $out(&self, $($arg: $ty),*) -> $ret {
             self.$here($($arg),*)
         }
     };

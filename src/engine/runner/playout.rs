@@ -120,8 +120,10 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
         let len = self.candidate_count(game, s, pc, moves, more);
         draw_tried(len, nth, rng, swaps, |step| {
             let (alt, value) = (step.alt as usize, step.value as usize);
-            if self.refuses_unchanged(pc, alt) {
+            if Runner::<B, P>::STEPS_OUT_OF_LINE && self.refuses_unchanged(pc, alt) {
                 // Judged before anything changes: a refused cell costs no copy of the state.
+                // Only where the step is called: on narrow boards the copy is a few vector
+                // moves, and a second inlined step here was 0.1 MB per width.
                 return self.try_play(game, s, pc, alt, value);
             }
             let mut t = *s;

@@ -290,9 +290,10 @@ impl<B: Board, const P: usize> Steps<'_, B, P> {
         let at = if s.agreeing {
             self.agreement_play(game, &mut k, s.pc, step)?
         } else if step.alt == FORCED_PASS {
-            self.pass(game, &mut k)?
+            self.pass_out_of_line(game, &mut k)?
         } else {
-            self.play(game, &mut k, s.pc, step.alt as usize, step.value as usize)?
+            let (alt, value) = (step.alt as usize, step.value as usize);
+            self.play_out_of_line(game, &mut k, s.pc, alt, value)?
         };
         Ok(self.export(game, &k, &at))
     }
@@ -300,7 +301,7 @@ impl<B: Board, const P: usize> Steps<'_, B, P> {
     /// [`Runner::begin`].
     fn begin(self, game: &Game, s: &State) -> Result<State, Fault> {
         let mut k = self.load(s).at_boundary(self.counted());
-        let at = self.begin_turn(game, &mut k)?;
+        let at = self.begin_turn_out_of_line(game, &mut k)?;
         Ok(self.export(game, &k, &at))
     }
 }

@@ -13,7 +13,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// copies per width were nearly two thirds of those widths' machine code (a third of the
     /// release build's) and 60% of its build time, for no measured gain (Reversi Go 13x13 and
     /// 19x19 run as fast either way; docs/PERFORMANCE.md, "Build time").
-    const STEPS_OUT_OF_LINE: bool = B::CELLS > 128;
+    pub(super) const STEPS_OUT_OF_LINE: bool = B::CELLS > 128;
 
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
     /// (One function of more than 150 lines: its arms, one per instruction and each short,
@@ -307,6 +307,22 @@ impl<B: Board, const P: usize> Runner<B, P> {
             .ok_or_else(|| fault(game, ILLEGAL_STEP, None))
     }
 
+    /// [`Runner::play`] through the step's one shared copy per width, for callers that play
+    /// one step per call of their own (a step applied, a search's node): the call costs them
+    /// nothing measurable, and each inlined copy was up to 0.13 MB of machine code.
+    #[inline]
+    pub(super) fn play_out_of_line(
+        &self,
+        game: &Game,
+        t: &mut RunState<B, P>,
+        pc: u32,
+        alt: usize,
+        value: usize,
+    ) -> Result<At<B>, Fault> {
+        self.try_play_out_of_line(game, t, pc, alt, value)?
+            .ok_or_else(|| fault(game, ILLEGAL_STEP, None))
+    }
+
     /// Whether [`Runner::try_play`] decides a refusal of option `alt` at `pc` before it changes
     /// the state (an enclosure is judged on the cells as they are), so that a trial needs no
     /// copy.
@@ -490,6 +506,18 @@ impl<B: Board, const P: usize> Runner<B, P> {
     #[inline]
     pub fn pass(&self, game: &Game, t: &mut RunState<B, P>) -> Result<At<B>, Fault> {
         self.next_turn(game, t, true)
+    }
+
+    /// [`Runner::pass`] through the one shared copy of a turn begun (as
+    /// [`Runner::play_out_of_line`]).
+    #[inline]
+    pub(super) fn pass_out_of_line(
+        &self,
+        game: &Game,
+        t: &mut RunState<B, P>,
+    ) -> Result<At<B>, Fault> {
+        self.hand_over(game, t, true);
+        self.begin_turn_out_of_line(game, t)
     }
 
     #[inline(always)]

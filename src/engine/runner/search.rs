@@ -554,9 +554,10 @@ impl<B: Board, const P: usize> Tree for RunnerTree<'_, B, P> {
         Ok(())
     }
 
-    // Called, not inlined: the step it plays is inlined here once per width, where the four
-    // callers (the children, the value, the table's learning, a turn's end) each had a copy of
-    // it, 0.7 MB in all (docs/PERFORMANCE.md, "Build time").
+    // Called, not inlined, and calling the step's one shared copy (`play_out_of_line`): the
+    // four callers (the children, the value, the table's learning, a turn's end) each had an
+    // inlined copy of the step, 0.7 MB in all, and one inlined here was still 0.2 MB over the
+    // widths, for no measured speed (docs/PERFORMANCE.md, "Build time").
     #[inline(never)]
     fn play(&mut self, (s, at): &Self::Node, cell: u8) -> Result<Self::Node, Fault> {
         let (k, game) = (self.runner, self.game);
@@ -566,11 +567,11 @@ impl<B: Board, const P: usize> Tree for RunnerTree<'_, B, P> {
                 if let Some(d) = k.direct_at_choice(pc).filter(|d| !d.wraps) {
                     return Ok(k.direct_child(game, d, s, usize::from(cell)));
                 }
-                let next = k.play(game, &mut t, pc, 0, usize::from(cell))?;
+                let next = k.play_out_of_line(game, &mut t, pc, 0, usize::from(cell))?;
                 Ok((t, next))
             }
             _ => {
-                let next = k.pass(game, &mut t)?;
+                let next = k.pass_out_of_line(game, &mut t)?;
                 Ok((t, next))
             }
         }

@@ -152,7 +152,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
                 return Err(fault(game, TOO_WIDE, None));
             }
             let mut t = s;
-            let Some(next) = k.try_play(game, &mut t, pc, alt, value)? else {
+            let Some(next) = k.try_play_out_of_line(game, &mut t, pc, alt, value)? else {
                 continue;
             };
             match next {
