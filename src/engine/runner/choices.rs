@@ -441,8 +441,8 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// The legal values of option `alt` of the choice `c` at `pc`: its cells whose `where`
-    /// holds, or bit 0 for a word or pass option that is allowed.
-    #[inline]
+    /// holds, or bit 0 for a word or pass option that is allowed. (Not `#[inline]`: too large
+    /// to be inlined, it was copied into every codegen unit that calls it, 0.36 MB in all.)
     pub(super) fn option(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose, alt: usize) -> B {
         let Some(a) = c.alts.get(alt) else {
             return B::EMPTY;

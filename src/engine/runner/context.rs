@@ -431,12 +431,20 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     #[inline(always)]
     pub(super) fn find_sources(&self, l: usize) -> B {
-        let line = &self.game.lines[l];
-        let mut out = B::EMPTY;
-        if let Some((run, end)) = line.simple_run {
+        if let Some((run, end)) = self.game.lines[l].simple_run {
             let (run, end) = (self.class(run), self.class(end));
             return self.runner.lines[l].sources(run, end);
         }
+        self.walked_sources(l)
+    }
+
+    /// [`Ctx::find_sources`] for a line of more than one run. Called, not inlined: its walks
+    /// are many times the cost of a call, and inlined they were copied into several codegen
+    /// units (0.29 MB).
+    #[inline(never)]
+    fn walked_sources(&self, l: usize) -> B {
+        let line = &self.game.lines[l];
+        let mut out = B::EMPTY;
         let compiled = &self.runner.lines[l];
         if compiled.fixed_length {
             // Every element takes a set number of cells: walk back that many steps from the
