@@ -23,6 +23,15 @@ pub(crate) const fn has_vector_copies(cells: usize) -> bool {
     cells <= 6 * 64
 }
 
+/// Whether the direct loops of a board of `cells` cells, with joined edges where `wraps`, have
+/// the vector copies: as [`has_vector_copies`], except on a board with joined edges past two
+/// words, whose loops walk each direction alone. There the copies were 0.38 MB of machine
+/// code, for boards no bundled game has, where they gained about a fifth of the playouts
+/// (Othello on a torus or a cylinder of 12x12 and 16x16: docs/PERFORMANCE.md, "Size").
+pub(crate) const fn has_direct_vector_copies(cells: usize, wraps: bool) -> bool {
+    has_vector_copies(cells) && !(wraps && cells > 2 * 64)
+}
+
 /// For a method `$on::<V3>` of the runner's hot loops, written once: `$name::<V3>`, which calls
 /// `$v3`, a copy of it compiled for the processor's vector instructions, when `V3` is true and
 /// `$base`, the portable copy, when false. The method calls itself (and its partners) through
@@ -67,7 +76,7 @@ macro_rules! chosen_copies {
         #[inline(always)]
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const $w: bool, const V3: bool>(self, $($arg: $ty),*) -> $ret {
-            if V3 && $crate::engine::runner::copies::has_vector_copies(B::CELLS) {
+            if V3 && $crate::engine::runner::copies::has_direct_vector_copies(B::CELLS, $w) {
                 // SAFETY: as in the arm above.
                 unsafe { self.$v3::<$w>($($arg),*) }
             } else {
@@ -99,7 +108,7 @@ macro_rules! chosen_entry {
      (self, $($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
         #[allow(clippy::too_many_arguments, unsafe_code, unused_unsafe)]
         fn $name<const W: bool>(self, $($arg: $ty),*) -> $ret {
-            if $crate::engine::runner::copies::has_vector_copies(B::CELLS)
+            if $crate::engine::runner::copies::has_direct_vector_copies(B::CELLS, W)
                 && $crate::board::cpu::vectors()
             {
                 // SAFETY: the processor has the copy's instructions (`vectors`).
