@@ -323,3 +323,24 @@ fn a_contradicted_result_is_named_and_the_input_is_never_written_over() {
     assert!(stderr(&o).contains("is the input"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&wrong).unwrap(), forged);
 }
+
+/// A board of a size and nothing else, as libFuzzer found it (`.ci/fuzz`): the GGF reader
+/// sliced the cells between the size and the player to move without asking whether there were
+/// any, and panicked. Now a one-line error.
+#[test]
+fn a_ggf_board_of_a_size_alone_is_refused_in_one_line() {
+    for (board, message) in [
+        (
+            "BO[8]",
+            "BO[...] has no cells after the size 8, and no player to move",
+        ),
+        ("BO[8 *]", "BO[...] has 0 cells for a board of 64"),
+    ] {
+        let file = write("size-alone.ggf", &format!("(;GM[Othello]{board}B[f5];)\n"));
+        let o = outflank(&["convert", "games/othello.rules", &file, "--to", "record"]);
+        assert_eq!(o.status.code(), Some(1), "{board}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(message), "{board}: {err}");
+        assert!(!err.contains("panicked"), "{board}: {err}");
+    }
+}

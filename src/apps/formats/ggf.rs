@@ -33,9 +33,14 @@ pub(super) fn read(
             g.width, g.height
         ));
     }
-    let cells: String = words[1..words.len() - 1].concat();
-    let to_move = *words.last().expect("a size was read");
-    if cells.chars().count() != size * size || words.len() < 3 {
+    // After the size, the cells (in one word or several) and the player to move.
+    let [_, cell_words @ .., to_move] = words.as_slice() else {
+        return Err(format!(
+            "BO[...] has no cells after the size {size}, and no player to move"
+        ));
+    };
+    let (cells, to_move) = (cell_words.concat(), *to_move);
+    if cells.chars().count() != size * size {
         return Err(format!(
             "BO[...] has {} cells for a board of {}",
             cells.chars().count(),
