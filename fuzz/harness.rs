@@ -1,7 +1,8 @@
 //! What the `inputs` fuzz target does with its bytes, kept apart from the target so that the
 //! suite runs the same code on the stable toolchain: tests/fuzz.rs replays the committed
-//! corpus (fuzz/corpus/inputs/) through it and mutates that corpus with proptest, in CI; the
-//! target runs it under libFuzzer on nightly, for as long as one likes.
+//! corpus (fuzz/corpus/inputs/) through it and mutates that corpus with proptest; the target
+//! runs it under libFuzzer, for a bounded time in CI (`.ci/fuzz`) and for as long as one likes
+//! on nightly.
 //!
 //! The bytes are read as everything a user may hand outflank besides rules: records of its
 //! own (a line each, replayed on Othello), a shard of an analysis (merged), and transcripts,

@@ -1,6 +1,6 @@
 //! Feeds arbitrary bytes to the readers of records, shards and transcripts (fuzz/harness.rs).
-//! Run by hand on nightly: `cargo install cargo-fuzz`, then, in this folder,
-//! `cargo +nightly fuzz run inputs corpus/inputs`. CI replays the corpus on stable.
+//! CI runs it for a bounded time (`.ci/fuzz`). Long runs by hand on nightly: `cargo install
+//! cargo-fuzz`, then, in this folder, `cargo +nightly fuzz run inputs corpus/inputs`.
 #![no_main]
 
 #[path = "../harness.rs"]

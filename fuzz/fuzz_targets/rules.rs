@@ -1,6 +1,6 @@
 //! Feeds arbitrary bytes to the parser and checker, and starts any game they accept.
-//! Run by hand: `cargo install cargo-fuzz`, then `cargo +nightly fuzz run rules` in this repo
-//! (seed it with the bundled games: `cargo +nightly fuzz run rules ../games`).
+//! CI runs it for a bounded time from the bundled games (`.ci/fuzz`). Long runs by hand on
+//! nightly: `cargo install cargo-fuzz`, then `cargo +nightly fuzz run rules ../games` in fuzz/.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
