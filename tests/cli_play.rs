@@ -2,7 +2,7 @@
 //! clock, taking back, saving and resuming, resigning, and agreement on dead groups.
 
 use crate::common;
-use crate::common::run::{json, outflank, outflank_with_input, stderr, stdout};
+use crate::common::run::{json, outflank, outflank_with_input, stderr, stdout, TWO_PEOPLE_ON_4X4};
 use serde_json::Value;
 
 fn temp(name: &str) -> String {
@@ -16,19 +16,7 @@ fn play_a_scripted_game_through_standard_input() {
     let script = format!(
         "a1\nD3\n?\nb1\nundo\nb1\na1\na2\nc1\nd4\na3\nd1\nb4\na4\nc4\nsave {saved}\nquit\n"
     );
-    let o = outflank_with_input(
-        &[
-            "play",
-            "games/othello.rules",
-            "--set",
-            "size=4",
-            "--black",
-            "human",
-            "--white",
-            "human",
-        ],
-        &script,
-    );
+    let o = outflank_with_input(&TWO_PEOPLE_ON_4X4, &script);
     let text = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(text.contains("`a1` is not legal here"), "{text}");

@@ -137,16 +137,7 @@ fn temp(name: &str) -> String {
     crate::common::run::temp("terminal", name)
 }
 
-const FOUR: [&str; 8] = [
-    "play",
-    "games/othello.rules",
-    "--set",
-    "size=4",
-    "--black",
-    "human",
-    "--white",
-    "human",
-];
+use crate::common::run::TWO_PEOPLE_ON_4X4 as FOUR;
 
 /// Tab completes a legal move, the arrows move in the line and through the history (no
 /// `^[[A` on the screen), undo and the marks of the last turn work, and the game saved from

@@ -88,3 +88,16 @@ pub(crate) fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", stderr(o));
     serde_json::from_slice(&o.stdout).unwrap()
 }
+
+/// `play` of Othello on 4x4 between two people at the terminal: the command line of the tests
+/// that type a whole short game.
+pub(crate) const TWO_PEOPLE_ON_4X4: [&str; 8] = [
+    "play",
+    "games/othello.rules",
+    "--set",
+    "size=4",
+    "--black",
+    "human",
+    "--white",
+    "human",
+];
