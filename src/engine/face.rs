@@ -1,6 +1,7 @@
 //! [`Engine`], the runner's face for one position at a time: the legal steps, the position
 //! after a step, whole turns, and the doors into the runner's playouts, perft and solver.
 
+use super::runner::random_games::RandomGames;
 use super::runner::{self, each_width, AnyRunner};
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::step::{RuleError, Step, FORCED_PASS};
@@ -134,7 +135,9 @@ impl Engine {
     ) -> Result<(State, runner::random_games::Tally), RuleError> {
         let mut legal = Vec::new();
         let game = &self.game;
-        Ok(each_width!(&self.runner, k => k.random_game(game, s, rngs, limit, &mut legal))?)
+        Ok(
+            each_width!(&self.runner, k => RandomGames(k).random_game(game, s, rngs, limit, &mut legal))?,
+        )
     }
 
     /// A uniformly random legal step (None when the game is over).

@@ -36,7 +36,9 @@ mod translations;
 
 use context::{Ctx, Reached};
 use lines::{compile_line, CompiledLine};
+use perft::Counting;
 pub use perft::{StepKey, StepMemo};
+use playout::Playouts;
 use shapes::{
     direct, enclosing, form, multi_step_reason, needs_blocked, reads_cond, Direct, Enclosing, Form,
 };
@@ -141,9 +143,9 @@ fn later(c: &Choose, v: usize) -> (usize, usize) {
 /// nothing at run time: it derefs to the runner, and a build of one codegen unit (the release
 /// profile) sees through it.
 macro_rules! runner_view {
-    ($name:ident) => {
+    ($vis:vis $name:ident) => {
         #[derive(Clone, Copy)]
-        struct $name<'k, B: Board, const P: usize>(&'k Runner<B, P>);
+        $vis struct $name<'k, B: Board, const P: usize>($vis &'k Runner<B, P>);
 
         impl<B: Board, const P: usize> std::ops::Deref for $name<'_, B, P> {
             type Target = Runner<B, P>;
@@ -692,7 +694,7 @@ impl AnyRunner {
         each_width!(self, k => k.forms.iter().any(|f| f.place_surround.is_some()))
     }
 
-    /// Uniform random steps from `s` (see [`Runner::playout`]) until the game ends or `limit`
+    /// Uniform random steps from `s` (see [`playout::Playouts`]) until the game ends or `limit`
     /// steps are played: the position reached and the number of steps.
     pub fn playout(
         &self,
@@ -715,14 +717,13 @@ impl AnyRunner {
                 return Ok(k.playout_by_steps(game, s, rng, limit)?);
             }
             let (ks, at) = k.import(game, s);
-            let (t, at, n) = k.playout(game, &ks, at, rng, limit)?;
+            let (t, at, n) = Playouts(k).playout(game, &ks, at, rng, limit)?;
             Ok((k.export(game, &t, &at), n))
         }
         each_width!(self, k => run(k, game, s, rng, limit))
     }
 
-    /// Perft from `s`: sequences of `depth` whole turns (see [`Runner::perft`] and
-    /// [`Runner::perft_steps`]).
+    /// Perft from `s`: sequences of `depth` whole turns (see [`perft::Counting`]).
     pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Result<u64, RuleError> {
         fn run<B: Board, const P: usize>(
             k: &Runner<B, P>,
@@ -739,9 +740,9 @@ impl AnyRunner {
             }
             let (ks, at) = k.import(game, s);
             if k.single_step && s.steps == 0 {
-                k.perft(game, &ks, &at, depth)
+                Counting(k).perft(game, &ks, &at, depth)
             } else {
-                k.perft_steps(game, &ks, &at, depth, &mut StepMemo::default())
+                Counting(k).perft_steps(game, &ks, &at, depth, &mut StepMemo::default())
             }
         }
         each_width!(self, k => run(k, game, s, depth)).map_err(|e| *e)

@@ -4,37 +4,8 @@
 use super::positions::choose_at;
 use super::*;
 
-impl<B: Board, const P: usize> Runner<B, P> {
-    /// Perft over whole turns of any number of steps, counted as `outflank perft` counts: a
-    /// pass is a turn, a finished game a leaf, and the last step of the last turn counted without
-    /// being played where it surely ends the turn. Sub-states reached twice inside a turn (a
-    /// chain reaching one board by two routes) are counted once, through `memo`.
-    pub fn perft_steps(
-        &self,
-        game: &Game,
-        s: &RunState<B, P>,
-        at: &At<B>,
-        depth: u32,
-        memo: &mut StepMemo<B, P>,
-    ) -> Result<u64, Fault> {
-        Counting(self).perft_steps(game, s, at, depth, memo)
-    }
-
-    /// Perft over whole turns of one placement, counted as [`Runner::perft_steps`]
-    /// counts: a pass is a turn, a finished game a leaf, and the last turn counted without being played.
-    pub fn perft(
-        &self,
-        game: &Game,
-        s: &RunState<B, P>,
-        at: &At<B>,
-        depth: u32,
-    ) -> Result<u64, Fault> {
-        Counting(self).perft(game, s, at, depth)
-    }
-}
-
 // Perft is built in a unit of its own (see `runner_view`).
-runner_view!(Counting);
+runner_view!(pub(super) Counting);
 
 impl<B: Board, const P: usize> Counting<'_, B, P> {
     /// Perft of a [`Direct`] game from a choice among `moves`, `depth` at least 2: the copy
@@ -85,8 +56,11 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         Ok(total)
     }
 
-    /// [`Runner::perft_steps`].
-    fn perft_steps(
+    /// Perft over whole turns of any number of steps, counted as `outflank perft` counts: a
+    /// pass is a turn, a finished game a leaf, and the last step of the last turn counted without
+    /// being played where it surely ends the turn. Sub-states reached twice inside a turn (a
+    /// chain reaching one board by two routes) are counted once, through `memo`.
+    pub(super) fn perft_steps(
         self,
         game: &Game,
         s: &RunState<B, P>,
@@ -148,8 +122,15 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         Ok(total)
     }
 
-    /// [`Runner::perft`].
-    fn perft(self, game: &Game, s: &RunState<B, P>, at: &At<B>, depth: u32) -> Result<u64, Fault> {
+    /// Perft over whole turns of one placement, counted as [`Counting::perft_steps`] counts:
+    /// a pass is a turn, a finished game a leaf, and the last turn counted without being played.
+    pub(super) fn perft(
+        self,
+        game: &Game,
+        s: &RunState<B, P>,
+        at: &At<B>,
+        depth: u32,
+    ) -> Result<u64, Fault> {
         if depth == 0 {
             return Ok(1);
         }
@@ -182,7 +163,7 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
     }
 }
 
-/// Everything that decides a position's future inside a turn, for [`Runner::perft_steps`]'s
+/// Everything that decides a position's future inside a turn, for [`Counting::perft_steps`]'s
 /// memo: the state without its step count and cached flags, and the choice it stands at.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StepKey<B, const P: usize = 2> {

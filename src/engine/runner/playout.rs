@@ -3,28 +3,14 @@
 
 use super::*;
 
-impl<B: Board, const P: usize> Runner<B, P> {
+// Playouts are built in a unit of their own (see `runner_view`).
+runner_view!(pub(super) Playouts);
+
+impl<B: Board, const P: usize> Playouts<'_, B, P> {
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
     /// position reached and the number of steps. Draws from `rng` as [`Runner::random_step`]
     /// does (one draw per step, a forced pass included).
-    pub fn playout(
-        &self,
-        game: &Game,
-        s: &RunState<B, P>,
-        at: At<B>,
-        rng: &mut Rng,
-        limit: u64,
-    ) -> Result<(RunState<B, P>, At<B>, u64), Fault> {
-        Playouts(self).playout(game, s, at, rng, limit)
-    }
-}
-
-// Playouts are built in a unit of their own (see `runner_view`).
-runner_view!(Playouts);
-
-impl<B: Board, const P: usize> Playouts<'_, B, P> {
-    /// [`Runner::playout`].
-    fn playout(
+    pub(super) fn playout(
         self,
         game: &Game,
         s: &RunState<B, P>,

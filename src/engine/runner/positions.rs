@@ -183,7 +183,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// Random steps from `s` by [`Runner::random_step`] and [`Runner::apply`], one at a time:
-    /// playouts of the agreement program, which [`Runner::playout`] leaves out.
+    /// playouts of the agreement program, which [`super::playout::Playouts`] leaves out.
     pub(super) fn playout_by_steps(
         &self,
         game: &Game,

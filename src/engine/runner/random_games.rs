@@ -21,29 +21,15 @@ pub struct Tally {
     pub options: u64,
 }
 
-impl<B: Board, const P: usize> Runner<B, P> {
+// Random games are built in a unit of their own (see `runner_view`).
+runner_view!(pub(crate) RandomGames);
+
+impl<B: Board, const P: usize> RandomGames<'_, B, P> {
     /// Plays from `s` until the game ends or `limit` steps are played. The player to move
     /// draws from its own generator (`rngs[p]`) an index below the number of legal steps, in
     /// the engine's order of steps, and only when there is more than one; `legal` is scratch
     /// space for the choices whose candidates must be tried.
-    pub fn random_game(
-        &self,
-        game: &Game,
-        s: &State,
-        rngs: &mut [Rng],
-        limit: u64,
-        legal: &mut Vec<(usize, usize)>,
-    ) -> Result<(State, Tally), Fault> {
-        RandomGames(self).random_game(game, s, rngs, limit, legal)
-    }
-}
-
-// Random games are built in a unit of their own (see `runner_view`).
-runner_view!(RandomGames);
-
-impl<B: Board, const P: usize> RandomGames<'_, B, P> {
-    /// [`Runner::random_game`].
-    fn random_game(
+    pub(crate) fn random_game(
         self,
         game: &Game,
         s: &State,
@@ -115,7 +101,7 @@ impl<B: Board, const P: usize> RandomGames<'_, B, P> {
         (self, game: &Game, d: &Direct<B>, s: &mut RunState<B, P>, moves: B, rngs: &mut [Rng],
          tally: &mut Tally, limit: u64) -> At<B>);
 
-    /// [`Runner::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
+    /// [`RandomGames::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
     /// (see [`Runner::direct_turns`]): until a mover is blocked (the general path then
     /// decides between a pass and the end) or `limit` steps are played.
     #[allow(clippy::too_many_arguments)]

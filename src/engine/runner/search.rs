@@ -11,7 +11,7 @@ use crate::engine::runner::copies::chosen_copies;
 use std::sync::Arc;
 
 use super::judge::Judge;
-use super::{At, Direct, Fault, RunState, Runner};
+use super::{runner_view, At, Direct, Fault, RunState, Runner};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
 use crate::ir::Game;
@@ -82,7 +82,7 @@ pub type Node<B, const P: usize> = (RunState<B, P>, At<B>);
 /// The runner's states, one turn a level.
 #[derive(Clone)]
 pub struct RunnerTree<'a, B: Board, const P: usize> {
-    runner: &'a Runner<B, P>,
+    runner: Searching<'a, B, P>,
     game: &'a Game,
     mirrors: Mirrors,
     /// A judge learnt for this game ([`RunnerTree::learn`]), when the solve is long enough.
@@ -99,7 +99,7 @@ pub struct RunnerTree<'a, B: Board, const P: usize> {
 impl<'a, B: Board, const P: usize> RunnerTree<'a, B, P> {
     pub fn new(runner: &'a Runner<B, P>, game: &'a Game) -> Self {
         RunnerTree {
-            runner,
+            runner: Searching(runner),
             game,
             mirrors: Mirrors::new(game),
             judge: None,
@@ -159,7 +159,7 @@ impl<'a, B: Board, const P: usize> RunnerTree<'a, B, P> {
 
     /// A guess at what `t`, where its mover may place on `replies`, is worth to that mover,
     /// `depth` turns ahead: negamax over the turns of a [`Direct`] game with
-    /// [`Runner::prospects`] at the leaves (depth 0 is the fastest-first order itself). A
+    /// [`Searching::prospects`] at the leaves (depth 0 is the fastest-first order itself). A
     /// mover with no placement is as badly off as can be. With a judge, a leaf (or a mover
     /// with no placement) is worth the judge's margin plus the prospects, weighed more far
     /// from the judge's samples (see [`FAR_COUNT_EMPTIES`]).
@@ -229,12 +229,12 @@ impl<'a, B: Board, const P: usize> RunnerTree<'a, B, P> {
 }
 
 /// Positions of [`Direct`] games with at most this many empty cells are searched by
-/// [`Runner::direct_value`] alone: no table, no ordering. They are most of the tree, and each
+/// [`RunnerTree::direct_plain`] alone: no table, no ordering. They are most of the tree, and each
 /// is over in a few hundred instructions, where a table lookup and a sort would cost more
 /// than they save.
 const DIRECT_PLAIN_EMPTIES: u32 = 5;
 
-/// Up to this many empty cells, [`Runner::direct_sorted`]: moves ordered, still no table
+/// Up to this many empty cells, [`RunnerTree::direct_sorted`]: moves ordered, still no table
 /// (its lookups miss the cache: they were a quarter of the time when every position above
 /// the plain ones used it).
 const DIRECT_UNTABLED_EMPTIES: u32 = 9;
@@ -291,10 +291,13 @@ const JUDGED_EMPTIES: u32 = 12;
 const FAR_COUNT_EMPTIES: u32 = learning::LEARNT_EMPTIES + 8;
 const FAR_COUNT_WEIGHT: i32 = 3;
 
-impl<B: Board, const P: usize> Runner<B, P> {
+// What the search asks of the runner, built in the search's unit (see `runner_view`).
+runner_view!(pub(super) Searching);
+
+impl<B: Board, const P: usize> Searching<'_, B, P> {
     /// The cells of `s` still empty: how far it is from the end, which sets how it is searched.
     #[inline]
-    fn empties(&self, s: &RunState<B, P>) -> u32 {
+    fn empties(self, s: &RunState<B, P>) -> u32 {
         (self.playable & !(s.pieces[0] | s.pieces[1])).count()
     }
 
@@ -309,8 +312,8 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// The value of a finished game for `player`.
-    pub fn terminal_value(
-        &self,
+    pub(super) fn terminal_value(
+        self,
         game: &Game,
         s: &RunState<B, P>,
         winner: Option<u8>,
@@ -325,20 +328,20 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// moves that leave the opponent least: a cut comes soonest from a move that constrains.
     /// The weights are the best of those tried on 6x6 Othello endgames (a third fewer
     /// positions than counting placements alone); any rules get the same order.
-    fn prospects(&self, game: &Game, t: &RunState<B, P>, moves: B) -> u32 {
+    fn prospects(self, game: &Game, t: &RunState<B, P>, moves: B) -> u32 {
         let other = t.pieces[1 - t.mover as usize];
         self.prospects_on(game, t, moves, other, t.pieces[t.mover as usize])
     }
 
-    /// [`Runner::prospects`] of a mover with the cells `mine` against `other`, at any state
+    /// [`Searching::prospects`] of a mover with the cells `mine` against `other`, at any state
     /// `s` of the game (the count reads the boards alone).
     #[inline(always)]
-    fn prospects_on(&self, game: &Game, s: &RunState<B, P>, moves: B, other: B, mine: B) -> u32 {
+    fn prospects_on(self, game: &Game, s: &RunState<B, P>, moves: B, other: B, mine: B) -> u32 {
         let empty = self.playable & !(mine | other);
         let near = if self.near.eight_by_parts && !self.near.wraps {
             // The board's steps without a context: called for every child a little before
             // the end, the general path's calls took a twelfth of the instructions.
-            Self::eight_by_steps(other, |s, d| self.flat_step(s, d))
+            Runner::<B, P>::eight_by_steps(other, |s, d| self.flat_step(s, d))
         } else {
             self.ctx(game, s).adjacent(other, 0xff)
         };
@@ -350,7 +353,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// stands.
     #[inline(always)]
     fn direct_child(
-        &self,
+        self,
         game: &Game,
         d: &Direct<B>,
         s: &RunState<B, P>,
@@ -359,7 +362,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
         let m = s.mover as usize;
         let (next, other, replies) =
             self.direct_turn::<false>(d, s.pieces[m], s.pieces[1 - m], cell);
-        let t = Self::after_direct(s, next, other);
+        let t = Runner::after_direct(s, next, other);
         let at = self.direct_at(game, d, &t, replies);
         (t, at)
     }
@@ -367,7 +370,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// Where `t`, reached by a turn of a [`Direct`] game, stands: a choice among its mover's
     /// placements `replies`, or (with none) a pass or the end, as the general path decides.
     #[inline(always)]
-    fn direct_at(&self, game: &Game, d: &Direct<B>, t: &RunState<B, P>, replies: B) -> At<B> {
+    fn direct_at(self, game: &Game, d: &Direct<B>, t: &RunState<B, P>, replies: B) -> At<B> {
         if replies.is_empty() {
             self.start_or_end(game, t, None)
         } else {
@@ -395,7 +398,7 @@ impl<B: Board, const P: usize> Tree for RunnerTree<'_, B, P> {
     }
 
     fn key(&self, (s, _): &Self::Node) -> (Key, u8) {
-        let key = Runner::key(s);
+        let key = Searching::key(s);
         if self.mirrors.is_empty() {
             return (key, 0);
         }

@@ -144,7 +144,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
 
     /// [`RunnerTree::counted_value`]'s search, over margins, in the last
     /// [`DIRECT_PLAIN_EMPTIES`] empty cells: the placements in the order of
-    /// `Runner::last_stretch_order`, the positions counted as in `direct_plain`. Below, each
+    /// `Searching::last_stretch_order`, the positions counted as in `direct_plain`. Below, each
     /// side's placements are found by [`RunnerTree::few_left`] from the empty cells' rays.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -209,7 +209,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// The margin for the placer who has `placer` against `next`, the next mover's cells,
     /// with the empty cells `rest` left, a few at the end of the game: each side's placements
     /// found by trying those cells' rays (a few cells' rays cost less than every placement
-    /// of the board), in the order of `Runner::last_stretch_order`. The placer's window is
+    /// of the board), in the order of `Searching::last_stretch_order`. The placer's window is
     /// `(alpha, beta)`. A position is counted where its mover places, once, as
     /// `direct_plain` counts it.
     #[inline(always)]

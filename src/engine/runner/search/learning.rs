@@ -67,7 +67,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         let mut own = Table::within(LEARNT_TABLE_BYTES);
         table.lend_watch(&mut own);
         own.learning(Some((0, LEARNT_SAMPLES)));
-        let mut solver = RunnerTree::new(k, self.game);
+        let mut solver = RunnerTree::new(k.0, self.game);
         let mut samples: Vec<Sample> = Vec::new();
         // Games that end early give no sample; a game that ends early every time gives up.
         // The watch goes back whether or not the samples' solves fail.

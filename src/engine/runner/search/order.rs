@@ -1,21 +1,21 @@
 //! The order of the placements in the solver's last stretch: an iterator over its parts and
 //! classes, and for the last few cells their keys sorted.
 
+use super::Searching;
 use crate::board::sets::Board;
-use crate::engine::runner::Runner;
 
-/// The most cells [`Runner::few_in_order`] orders.
+/// The most cells [`Searching::few_in_order`] orders.
 pub(super) const FEW_CELLS: usize = 4;
 
-impl<B: Board, const P: usize> Runner<B, P> {
+impl<'k, B: Board, const P: usize> Searching<'k, B, P> {
     /// The cells of `empty`, at most [`FEW_CELLS`] of them and all empty, in the order of
-    /// [`Runner::last_stretch_order`]`(empty, empty)`, as many as the count says: each
+    /// [`Searching::last_stretch_order`]`(empty, empty)`, as many as the count says: each
     /// cell's place in that order made a key, and the keys sorted by a network of
     /// comparisons with no branch. The iterator's loop over parts and classes mispredicted
     /// a third of the solver's branches at its very end (callgrind's branch simulation at 22
     /// empty cells of Othello 6x6).
     #[inline(always)]
-    pub(super) fn few_in_order(&self, empty: B) -> ([u8; FEW_CELLS], usize) {
+    pub(super) fn few_in_order(self, empty: B) -> ([u8; FEW_CELLS], usize) {
         let rest = empty.without_lowest();
         if rest.without_lowest().is_empty() {
             // Two cells (or fewer) lie both in one quarter, which is even, or alone each in
@@ -60,7 +60,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The quarters of the board ([`SolverTables::quarters`]) with an odd number of cells of
     /// `empty`.
     #[inline(always)]
-    fn odd_quarters(&self, empty: B) -> B {
+    fn odd_quarters(self, empty: B) -> B {
         self.solver.quarters.iter().fold(B::EMPTY, |odd, &quarter| {
             if (empty & quarter).count() % 2 == 1 {
                 odd | quarter
@@ -75,11 +75,11 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// [`SolverTables::quarters`]), and in each part those on the cells with fewest neighbours first
     /// (no sort, and a tenth fewer positions than in the order of the cells).
     #[inline(always)]
-    pub(super) fn last_stretch_order(&self, moves: B, empty: B) -> StretchOrder<'_, B> {
+    pub(super) fn last_stretch_order(self, moves: B, empty: B) -> StretchOrder<'k, B> {
         let odd = self.odd_quarters(empty);
         StretchOrder {
             parts: [moves & odd, moves & !odd],
-            classes: &self.solver.by_exposure,
+            classes: &self.0.solver.by_exposure,
             // No classes, no cells (and no placements).
             part: if self.solver.by_exposure.is_empty() {
                 2
@@ -92,7 +92,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 }
 
-/// [`Runner::last_stretch_order`]'s placements, a part and a class of cells at a time. Written
+/// [`Searching::last_stretch_order`]'s placements, a part and a class of cells at a time. Written
 /// out rather than as two nested `flat_map`s, which the compiler left as a call per cell
 /// (a tenth of a solve's time near its end).
 pub(super) struct StretchOrder<'k, B> {

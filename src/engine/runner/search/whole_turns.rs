@@ -8,12 +8,12 @@
 //! name: the table's best move then puts first the turns that begin where the best one did,
 //! and the board's symmetries map a name as they map cells.
 
-use super::{Node, RunnerTree, Table, PASS};
+use super::{Node, RunnerTree, Searching, Table, PASS};
 use crate::board::sets::Board;
 use crate::engine::hash::FoldHasher;
 use crate::engine::negamax::{self, Children, Tree};
 use crate::engine::runner::positions::choose_at;
-use crate::engine::runner::{fault, At, Fault, Runner, StepKey};
+use crate::engine::runner::{fault, At, Fault, StepKey};
 use crate::ir::{AltKind, Game};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -160,8 +160,8 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
                     self.turn_ends((t, next), Some(name), 0, ends, seen, tried)?;
                 }
                 _ => {
-                    let key = Runner::key(&t);
-                    if !ends.iter().any(|(_, e)| Runner::key(&e.0) == key) {
+                    let key = Searching::key(&t);
+                    if !ends.iter().any(|(_, e)| Searching::key(&e.0) == key) {
                         ends.push((name, (t, next)));
                     }
                 }
