@@ -140,8 +140,9 @@ fn later(c: &Choose, v: usize) -> (usize, usize) {
 /// (playouts, random games, perft, applying steps), each with the interpreter inlined, would
 /// otherwise make one unit of all seven widths, which one core builds while the others wait
 /// (in the test profile, eleven minutes after every other unit was done). A view changes
-/// nothing at run time: it derefs to the runner, and a build of one codegen unit (the release
-/// profile) sees through it.
+/// nothing at run time: it derefs to the runner, and a build of one codegen unit (the dist
+/// profile) sees through it. The views are the entry points of their stage (perft, playouts,
+/// random games, the search's questions), so `Runner`'s own impl stays the turn program's run.
 macro_rules! runner_view {
     ($vis:vis $name:ident) => {
         #[derive(Clone, Copy)]
