@@ -122,7 +122,7 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
     }
 
     /// Random steps of an [`Enclosing`] turn from its choice among `moves` and `more`, drawn
-    /// and counted as [`Runner::playout`] draws and counts them, while the draw falls on a
+    /// and counted as [`Playouts::playout`] draws and counts them, while the draw falls on a
     /// placement: the state changes in place and the next turn's choice is found without
     /// running the program. Where the game goes after the last step (a word's step is played
     /// as the general path plays it, and what follows is left to it), or `limit` reached;
@@ -332,7 +332,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// Random turns of a [`Direct`] game from a choice among `moves`, until a mover is blocked
     /// (the general path then decides between a pass and the end) or `limit` steps are
-    /// played; draws as [`Runner::playout`] does.
+    /// played; draws as [`Playouts::playout`] does.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn direct_playout<const W: bool>(
