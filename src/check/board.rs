@@ -3,184 +3,177 @@
 use super::*;
 use crate::ir::Set;
 
-impl<'a> Checker<'a> {
-    /// The board: its shape and size, and the cells taken out of play. The board item, or
-    /// None when the board cannot be made.
-    pub(super) fn board<'i>(
-        &mut self,
-        items: &'i [load::Sourced<'a>],
-        consts: &Scope,
-    ) -> Option<&'i load::Sourced<'a>> {
-        let mut board_item = None;
-        let mut removed_item = None;
-        for s in items {
-            match &s.item.kind {
-                ItemKind::Board {
-                    shape,
-                    width,
-                    height,
-                } => board_item = Some((s, *shape, width, height)),
-                ItemKind::Removed(e) => removed_item = Some((s, e)),
-                _ => {}
-            }
+/// The board: its shape and size, and the cells taken out of play. The board item, or
+/// None when the board cannot be made.
+pub(super) fn board<'a, 'i>(
+    ck: &mut Checker<'a>,
+    items: &'i [load::Sourced<'a>],
+    consts: &Scope,
+) -> Option<&'i load::Sourced<'a>> {
+    let mut board_item = None;
+    let mut removed_item = None;
+    for s in items {
+        match &s.item.kind {
+            ItemKind::Board {
+                shape,
+                width,
+                height,
+            } => board_item = Some((s, *shape, width, height)),
+            ItemKind::Removed(e) => removed_item = Some((s, e)),
+            _ => {}
         }
-        let (bs, shape, width, height) = board_item?;
-        self.current_file = bs.file;
-        // Cells taken out of play: `removed`, and outside a hexagon the corners of its grid.
-        let removed_bits = |checker: &mut Self| -> Bits {
-            let Some((rs, e)) = removed_item else {
-                return Bits::EMPTY;
-            };
-            checker.current_file = rs.file;
-            let bits = match checker.expect_as::<Set>(e, consts) {
-                Some(set) => checker.const_set(set, e.span),
-                None => Bits::EMPTY,
-            };
-            checker.current_file = bs.file;
-            bits
+    }
+    let (bs, shape, width, height) = board_item?;
+    ck.current_file = bs.file;
+    // Cells taken out of play: `removed`, and outside a hexagon the corners of its grid.
+    let removed_bits = |checker: &mut Checker<'a>| -> Bits {
+        let Some((rs, e)) = removed_item else {
+            return Bits::EMPTY;
         };
-        if shape == BoardShape::Hexagon {
-            // A hexagon of `side` cells a side, laid out on a square grid of 2 side - 1.
-            let side = self.const_int(width, consts, "the hexagon's side")?;
-            if !(2..=13).contains(&side) {
-                self.error(width.span, format!("a hexagon side of {side} is not supported"))
+        checker.current_file = rs.file;
+        let bits = match checker.expect_as::<Set>(e, consts) {
+            Some(set) => const_set(checker, set, e.span),
+            None => Bits::EMPTY,
+        };
+        checker.current_file = bs.file;
+        bits
+    };
+    if shape == BoardShape::Hexagon {
+        // A hexagon of `side` cells a side, laid out on a square grid of 2 side - 1.
+        let side = ck.const_int(width, consts, "the hexagon's side")?;
+        if !(2..=13).contains(&side) {
+            ck.error(width.span, format!("a hexagon side of {side} is not supported"))
+                .label("out of range")
+                .help("a hexagon's side must be between 2 and 13 (its grid, 2 side - 1 cells across, is lettered a to z)")
+                .emit();
+            return None;
+        }
+        let side = side as usize;
+        ck.geometry = Some(Geometry::hexagon(side, &Bits::EMPTY));
+        let bits = removed_bits(ck);
+        ck.geometry = Some(Geometry::hexagon(side, &bits));
+    } else {
+        // A rhombus of one side is as tall as it is wide.
+        let height = height.as_ref().unwrap_or(width);
+        let w = ck.const_int(width, consts, "the board width");
+        let h = ck.const_int(height, consts, "the board height");
+        let (Some(w), Some(h)) = (w, h) else {
+            return None;
+        };
+        for (v, e) in [(w, width), (h, height)] {
+            if !(1..=26).contains(&v) {
+                ck.error(e.span, format!("a board side of {v} is not supported"))
                     .label("out of range")
-                    .help("a hexagon's side must be between 2 and 13 (its grid, 2 side - 1 cells across, is lettered a to z)")
+                    .help("each side must be between 1 and 26 (columns are lettered a to z)")
                     .emit();
                 return None;
             }
-            let side = side as usize;
-            self.geometry = Some(Geometry::hexagon(side, &Bits::EMPTY));
-            let bits = removed_bits(self);
-            self.geometry = Some(Geometry::hexagon(side, &bits));
-        } else {
-            // A rhombus of one side is as tall as it is wide.
-            let height = height.as_ref().unwrap_or(width);
-            let w = self.const_int(width, consts, "the board width");
-            let h = self.const_int(height, consts, "the board height");
-            let (Some(w), Some(h)) = (w, h) else {
-                return None;
-            };
-            for (v, e) in [(w, width), (h, height)] {
-                if !(1..=26).contains(&v) {
-                    self.error(e.span, format!("a board side of {v} is not supported"))
-                        .label("out of range")
-                        .help("each side must be between 1 and 26 (columns are lettered a to z)")
-                        .emit();
-                    return None;
-                }
-            }
-            let (w, h) = (w as usize, h as usize);
-            let make = |removed: &Bits| match shape {
-                BoardShape::Rhombus => Geometry::rhombus(w, h, removed),
-                BoardShape::Cylinder | BoardShape::Torus => Geometry::wrapping(
-                    w,
-                    h,
-                    removed,
-                    Wrap {
-                        across: true,
-                        down: shape == BoardShape::Torus,
-                    },
-                ),
-                _ => Geometry::new(w, h, removed),
-            };
-            self.geometry = Some(make(&Bits::EMPTY));
-            let bits = removed_bits(self);
-            self.geometry = Some(make(&bits));
         }
-        Some(bs)
-    }
-
-    /// The value of region `name` where it is used (`used_at`): its last definition, or the one
-    /// before the definition being worked out. None for a name that is no region here (or the
-    /// built-in region a first definition refers to by its own name).
-    pub(super) fn region(&mut self, name: &str, used_at: Span) -> Option<Bits> {
-        let count = self.region_items.get(name)?.len();
-        let level = match self
-            .regions_in_progress
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-        {
-            None => count - 1,
-            Some(&(_, level)) if level > 0 => level - 1,
-            Some(_) if expr::BUILTIN_REGIONS.contains(&name) => return None,
-            Some(_) => {
-                let mut cycle: Vec<String> = self
-                    .regions_in_progress
-                    .iter()
-                    .skip_while(|(n, _)| n != name)
-                    .map(|(n, _)| n.clone())
-                    .collect();
-                cycle.push(name.to_string());
-                self.error(
-                    used_at,
-                    format!("region `{name}` is defined in terms of itself"),
-                )
-                .label(format!("circular: {}", cycle.join(" -> ")))
-                .help("a region is a fixed set of cells; define one of these without the others")
-                .emit();
-                // An empty value, so that its uses do not cascade into more errors.
-                return Some(Bits::EMPTY);
-            }
+        let (w, h) = (w as usize, h as usize);
+        let make = |removed: &Bits| match shape {
+            BoardShape::Rhombus => Geometry::rhombus(w, h, removed),
+            BoardShape::Cylinder | BoardShape::Torus => Geometry::wrapping(
+                w,
+                h,
+                removed,
+                Wrap {
+                    across: true,
+                    down: shape == BoardShape::Torus,
+                },
+            ),
+            _ => Geometry::new(w, h, removed),
         };
-        Some(self.region_at(name, level))
+        ck.geometry = Some(make(&Bits::EMPTY));
+        let bits = removed_bits(ck);
+        ck.geometry = Some(make(&bits));
     }
+    Some(bs)
+}
 
-    /// The value of the `level`-th definition of region `name`, worked out once.
-    pub(super) fn region_at(&mut self, name: &str, level: usize) -> Bits {
-        let key = (name.to_string(), level);
-        if let Some(bits) = self.region_values.get(&key) {
-            return *bits;
+/// The value of region `name` where it is used (`used_at`): its last definition, or the one
+/// before the definition being worked out. None for a name that is no region here (or the
+/// built-in region a first definition refers to by its own name).
+pub(super) fn region(ck: &mut Checker<'_>, name: &str, used_at: Span) -> Option<Bits> {
+    let count = ck.region_items.get(name)?.len();
+    let level = match ck.regions_in_progress.iter().rev().find(|(n, _)| n == name) {
+        None => count - 1,
+        Some(&(_, level)) if level > 0 => level - 1,
+        Some(_) if expr::BUILTIN_REGIONS.contains(&name) => return None,
+        Some(_) => {
+            let mut cycle: Vec<String> = ck
+                .regions_in_progress
+                .iter()
+                .skip_while(|(n, _)| n != name)
+                .map(|(n, _)| n.clone())
+                .collect();
+            cycle.push(name.to_string());
+            ck.error(
+                used_at,
+                format!("region `{name}` is defined in terms of itself"),
+            )
+            .label(format!("circular: {}", cycle.join(" -> ")))
+            .help("a region is a fixed set of cells; define one of these without the others")
+            .emit();
+            // An empty value, so that its uses do not cascade into more errors.
+            return Some(Bits::EMPTY);
         }
-        let Some(&(value, file)) = self.region_items.get(name).and_then(|d| d.get(level)) else {
-            return Bits::EMPTY;
-        };
-        let consts = Scope {
-            consts_only: true,
-            ..Scope::default()
-        };
-        let saved = self.current_file;
-        self.current_file = file;
-        self.regions_in_progress.push(key.clone());
-        let bits = match self.expect_as::<Set>(value, &consts) {
-            Some(set) => self.const_set(set, value.span),
-            None => Bits::EMPTY,
-        };
-        self.regions_in_progress.pop();
-        self.current_file = saved;
-        self.region_values.insert(key, bits);
-        bits
-    }
+    };
+    Some(region_at(ck, name, level))
+}
 
-    /// Evaluates a set known before the game starts.
-    pub(super) fn const_set(&mut self, set: ir::Set, span: Span) -> Bits {
-        match set {
-            ir::Set::Const(b) => b,
-            ir::Set::Single(c) => {
-                if let ir::Cell::Const(c) = *c {
-                    Bits::single(c as usize)
-                } else {
-                    self.state_dependent("a variable", span);
-                    Bits::EMPTY
-                }
-            }
-            ir::Set::Union(a, b) => {
-                let a = self.const_set(*a, span);
-                a.union(&self.const_set(*b, span))
-            }
-            ir::Set::Inter(a, b) => {
-                let a = self.const_set(*a, span);
-                a.inter(&self.const_set(*b, span))
-            }
-            ir::Set::Minus(a, b) => {
-                let a = self.const_set(*a, span);
-                a.minus(&self.const_set(*b, span))
-            }
-            _ => {
-                self.state_dependent("this set", span);
+/// The value of the `level`-th definition of region `name`, worked out once.
+pub(super) fn region_at(ck: &mut Checker<'_>, name: &str, level: usize) -> Bits {
+    let key = (name.to_string(), level);
+    if let Some(bits) = ck.region_values.get(&key) {
+        return *bits;
+    }
+    let Some(&(value, file)) = ck.region_items.get(name).and_then(|d| d.get(level)) else {
+        return Bits::EMPTY;
+    };
+    let consts = Scope {
+        consts_only: true,
+        ..Scope::default()
+    };
+    let saved = ck.current_file;
+    ck.current_file = file;
+    ck.regions_in_progress.push(key.clone());
+    let bits = match ck.expect_as::<Set>(value, &consts) {
+        Some(set) => const_set(ck, set, value.span),
+        None => Bits::EMPTY,
+    };
+    ck.regions_in_progress.pop();
+    ck.current_file = saved;
+    ck.region_values.insert(key, bits);
+    bits
+}
+
+/// Evaluates a set known before the game starts.
+pub(super) fn const_set(ck: &mut Checker<'_>, set: ir::Set, span: Span) -> Bits {
+    match set {
+        ir::Set::Const(b) => b,
+        ir::Set::Single(c) => {
+            if let ir::Cell::Const(c) = *c {
+                Bits::single(c as usize)
+            } else {
+                ck.state_dependent("a variable", span);
                 Bits::EMPTY
             }
+        }
+        ir::Set::Union(a, b) => {
+            let a = const_set(ck, *a, span);
+            a.union(&const_set(ck, *b, span))
+        }
+        ir::Set::Inter(a, b) => {
+            let a = const_set(ck, *a, span);
+            a.inter(&const_set(ck, *b, span))
+        }
+        ir::Set::Minus(a, b) => {
+            let a = const_set(ck, *a, span);
+            a.minus(&const_set(ck, *b, span))
+        }
+        _ => {
+            ck.state_dependent("this set", span);
+            Bits::EMPTY
         }
     }
 }

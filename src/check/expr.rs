@@ -263,11 +263,11 @@ impl Checker<'_> {
         if scope.bound_player.as_deref() == Some(name) {
             return Some(Typed::Player(Player::Bound));
         }
-        if let Some(v) = self.param_value(name) {
+        if let Some(v) = super::params::param_value(self, name) {
             self.used.insert(("param", name.to_string()));
             return Some(v);
         }
-        if let Some(bits) = self.region(name, span) {
+        if let Some(bits) = super::board::region(self, name, span) {
             self.used.insert(("region", name.to_string()));
             return Some(Typed::Set(Set::Const(bits)));
         }

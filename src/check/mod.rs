@@ -357,20 +357,20 @@ impl<'a> Checker<'a> {
         items: &[load::Sourced<'a>],
         overrides: &[(String, String)],
     ) -> Result<Option<(Game, Vec<ast::Example>)>, CheckError> {
-        self.duplicates(items);
+        lints::duplicates(self, items);
         let consts = Scope {
             consts_only: true,
             ..Scope::default()
         };
-        self.declare_params(items);
-        self.set_params(items);
-        self.override_params(overrides)?;
-        self.missing_items(items);
-        let Some(board) = self.board(items, &consts) else {
+        params::declare_params(self, items);
+        params::set_params(self, items);
+        params::override_params(self, overrides)?;
+        lints::missing_items(self, items);
+        let Some(board) = board::board(self, items, &consts) else {
             return Ok(None);
         };
-        let (players, kinds) = self.declare_players(items);
-        if !self.player_counts(&players, &kinds, board) {
+        let (players, kinds) = players::declare_players(self, items);
+        if !players::player_counts(self, &players, &kinds, board) {
             return Ok(None);
         }
         self.player_names = players.iter().map(|p| p.0.name.clone()).collect();
@@ -381,16 +381,16 @@ impl<'a> Checker<'a> {
             .map(|p| p.0.symbol)
             .chain(kinds.iter().map(|k| k.0.symbol))
             .collect();
-        let mut first = self.first_player(items);
+        let mut first = players::first_player(self, items);
         self.declarations(items, &consts);
-        self.attributes(items, &players, &consts);
+        players::attributes(self, items, &players, &consts);
 
         // Setup.
         let mut setup = [Bits::EMPTY; MAX_PLAYERS];
         for s in items {
             if let ItemKind::Setup(entries) = &s.item.kind {
                 self.current_file = s.file;
-                self.setup(entries, &mut setup, &mut first);
+                players::setup(self, entries, &mut setup, &mut first);
             }
         }
 
@@ -406,19 +406,19 @@ impl<'a> Checker<'a> {
         }
         self.in_turn = true;
         let (program, agreement) = match turn {
-            Some(t) => self.program(t, agreement),
+            Some(t) => program::program(self, t, agreement),
             None => (Vec::new(), None),
         };
         self.in_turn = false;
 
-        let (ends, score, tiebreaks) = self.ends_and_scores(items);
+        let (ends, score, tiebreaks) = ends::ends_and_scores(self, items);
         let Some(score) = score else { return Ok(None) };
 
         if self.diags.has_errors() {
             return Ok(None);
         }
-        self.unused(items);
-        let examples = self.examples(items);
+        lints::unused(self, items);
+        let examples = examples::examples(self, items);
         let (title, credits, sources) = title_and_credits(items);
         let mut game = Game {
             title,
@@ -477,7 +477,7 @@ impl<'a> Checker<'a> {
             }
             if let ItemKind::Counter { name, value } = &s.item.kind {
                 self.current_file = s.file;
-                self.counter(name, value, consts);
+                players::counter(self, name, value, consts);
             }
             if let ItemKind::Directions { name, parts } = &s.item.kind {
                 self.current_file = s.file;
@@ -507,7 +507,7 @@ impl<'a> Checker<'a> {
                 ItemKind::Region { name, .. } => {
                     self.current_file = s.file;
                     let level = definitions_seen.entry(&name.node).or_default();
-                    let bits = self.region_at(&name.node, *level);
+                    let bits = board::region_at(self, &name.node, *level);
                     *level += 1;
                     self.regions.insert(name.node.clone(), bits);
                 }
@@ -517,7 +517,7 @@ impl<'a> Checker<'a> {
                     along,
                 } => {
                     self.current_file = s.file;
-                    if !self.line(name, elements, along.as_ref()) {
+                    if !lines::line(self, name, elements, along.as_ref()) {
                         // Keep the name known so that its uses do not cascade.
                         self.lines.push(LinePattern {
                             name: name.node.clone(),
