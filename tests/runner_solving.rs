@@ -358,7 +358,7 @@ fn a_judge_is_learnt_through_an_opening_of_another_kind() {
         let start = e.start().unwrap();
         let mut tree = search::RunnerTree::new(k, &e.game);
         let mut table = search::Table::within(16 << 20);
-        tree.learn(&mut table, &k.import(&e.game, &start)).unwrap();
+        search::learn(&mut tree, &mut table, &k.import(&e.game, &start)).unwrap();
         assert_eq!(table.learnt.is_some(), learns, "{path}");
         // The samples' solves count in the table's positions.
         assert_eq!(table.nodes > 1_000_000, learns, "{path}: {}", table.nodes);

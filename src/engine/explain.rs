@@ -3,6 +3,7 @@
 
 use super::face::Engine;
 use super::runner::each_width;
+use super::runner::positions::Positions;
 use super::state::{State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::step::{RuleError, FORCED_PASS};
 use crate::ir::{AltKind, Loc};
@@ -140,7 +141,8 @@ impl Engine {
                         }
                     }
                     let game = &self.game;
-                    let refused = each_width!(&self.runner, k => k.refusal(game, cur, i, cell))?;
+                    let refused =
+                        each_width!(&self.runner, k => Positions(k).refusal(game, cur, i, cell))?;
                     if let Some(loc) = refused {
                         reasons.push((
                             format!("after {name} this requirement does not hold"),

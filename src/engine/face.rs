@@ -1,6 +1,7 @@
 //! [`Engine`], the runner's face for one position at a time: the legal steps, the position
 //! after a step, whole turns, and the doors into the runner's playouts, perft and solver.
 
+use super::runner::positions::Positions;
 use super::runner::random_games::RandomGames;
 use super::runner::{self, each_width, AnyRunner};
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
@@ -148,7 +149,7 @@ impl Engine {
     /// placement) costs one trial instead of one per cell. Without such options: one draw
     /// from the full list.
     pub fn random_step(&self, s: &State, rng: &mut rng::Rng) -> Result<Option<Step>, RuleError> {
-        Ok(each_width!(&self.runner, k => k.random_step(&self.game, s, rng))?)
+        Ok(each_width!(&self.runner, k => Positions(k).random_step(&self.game, s, rng))?)
     }
 
     /// The position before the first turn, advanced to the first step.
@@ -174,7 +175,7 @@ impl Engine {
     /// A position before a turn, advanced to the mover's first step (or the game's end, or a
     /// forced pass).
     pub(super) fn begin(&self, s: &State) -> Result<State, RuleError> {
-        Ok(each_width!(&self.runner, k => k.begin(&self.game, s))?)
+        Ok(each_width!(&self.runner, k => Positions(k).begin(&self.game, s))?)
     }
 
     pub(super) fn choose_at(&self, pc: u32) -> &Choose {
@@ -183,7 +184,7 @@ impl Engine {
 
     /// The legal steps of the player to move, in a fixed order. Empty when the game is over.
     pub fn steps(&self, s: &State, out: &mut Vec<Step>) -> Result<(), RuleError> {
-        Ok(each_width!(&self.runner, k => k.steps(&self.game, s, out))?)
+        Ok(each_width!(&self.runner, k => Positions(k).steps(&self.game, s, out))?)
     }
 
     /// Whether every legal step at `s` completes the turn (so counting steps counts turns).
@@ -213,13 +214,13 @@ impl Engine {
     /// Plays one legal step. Steps not produced by [`Engine::steps`] for this state are a bug
     /// of the caller (the notation parser checks user input against the legal list).
     pub fn apply(&self, s: &State, step: Step) -> Result<State, RuleError> {
-        Ok(each_width!(&self.runner, k => k.apply(&self.game, s, step))?)
+        Ok(each_width!(&self.runner, k => Positions(k).apply(&self.game, s, step))?)
     }
 
     /// How many first-step candidates `player` would have if it were their turn now, their
     /// bodies not tried (a `require` may still refuse some): a cheap mobility for evaluations.
     pub fn first_candidates(&self, s: &State, player: u8) -> Result<usize, RuleError> {
-        Ok(each_width!(&self.runner, k => k.first_candidates(&self.game, s, player))?)
+        Ok(each_width!(&self.runner, k => Positions(k).first_candidates(&self.game, s, player))?)
     }
 
     /// Starts the rules' agreement program on a stopped game, for `proposer`. None when the
@@ -228,24 +229,24 @@ impl Engine {
         let Some(entry) = self.game.agreement else {
             return Ok(None);
         };
-        let t = each_width!(&self.runner, k => k.begin_agreement(&self.game, s, proposer, entry))?;
+        let t = each_width!(&self.runner, k => Positions(k).begin_agreement(&self.game, s, proposer, entry))?;
         Ok(Some(t))
     }
 
     /// Play resumes on a stopped game (the players did not agree): the same position, no
     /// passes counted, the same player to move.
     pub fn resume(&self, s: &State, mover: u8) -> Result<State, RuleError> {
-        Ok(each_width!(&self.runner, k => k.resume(&self.game, s, mover))?)
+        Ok(each_width!(&self.runner, k => Positions(k).resume(&self.game, s, mover))?)
     }
 
     /// Whether `player` would have a first step if it were their turn now.
     pub fn can_start_turn(&self, s: &State, player: u8) -> bool {
-        each_width!(&self.runner, k => k.can_start_turn(&self.game, s, player))
+        each_width!(&self.runner, k => Positions(k).can_start_turn(&self.game, s, player))
     }
 
     /// The cells of `set` at `s`.
     pub fn set_value(&self, s: &State, set: &crate::ir::Set) -> Bits {
-        each_width!(&self.runner, k => k.set_at(&self.game, s, set))
+        each_width!(&self.runner, k => Positions(k).set_at(&self.game, s, set))
     }
 
     /// Whether `cond` holds at `s`, with `probe` (a variable and a cell) standing for the
@@ -256,14 +257,14 @@ impl Engine {
         cond: &crate::ir::Cond,
         probe: Option<(u8, usize)>,
     ) -> bool {
-        each_width!(&self.runner, k => k.cond_at(&self.game, s, cond, probe))
+        each_width!(&self.runner, k => Positions(k).cond_at(&self.game, s, cond, probe))
     }
 
     /// Which `end` rule a finished game `s` reached, as it is written (the first in the rules
     /// that holds in the final position); none for a position no end rule holds in (a game that
     /// ended by resignation or agreement, or one not finished).
     pub fn end_reached(&self, s: &State) -> Option<String> {
-        let i = each_width!(&self.runner, k => k.end_reached(&self.game, s))?;
+        let i = each_width!(&self.runner, k => Positions(k).end_reached(&self.game, s))?;
         let loc = &self.game.ends[i].loc;
         let text = self
             .game
@@ -276,12 +277,12 @@ impl Engine {
 
     /// Scores the position; `winner` overrides the comparison of scores.
     pub fn outcome(&self, s: &State, winner: Option<u8>) -> Outcome {
-        each_width!(&self.runner, k => k.outcome_at(&self.game, s, winner))
+        each_width!(&self.runner, k => Positions(k).outcome_at(&self.game, s, winner))
     }
 
     /// The tie-break margins for `p`, each weighted half as much as the one before (the first
     /// by a half): what a position is worth beyond its score, for evaluations.
     pub fn tiebreak_margin(&self, s: &State, p: u8) -> f64 {
-        each_width!(&self.runner, k => k.tiebreak_margin(&self.game, s, p))
+        each_width!(&self.runner, k => Positions(k).tiebreak_margin(&self.game, s, p))
     }
 }

@@ -3,6 +3,7 @@
 
 use super::positions::choose_at;
 use super::*;
+use crate::engine::runner::direct::DirectTurns;
 
 // Perft is built in a unit of its own (see `runner_view`).
 runner_view!(pub(super) Counting);
@@ -41,15 +42,15 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
         let (mover, opponent) = (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
         let mut total = 0;
         for cell in moves.cells() {
-            let (next, other, replies) = self.direct_turn::<W>(d, mover, opponent, cell);
+            let (next, other, replies) = DirectTurns(self.0).turn::<W>(d, mover, opponent, cell);
             total += if replies.is_empty() {
-                let t = Runner::after_direct(s, next, other);
+                let t = DirectTurns::after(s, next, other);
                 let at = self.start_or_end(game, &t, None);
                 self.perft(game, &t, &at, depth - 1)?
             } else if depth == 2 {
                 u64::from(replies.count())
             } else {
-                let t = Runner::after_direct(s, next, other);
+                let t = DirectTurns::after(s, next, other);
                 self.direct_perft_chosen::<W, V3>(game, d, &t, replies, depth - 1)?
             };
         }

@@ -1,6 +1,7 @@
-//! Random playouts on the runner's own state, drawing as [`Runner::random_step`] draws; the
+//! Random playouts on the runner's own state, drawing as [`Positions::random_step`](super::positions::Positions::random_step) draws; the
 //! games of [`Direct`] shape as a loop over the two boards.
 
+use super::direct::DirectTurns;
 use super::*;
 
 // Playouts are built in a unit of their own (see `runner_view`).
@@ -8,7 +9,7 @@ runner_view!(pub(super) Playouts);
 
 impl<B: Board, const P: usize> Playouts<'_, B, P> {
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
-    /// position reached and the number of steps. Draws from `rng` as [`Runner::random_step`]
+    /// position reached and the number of steps. Draws from `rng` as [`Positions::random_step`](super::positions::Positions::random_step)
     /// does (one draw per step, a forced pass included).
     pub(super) fn playout(
         self,
@@ -73,7 +74,7 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
     }
 
     // A playout's turns of a [`Direct`] game are its hot loop, and they run inside this one
-    // call: [`Runner::direct_playout`] in the copy for the processor's vector instructions
+    // call: [`DirectTurns::playout`] in the copy for the processor's vector instructions
     // where it has them.
     copies::chosen_entry!(direct_playout_chosen, direct_playout_v3, direct_playout,
         (self, game: &Game, d: &Direct<B>, s: &mut RunState<B, P>, moves: B, rng: &mut Rng,
@@ -219,116 +220,6 @@ impl<B: Board, const P: usize> Playouts<'_, B, P> {
         }
         Ok(Some(At::Choice { pc: 0, moves, more }))
     }
-}
-
-impl<B: Board, const P: usize> Runner<B, P> {
-    /// The [`Direct`] shape, when the choice at `pc` is its choice (reached only once its phase
-    /// gate is passed for good).
-    #[inline(always)]
-    pub(super) fn direct_at_choice(&self, pc: u32) -> Option<&Direct<B>> {
-        self.direct.as_ref().filter(|d| d.pc == pc)
-    }
-
-    /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
-    /// the new opponent's cells.
-    #[inline(always)]
-    pub(super) fn after_direct(s: &RunState<B, P>, mover: B, opponent: B) -> RunState<B, P> {
-        // A game of this shape has no counters (see `shapes::direct`).
-        let mut t = s.at_boundary(false);
-        t.mover = 1 - s.mover;
-        t.pieces[t.mover as usize] = mover;
-        t.pieces[s.mover as usize] = opponent;
-        t.turn += 1;
-        t.passes = 0;
-        t
-    }
-
-    /// One turn of a [`Direct`] game: the mover places on `cell`; returns the cells of the
-    /// next mover, of its opponent, and the next mover's placements. `W`: the board has joined
-    /// edges (`d.wraps`).
-    #[inline(always)]
-    pub(super) fn direct_turn<const W: bool>(
-        &self,
-        d: &Direct<B>,
-        mover: B,
-        opponent: B,
-        cell: usize,
-    ) -> (B, B, B) {
-        let (next, other) = self.direct_place::<W>(d, mover, opponent, cell);
-        (next, other, self.direct_moves::<W>(d, next, other))
-    }
-
-    /// As [`Runner::direct_turn`], without the next mover's placements.
-    #[inline(always)]
-    pub(super) fn direct_place<const W: bool>(
-        &self,
-        d: &Direct<B>,
-        mover: B,
-        opponent: B,
-        cell: usize,
-    ) -> (B, B) {
-        let runs = self.direct_runs::<W>(d, mover, opponent, cell);
-        Self::direct_after(mover, opponent, cell, runs)
-    }
-
-    /// As [`Runner::direct_place`] where the mover may not know whether `cell` is one of its
-    /// placements: None when no run is closed from it. One cell's rays instead of the whole
-    /// board's placements, for the solver's last empty cell.
-    #[inline(always)]
-    pub(super) fn direct_try(
-        &self,
-        d: &Direct<B>,
-        mover: B,
-        opponent: B,
-        cell: usize,
-    ) -> Option<(B, B)> {
-        // The cell is a placement exactly when some end closes a run from it, captured or not
-        // (as `run_sources` finds them for every cell at once).
-        let runs = self.direct_runs::<false>(d, mover, opponent, cell);
-        (!runs.is_empty()).then(|| Self::direct_after(mover, opponent, cell, runs))
-    }
-
-    /// The runs that a placement of the mover's on `cell` closes, whether it captures them or
-    /// not (a run may hold cells that are not the opponent's).
-    #[inline(always)]
-    fn direct_runs<const W: bool>(&self, d: &Direct<B>, mover: B, opponent: B, cell: usize) -> B {
-        let line = &self.lines[d.line];
-        let empty = self.playable & !(mover | opponent);
-        let (run, end) = (
-            d.run.cells(mover, opponent, empty),
-            d.end.cells(mover, opponent, empty),
-        );
-        if W {
-            line.wrapped_captures(cell, run, end)
-        } else {
-            line.run_captures(cell, run, end, false)
-        }
-    }
-
-    /// The next mover's cells and the placer's after the placer takes `cell` and captures
-    /// the opponent's cells among `runs`.
-    #[inline(always)]
-    fn direct_after(mover: B, opponent: B, cell: usize, runs: B) -> (B, B) {
-        let captured = runs & opponent;
-        (opponent ^ captured, mover | captured | B::single(cell))
-    }
-
-    /// The placements of a [`Direct`] game's mover, who has the cells `mover`.
-    #[inline(always)]
-    pub(super) fn direct_moves<const W: bool>(&self, d: &Direct<B>, mover: B, opponent: B) -> B {
-        let empty = self.playable & !(mover | opponent);
-        let (run, end) = (
-            d.run.cells(mover, opponent, empty),
-            d.end.cells(mover, opponent, empty),
-        );
-        let line = &self.lines[d.line];
-        empty
-            & if W {
-                line.wrapped_sources(run, end)
-            } else {
-                line.run_sources(run, end)
-            }
-    }
 
     /// Random turns of a [`Direct`] game from a choice among `moves`, until a mover is blocked
     /// (the general path then decides between a pass and the end) or `limit` steps are
@@ -336,7 +227,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn direct_playout<const W: bool>(
-        &self,
+        self,
         game: &Game,
         d: &Direct<B>,
         s: &mut RunState<B, P>,
@@ -345,72 +236,11 @@ impl<B: Board, const P: usize> Runner<B, P> {
         steps: &mut u64,
         limit: u64,
     ) -> At<B> {
-        self.direct_turns::<W>(game, d, s, moves, |_, moves| {
+        DirectTurns(self.0).turns::<W>(game, d, s, moves, |_, moves| {
             (*steps < limit).then(|| {
                 *steps += 1;
                 moves.nth(rng.below(moves.count() as usize))
             })
         })
-    }
-
-    /// Turns of a [`Direct`] game from a choice among `moves`, as a loop over the two boards:
-    /// before each, `pick(seat, moves)` gives the mover's cell, or None to stop there; until a
-    /// mover is blocked. What comes next, as [`Runner::after_direct_turns`] says.
-    #[inline(always)]
-    pub(super) fn direct_turns<const W: bool>(
-        &self,
-        game: &Game,
-        d: &Direct<B>,
-        s: &mut RunState<B, P>,
-        mut moves: B,
-        mut pick: impl FnMut(usize, B) -> Option<usize>,
-    ) -> At<B> {
-        let (mut mover, mut opponent) =
-            (s.pieces[s.mover as usize], s.pieces[1 - s.mover as usize]);
-        let mut seat = s.mover as usize;
-        let mut turns = 0;
-        let blocked = loop {
-            let Some(cell) = pick(seat, moves) else {
-                break false;
-            };
-            (mover, opponent, moves) = self.direct_turn::<W>(d, mover, opponent, cell);
-            seat = 1 - seat;
-            turns += 1;
-            if moves.is_empty() {
-                break true;
-            }
-        };
-        self.after_direct_turns(game, d, s, (mover, opponent), turns, moves, blocked)
-    }
-
-    /// Writes back into `s` the boards (`mover`'s, then its opponent's) reached `turns` turns
-    /// after it by a loop of a [`Direct`] game, and says what comes next: the general path's
-    /// pass or end where the mover is `blocked`, else the choice among `moves`.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(super) fn after_direct_turns(
-        &self,
-        game: &Game,
-        d: &Direct<B>,
-        s: &mut RunState<B, P>,
-        (mover, opponent): (B, B),
-        turns: u32,
-        moves: B,
-        blocked: bool,
-    ) -> At<B> {
-        s.mover ^= (turns & 1) as u8;
-        s.pieces[s.mover as usize] = mover;
-        s.pieces[1 - s.mover as usize] = opponent;
-        s.turn += turns;
-        s.passes = 0;
-        if blocked {
-            self.start_or_end(game, s, None)
-        } else {
-            At::Choice {
-                pc: d.pc,
-                moves,
-                more: B::EMPTY,
-            }
-        }
     }
 }

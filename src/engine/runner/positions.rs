@@ -12,52 +12,22 @@ use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use crate::engine::step::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};
 use crate::ir::{Choose, Cond, Game, Instr, Loc, Set};
 
-impl<B: Board, const P: usize> Runner<B, P> {
-    /// The runner's state for `s` (the choice it stands at is `s.pc`).
-    pub(crate) fn load(&self, s: &State) -> RunState<B, P> {
-        RunState {
-            pieces: std::array::from_fn(|p| B::from_bits(&s.pieces.of(p))),
-            mover: s.mover,
-            turn: s.turn,
-            passes: s.passes,
-            step_ends_clear: false,
-            steps: s.steps,
-            passing: s.passing,
-            regs: s.regs,
-            tokens: s.tokens,
-            agreeing: s.agreeing,
-            trials: 0,
-        }
-    }
+// The questions, each with the interpreter inlined, are built in a unit of their own (see
+// `runner_view`).
+runner_view!(pub Positions);
 
-    /// Where `s` stands, with its choice's candidates found again.
-    fn at_of(&self, game: &Game, k: &RunState<B, P>, s: &State) -> At<B> {
-        match s.pc {
-            AT_GAME_OVER => At::Over(s.outcome.map(|o| o.winner)),
-            AT_FORCED_PASS => At::Pass,
-            pc => {
-                let (moves, more) = self.options(game, k, pc, choose_at(game, pc));
-                At::Choice { pc, moves, more }
-            }
-        }
-    }
-
-    /// The runner's view of `s`: its state and where it stands.
-    pub fn import(&self, game: &Game, s: &State) -> (RunState<B, P>, At<B>) {
-        let k = self.load(s);
-        let at = self.at_of(game, &k, s);
-        (k, at)
-    }
-
+impl<B: Board, const P: usize> Positions<'_, B, P> {
     /// The position before a turn, advanced to the mover's first step (or the game's end, or
     /// a forced pass).
-    pub fn begin(&self, game: &Game, s: &State) -> Result<State, Fault> {
-        Steps(self).begin(game, s)
+    pub fn begin(self, game: &Game, s: &State) -> Result<State, Fault> {
+        let mut k = self.load(s).at_boundary(self.counted());
+        let at = self.begin_turn_out_of_line(game, &mut k)?;
+        Ok(self.export(game, &k, &at))
     }
 
     /// The legal steps at `s`, in the order of the options and their values; a candidate whose
     /// option must be tried is listed once its trial passes.
-    pub fn steps(&self, game: &Game, s: &State, out: &mut Vec<Step>) -> Result<(), Fault> {
+    pub fn steps(self, game: &Game, s: &State, out: &mut Vec<Step>) -> Result<(), Fault> {
         out.clear();
         let pc = match s.pc {
             AT_GAME_OVER => return Ok(()),
@@ -78,18 +48,22 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// The position after `step`, a legal step at `s`.
-    pub fn apply(&self, game: &Game, s: &State, step: Step) -> Result<State, Fault> {
-        Steps(self).apply(game, s, step)
+    pub fn apply(self, game: &Game, s: &State, step: Step) -> Result<State, Fault> {
+        let mut k = self.load(s);
+        let at = if s.agreeing {
+            self.agreement_play(game, &mut k, s.pc, step)?
+        } else if step.alt == FORCED_PASS {
+            self.pass_out_of_line(game, &mut k)?
+        } else {
+            let (alt, value) = (step.alt as usize, step.value as usize);
+            self.play_out_of_line(game, &mut k, s.pc, alt, value)?
+        };
+        Ok(self.export(game, &k, &at))
     }
 
     /// A uniformly random legal step at `s`, drawn from `rng` exactly as a playout draws it
     /// (None when the game is over).
-    pub fn random_step(
-        &self,
-        game: &Game,
-        s: &State,
-        rng: &mut Rng,
-    ) -> Result<Option<Step>, Fault> {
+    pub fn random_step(self, game: &Game, s: &State, rng: &mut Rng) -> Result<Option<Step>, Fault> {
         let (k, at) = self.import(game, s);
         Ok(match at {
             At::Over(_) => None,
@@ -120,7 +94,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// How many first-step candidates `player` would have if it were their turn at `s`, their
     /// bodies not tried (a `require` may still refuse some): a cheap mobility for evaluations.
-    pub fn first_candidates(&self, game: &Game, s: &State, player: u8) -> Result<usize, Fault> {
+    pub fn first_candidates(self, game: &Game, s: &State, player: u8) -> Result<usize, Fault> {
         let mut k = self.load(s).at_boundary(self.counted());
         k.mover = player;
         Ok(match self.opening(game, &k)? {
@@ -130,13 +104,13 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// Whether `player` would have a first step if it were their turn at `s`.
-    pub fn can_start_turn(&self, game: &Game, s: &State, player: u8) -> bool {
+    pub fn can_start_turn(self, game: &Game, s: &State, player: u8) -> bool {
         self.can_start(game, &self.load(s).at_boundary(self.counted()), player)
     }
 
     /// The agreement program begun at `entry` on a stopped game, for `proposer`.
     pub fn begin_agreement(
-        &self,
+        self,
         game: &Game,
         s: &State,
         proposer: u8,
@@ -151,7 +125,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// Where an agreement stands after a step: at its next choice, or over, the position
     /// scored as it is.
-    fn agreement_step(&self, flow: Flow<B>) -> At<B> {
+    fn agreement_step(self, flow: Flow<B>) -> At<B> {
         match flow {
             Flow::Suspended { pc, moves, more } => At::Choice { pc, moves, more },
             _ => At::Over(None),
@@ -162,7 +136,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// end, with no end checks and no next turn. Kept apart from [`Runner::play`], whose
     /// every step of play would otherwise ask whether it is an agreement's.
     fn agreement_play(
-        &self,
+        self,
         game: &Game,
         k: &mut RunState<B, P>,
         pc: u32,
@@ -170,7 +144,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     ) -> Result<At<B>, Fault> {
         let c = choose_at(game, pc);
         let alt = step.alt as usize;
-        Self::bind(k, c, alt, step.value as usize);
+        Runner::<B, P>::bind(k, c, alt, step.value as usize);
         k.steps += 1;
         match self.run(game, k, c.alts[alt].body)? {
             Flow::Refused(_) => Err(Box::new(RuleError::in_rules(
@@ -182,10 +156,10 @@ impl<B: Board, const P: usize> Runner<B, P> {
         }
     }
 
-    /// Random steps from `s` by [`Runner::random_step`] and [`Runner::apply`], one at a time:
+    /// Random steps from `s` by [`Positions::random_step`] and [`Positions::apply`], one at a time:
     /// playouts of the agreement program, which [`super::playout::Playouts`] leaves out.
     pub(super) fn playout_by_steps(
-        &self,
+        self,
         game: &Game,
         s: &State,
         rng: &mut Rng,
@@ -204,7 +178,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// Play resumes at `s` (the players did not agree): the same position, no passes counted,
     /// `mover` to move; no end is checked.
-    pub fn resume(&self, game: &Game, s: &State, mover: u8) -> Result<State, Fault> {
+    pub fn resume(self, game: &Game, s: &State, mover: u8) -> Result<State, Fault> {
         let mut k = self.load(s).at_boundary(self.counted());
         k.mover = mover;
         k.passes = 0;
@@ -219,25 +193,25 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// The result of the position at `s`; `winner` overrides the comparison of scores.
-    pub fn outcome_at(&self, game: &Game, s: &State, winner: Option<u8>) -> Outcome {
+    pub fn outcome_at(self, game: &Game, s: &State, winner: Option<u8>) -> Outcome {
         self.outcome(game, &self.load(s), winner)
     }
 
     /// The tie-break margins for `p` at `s`, each weighted half as much as the one before.
-    pub fn tiebreak_margin(&self, game: &Game, s: &State, p: u8) -> f64 {
+    pub fn tiebreak_margin(self, game: &Game, s: &State, p: u8) -> f64 {
         self.margins(game, &self.load(s), p)
     }
 
     /// The cells of `set` at `s` (for `explain`, which shows a candidate set as written).
-    pub fn set_at(&self, game: &Game, s: &State, set: &Set) -> crate::board::bits::Bits {
+    pub fn set_at(self, game: &Game, s: &State, set: &Set) -> crate::board::bits::Bits {
         self.ctx(game, &self.load(s)).set(set).to_bits()
     }
 
     /// The first end condition (by its index in the rules) that holds at `s`, whatever its
     /// timing: for a finished game, the one that ended it.
-    pub fn end_reached(&self, game: &Game, s: &State) -> Option<usize> {
+    pub fn end_reached(self, game: &Game, s: &State) -> Option<usize> {
         let k = self.load(s);
-        let players = Self::players(game);
+        let players = Runner::<B, P>::players(game);
         game.ends.iter().position(|end| {
             super::eval::ended(
                 std::slice::from_ref(end),
@@ -254,7 +228,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// Whether `cond` holds at `s`, with `probe` standing for a variable's value.
-    pub fn cond_at(&self, game: &Game, s: &State, cond: &Cond, probe: Option<(u8, usize)>) -> bool {
+    pub fn cond_at(self, game: &Game, s: &State, cond: &Cond, probe: Option<(u8, usize)>) -> bool {
         let k = self.load(s);
         let mut ctx = self.ctx(game, &k);
         ctx.probe = probe;
@@ -263,7 +237,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// The `require` that refuses value `value` of option `alt` at `s`, if one does.
     pub fn refusal(
-        &self,
+        self,
         game: &Game,
         s: &State,
         alt: usize,
@@ -271,38 +245,11 @@ impl<B: Board, const P: usize> Runner<B, P> {
     ) -> Result<Option<Loc>, Fault> {
         let mut k = self.load(s);
         let c = choose_at(game, s.pc);
-        Self::bind(&mut k, c, alt, value);
+        Runner::<B, P>::bind(&mut k, c, alt, value);
         Ok(match self.run(game, &mut k, c.alts[alt].body)? {
             Flow::Refused(loc) => Some(loc),
             _ => None,
         })
-    }
-}
-
-// A step played and a turn begun, each with the interpreter inlined, are built in a unit of
-// their own (see `runner_view`).
-runner_view!(Steps);
-
-impl<B: Board, const P: usize> Steps<'_, B, P> {
-    /// [`Runner::apply`].
-    fn apply(self, game: &Game, s: &State, step: Step) -> Result<State, Fault> {
-        let mut k = self.load(s);
-        let at = if s.agreeing {
-            self.agreement_play(game, &mut k, s.pc, step)?
-        } else if step.alt == FORCED_PASS {
-            self.pass_out_of_line(game, &mut k)?
-        } else {
-            let (alt, value) = (step.alt as usize, step.value as usize);
-            self.play_out_of_line(game, &mut k, s.pc, alt, value)?
-        };
-        Ok(self.export(game, &k, &at))
-    }
-
-    /// [`Runner::begin`].
-    fn begin(self, game: &Game, s: &State) -> Result<State, Fault> {
-        let mut k = self.load(s).at_boundary(self.counted());
-        let at = self.begin_turn_out_of_line(game, &mut k)?;
-        Ok(self.export(game, &k, &at))
     }
 }
 

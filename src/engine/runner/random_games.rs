@@ -6,6 +6,7 @@
 use super::{copies, runner_view, At, Direct, Fault, RunState, Runner};
 use crate::board::sets::Board;
 use crate::engine::rng::Rng;
+use crate::engine::runner::direct::DirectTurns;
 use crate::engine::state::State;
 use crate::ir::Game;
 
@@ -102,7 +103,7 @@ impl<B: Board, const P: usize> RandomGames<'_, B, P> {
          tally: &mut Tally, limit: u64) -> At<B>);
 
     /// [`RandomGames::random_game`]'s turns in a [`Direct`] game, as a loop over the two boards
-    /// (see [`Runner::direct_turns`]): until a mover is blocked (the general path then
+    /// (see [`DirectTurns::turns`]): until a mover is blocked (the general path then
     /// decides between a pass and the end) or `limit` steps are played.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -116,7 +117,7 @@ impl<B: Board, const P: usize> RandomGames<'_, B, P> {
         tally: &mut Tally,
         limit: u64,
     ) -> At<B> {
-        self.direct_turns::<W>(game, d, s, moves, |seat, moves| {
+        DirectTurns(self.0).turns::<W>(game, d, s, moves, |seat, moves| {
             (tally.steps < limit).then(|| {
                 let i = draw(&mut rngs[seat], moves.count() as usize, tally);
                 tally.turns += 1;

@@ -3,6 +3,7 @@
 
 use super::positions::choose_at;
 use super::*;
+use crate::engine::runner::direct::DirectTurns;
 
 impl<B: Board, const P: usize> Runner<B, P> {
     /// Whether a step played and a turn begun are each one function that the loops call
@@ -218,9 +219,9 @@ impl<B: Board, const P: usize> Runner<B, P> {
             let p = player as usize;
             let (mover, opponent) = (s.pieces[p], s.pieces[1 - p]);
             let moves = if d.wraps {
-                self.direct_moves::<true>(d, mover, opponent)
+                DirectTurns(self).moves::<true>(d, mover, opponent)
             } else {
-                self.direct_moves::<false>(d, mover, opponent)
+                DirectTurns(self).moves::<false>(d, mover, opponent)
             };
             return !moves.is_empty();
         }

@@ -8,6 +8,7 @@
 //! alpha-beta over the two boards. Other games use the first stretch throughout.
 
 use crate::engine::runner::copies::chosen_copies;
+use crate::engine::runner::direct::DirectTurns;
 use std::sync::Arc;
 
 use super::judge::Judge;
@@ -24,6 +25,10 @@ mod near_end;
 mod order;
 mod stable;
 mod whole_turns;
+
+pub use learning::learn;
+pub(super) use learning::recall;
+pub(super) use whole_turns::{inside_turn_value, turns_too_wide};
 
 pub(super) use stable::Stability;
 pub(super) use whole_turns::solves_whole_turns;
@@ -73,6 +78,22 @@ fn boards_hash(a: u128, b: u128) -> u64 {
     h.wrapping_mul(0xff51_afd7_ed55_8ccd)
 }
 
+/// One child's value `v` taken into an alpha-beta loop: the best value so far and the
+/// window's lower edge raised to it. True when the window has closed, so the other children
+/// cannot matter. (Written once for every loop of the searches below; inlined, it is the
+/// code each loop had.)
+#[inline(always)]
+fn take_child<T: PartialOrd + Copy>(v: T, best: &mut T, alpha: &mut T, beta: T) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return *alpha >= beta;
+        }
+    }
+    false
+}
+
 /// The move of a pass (cells are below 128: the table's keys hold no larger board).
 const PASS: u8 = u8::MAX;
 
@@ -85,7 +106,7 @@ pub struct RunnerTree<'a, B: Board, const P: usize> {
     runner: Searching<'a, B, P>,
     game: &'a Game,
     mirrors: Mirrors,
-    /// A judge learnt for this game ([`RunnerTree::learn`]), when the solve is long enough.
+    /// A judge learnt for this game ([`learn`]), when the solve is long enough.
     judge: Option<Arc<Judge>>,
     /// What [`Tree::key`] found for the boards it keyed lately.
     keyed: Keyed,
@@ -201,7 +222,7 @@ impl<'a, B: Board, const P: usize> RunnerTree<'a, B, P> {
             } else {
                 1
             };
-            return self.judged(judge, d, t, replies)
+            return learning::judged(self, judge, d, t, replies)
                 + weight * k.prospects(self.game, t, replies) as i32;
         }
         if replies.is_empty() {
@@ -213,15 +234,12 @@ impl<'a, B: Board, const P: usize> RunnerTree<'a, B, P> {
         let m = t.mover as usize;
         let mut best = -i32::MAX;
         for cell in replies.cells() {
-            let (next, other, r2) = k.direct_turn::<false>(d, t.pieces[m], t.pieces[1 - m], cell);
-            let u = Runner::after_direct(t, next, other);
+            let (next, other, r2) =
+                DirectTurns(k.0).turn::<false>(d, t.pieces[m], t.pieces[1 - m], cell);
+            let u = DirectTurns::after(t, next, other);
             let v = -self.guess_within::<V3>(d, &u, r2, depth - 1, (-beta, -alpha));
-            if v > best {
-                best = v;
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    break;
-                }
+            if take_child(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         best
@@ -361,8 +379,8 @@ impl<B: Board, const P: usize> Searching<'_, B, P> {
     ) -> (RunState<B, P>, At<B>) {
         let m = s.mover as usize;
         let (next, other, replies) =
-            self.direct_turn::<false>(d, s.pieces[m], s.pieces[1 - m], cell);
-        let t = Runner::after_direct(s, next, other);
+            DirectTurns(self.0).turn::<false>(d, s.pieces[m], s.pieces[1 - m], cell);
+        let t = DirectTurns::after(s, next, other);
         let at = self.direct_at(game, d, &t, replies);
         (t, at)
     }
@@ -446,7 +464,7 @@ impl<B: Board, const P: usize> Tree for RunnerTree<'_, B, P> {
             return Ok(margin);
         };
         let m = s.mover as usize;
-        let theirs = k.direct_moves::<false>(d, s.pieces[1 - m], s.pieces[m]);
+        let theirs = DirectTurns(k.0).moves::<false>(d, s.pieces[1 - m], s.pieces[m]);
         let mut swapped = *s;
         swapped.mover = 1 - s.mover;
         let mine = f64::from(k.prospects(self.game, s, moves));
@@ -490,7 +508,7 @@ impl<B: Board, const P: usize> Tree for RunnerTree<'_, B, P> {
     ) -> Result<(), Fault> {
         let (k, game) = (self.runner, self.game);
         if !k.single_step {
-            return self.whole_turn_children(n, first, out);
+            return whole_turns::children(self, n, first, out);
         }
         let moves = match n.1 {
             At::Choice { moves, .. } => moves,
@@ -516,7 +534,7 @@ impl<B: Board, const P: usize> Tree for RunnerTree<'_, B, P> {
         let mut moves = moves;
         if fixing != 0 {
             for cell in moves.cells() {
-                if self.repeats(fixing, cell) {
+                if whole_turns::repeats(self, fixing, cell) {
                     moves = moves & !B::single(cell);
                 }
             }

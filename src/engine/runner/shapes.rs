@@ -29,7 +29,7 @@ pub(super) struct Direct<B> {
     pub(super) run: Pick<B>,
     pub(super) end: Pick<B>,
     /// The board has joined edges: the line is walked (see `CompiledLine::walks`), not
-    /// matched by lanes. The loop is compiled once for each (`W` in [`Runner::direct_turn`]),
+    /// matched by lanes. The loop is compiled once for each (`W` in [`DirectTurns::turn`]),
     /// so that neither pays for a test of the other inside it.
     pub(super) wraps: bool,
     /// The game ends exactly when neither player can place, and its winner is the better

@@ -21,7 +21,7 @@ fn solver_at<'a, B: Board, const P: usize>(
         return None;
     }
     let mut tree = search::RunnerTree::new(k, game);
-    tree.recall(table);
+    search::recall(&mut tree, table);
     Some((tree, k.import(game, s)))
 }
 
@@ -51,11 +51,10 @@ impl AnyRunner {
                     Question::Whole(_) => (f64::NEG_INFINITY, f64::INFINITY),
                     Question::Within(alpha, beta) => (alpha, beta),
                 };
-                tree.inside_turn_value(table, &root, alpha, beta)
+                search::inside_turn_value(&mut tree, table, &root, alpha, beta)
             } else {
                 match question {
-                    Question::Whole(aim) => tree
-                        .learn(table, &root)
+                    Question::Whole(aim) => search::learn(&mut tree, table, &root)
                         .and_then(|()| tree.order_from(table, &root))
                         .and_then(|()| negamax::exact_value_parallel(&mut tree, table, &root, aim)),
                     Question::Within(alpha, beta) => {
@@ -64,7 +63,7 @@ impl AnyRunner {
                 }
             };
             // A turn too wide to take whole: the step-by-step search takes the game.
-            if tree.turns_too_wide() {
+            if search::turns_too_wide(&tree) {
                 return None;
             }
             Some(answer.map_err(|e| *e))

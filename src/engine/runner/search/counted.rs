@@ -7,9 +7,10 @@
 
 use super::margins::MarginTable;
 use super::order::FEW_CELLS;
-use super::{RunnerTree, Table, DIRECT_PLAIN_EMPTIES};
+use super::{take_child, RunnerTree, Table, DIRECT_PLAIN_EMPTIES};
 use crate::board::sets::Board;
 use crate::engine::runner::copies::chosen_copies;
+use crate::engine::runner::direct::DirectTurns;
 use crate::engine::runner::{Direct, RunState};
 use crate::engine::state::WIN_VALUE;
 
@@ -163,17 +164,11 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         let mut best = -NO_MARGIN;
         for cell in k.last_stretch_order(moves, empty) {
             // The placer's cells are `other`, the next mover's `next`.
-            let boards = k.direct_place::<false>(d, mover, opponent, cell);
+            let boards = DirectTurns(k.0).place::<false>(d, mover, opponent, cell);
             let rest = empty & !B::single(cell);
             let v = self.few_left::<V3>(d, sign, boards, rest, (alpha, beta), nodes);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if take_child(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         best
@@ -194,10 +189,11 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     ) -> i32 {
         let k = self.runner;
         // Written out: as `Option::or_else`, the second try was a call of its own.
-        let (ours, theirs) = if let Some(boards) = k.direct_try(d, next, placer, last) {
+        let (ours, theirs) = if let Some(boards) = DirectTurns(k.0).try_place(d, next, placer, last)
+        {
             *nodes += 1;
             boards
-        } else if let Some((theirs, ours)) = k.direct_try(d, placer, next, last) {
+        } else if let Some((theirs, ours)) = DirectTurns(k.0).try_place(d, placer, next, last) {
             *nodes += 1;
             (ours, theirs)
         } else {
@@ -260,13 +256,14 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         nodes: &mut u64,
     ) -> Option<i32> {
         let k = self.runner;
-        let mut best = None;
+        // No margin comes near `-NO_MARGIN`: while `best` is that, `mover` has not placed.
+        let mut best = -NO_MARGIN;
         for &cell in order {
             let cell = usize::from(cell);
-            let Some(boards) = k.direct_try(d, mover, opponent, cell) else {
+            let Some(boards) = DirectTurns(k.0).try_place(d, mover, opponent, cell) else {
                 continue;
             };
-            if best.is_none() {
+            if best == -NO_MARGIN {
                 // The position where `mover` places, counted once, as the general path does.
                 *nodes += 1;
             }
@@ -277,17 +274,11 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
             } else {
                 self.few_left::<V3>(d, sign, boards, left, (alpha, beta), nodes)
             };
-            if best.is_none_or(|b| v > b) {
-                best = Some(v);
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if take_child(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
-        best
+        (best > -NO_MARGIN).then_some(best)
     }
 
     /// The most margin the mover with `mover` against `opponent` can still end with, where
@@ -366,7 +357,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         }
         let window = (alpha, beta);
         let (children, n) = self.ranked_turns(d, s, (mover, opponent), moves);
-        let mut best = (-NO_MARGIN, 0);
+        let (mut best, mut best_at) = (-NO_MARGIN, 0);
         // The turns not yet searched, in the order `sorted_turns` gives them, after the
         // table's best placement (the one child whose boards hold that cell).
         let mut left = (1u32 << n) - 1;
@@ -378,7 +369,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
             left &= !(1 << i);
             let (_, next, other, replies) = children[i];
             let v = if replies.is_empty() {
-                let again = k.direct_moves::<false>(d, other, next);
+                let again = DirectTurns(k.0).moves::<false>(d, other, next);
                 if again.is_empty() {
                     finished_margin(sign, other, next)
                 } else {
@@ -393,19 +384,16 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
                 let window = (-beta, -alpha);
                 -self.counted_sorted::<V3>(margins, d, s, sign, boards, replies, window, nodes)
             };
-            if v > best.0 {
-                best = (v, i);
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if v > best {
+                best_at = i;
+            }
+            if take_child(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         // (A mover here always has a placement: its callers pass or end the game first.)
         if tabled && n > 0 {
-            let (v, i) = best;
+            let (v, i) = (best, best_at);
             let (low, high) = if v <= window.0 {
                 (-NO_MARGIN, v)
             } else if v >= window.1 {
@@ -416,6 +404,6 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
             let placed = (children[i].1 | children[i].2) & empty;
             margins.put(mover, opponent, low, high, placed.lowest());
         }
-        best.0
+        best
     }
 }

@@ -4,12 +4,13 @@
 
 use super::margins::MarginTable;
 use super::{
-    Node, RunnerTree, Table, COUNTED_UNTABLED_EMPTIES, DIRECT_PLAIN_EMPTIES,
+    take_child, Node, RunnerTree, Table, COUNTED_UNTABLED_EMPTIES, DIRECT_PLAIN_EMPTIES,
     DIRECT_UNTABLED_EMPTIES, UNTABLED_PLACEMENTS,
 };
 use crate::board::sets::Board;
 use crate::engine::negamax;
-use crate::engine::runner::{At, Direct, Fault, RunState, Runner};
+use crate::engine::runner::direct::DirectTurns;
+use crate::engine::runner::{At, Direct, Fault, RunState};
 
 impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// The value of `s` at the choice at `pc` among `moves` when it lies in a stretch near the
@@ -104,17 +105,11 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         let (children, n) = self.sorted_turns(d, s, (s.pieces[m], s.pieces[1 - m]), moves);
         let mut best = f64::NEG_INFINITY;
         for &(_, next, other, replies) in &children[..n] {
-            let t = Runner::after_direct(s, next, other);
+            let t = DirectTurns::after(s, next, other);
             let at = k.direct_at(game, d, &t, replies);
             let v = self.after(table, s, (t, at), alpha, beta, ply)?;
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if take_child(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         Ok(best)
@@ -155,7 +150,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         let mut children = [(0u32, B::EMPTY, B::EMPTY, B::EMPTY); UNTABLED_PLACEMENTS];
         let mut n = 0;
         for cell in moves.cells() {
-            let (next, other, replies) = k.direct_turn::<false>(d, mover, opponent, cell);
+            let (next, other, replies) = DirectTurns(k.0).turn::<false>(d, mover, opponent, cell);
             let order = if replies.is_empty() {
                 // A pass or the end: either leaves the opponent nothing to choose from now.
                 0
@@ -189,7 +184,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         let mut here = s.at_boundary(self.runner.counted());
         here.mover ^= (plies & 1) as u8;
         here.turn += plies;
-        let t = Runner::after_direct(&here, next, other);
+        let t = DirectTurns::after(&here, next, other);
         (here, t)
     }
 
@@ -217,18 +212,18 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         let (k, game) = (self.runner, self.game);
         let mut best = f64::NEG_INFINITY;
         for cell in k.last_stretch_order(moves, k.playable & !(mover | opponent)) {
-            let (next, other) = k.direct_place::<false>(d, mover, opponent, cell);
+            let (next, other) = DirectTurns(k.0).place::<false>(d, mover, opponent, cell);
             // A full board has no placement for either side: no need to look for them.
             let full = d.ends_when_blocked && (next | other) == k.playable;
             let replies = if full {
                 B::EMPTY
             } else {
-                k.direct_moves::<false>(d, next, other)
+                DirectTurns(k.0).moves::<false>(d, next, other)
             };
             let v = if full {
                 self.end_value(s, plies, next, other)
             } else if replies.is_empty() && d.ends_when_blocked {
-                let again = k.direct_moves::<false>(d, other, next);
+                let again = DirectTurns(k.0).moves::<false>(d, other, next);
                 if again.is_empty() {
                     self.end_value(s, plies, next, other)
                 } else {
@@ -247,14 +242,8 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
                 let boards = (next, other);
                 -self.direct_plain(table, d, s, plies + 1, boards, replies, -beta, -alpha, ply)?
             };
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if take_child(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         Ok(best)

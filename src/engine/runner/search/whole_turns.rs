@@ -8,7 +8,7 @@
 //! name: the table's best move then puts first the turns that begin where the best one did,
 //! and the board's symmetries map a name as they map cells.
 
-use super::{Node, RunnerTree, Searching, Table, PASS};
+use super::{take_child, Node, RunnerTree, Searching, Table, PASS};
 use crate::board::sets::Board;
 use crate::engine::hash::FoldHasher;
 use crate::engine::negamax::{self, Children, Tree};
@@ -39,177 +39,185 @@ pub(in crate::engine::runner) fn solves_whole_turns(game: &Game) -> bool {
     game.counters.is_empty() && game.tokens.is_empty() && game.agreement.is_none()
 }
 
-impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
-    /// The children of `n` in a game of several steps a turn: every position its turn can
-    /// end in, once each, named by the turn's first cell and ranked as the solver tries them:
-    /// the turns that begin where `first` names, then those that end the game, then those
-    /// that leave the opponent a pass, then the fewest replies first. Where a symmetry of the
-    /// board maps a position between turns onto itself, the turns that begin on a cell it
-    /// maps to an earlier one are left out: they end in images of the others' ends.
-    pub(super) fn whole_turn_children(
-        &mut self,
-        n: &Node<B, P>,
-        first: Option<u8>,
-        out: &mut Children<Self>,
-    ) -> Result<(), Fault> {
-        if !matches!(n.1, At::Choice { .. }) {
-            out.nodes.push(self.play(n, PASS)?);
-            out.moves.push((0, PASS));
-            return Ok(());
-        }
-        let (k, game) = (self.runner, self.game);
-        let between_turns = n.0.steps == 0;
-        let fixing = if between_turns && !self.mirrors.is_empty() {
-            let boards = (n.0.pieces[0].to_u128(), n.0.pieces[1].to_u128());
-            self.keyed.fixing(&self.mirrors, boards.0, boards.1)
-        } else {
-            0
-        };
-        // A position between turns starts its turn as `play` starts one.
-        let start = if between_turns {
-            n.0.at_boundary(k.counted())
-        } else {
-            n.0
-        };
-        let mut ends = Vec::new();
-        let mut seen = None;
-        let mut tried = 0;
-        let listed = self.turn_ends((start, n.1), None, fixing, &mut ends, &mut seen, &mut tried);
-        if listed.is_err() && tried > WIDE_TURN_STEPS {
-            self.too_wide.store(true, Ordering::Relaxed);
-        }
-        listed?;
-        if ends.is_empty() {
-            // The runner stops at a choice only where one of its steps is legal, so every
-            // route came back to a position it had passed: the turn can go round for ever.
-            let At::Choice { pc, .. } = n.1 else {
-                unreachable!("a turn under way stands at a choice")
-            };
-            let c = choose_at(game, pc);
-            let turn_without_end = crate::engine::step::turn_without_end();
-            return Err(fault(
-                game,
-                &turn_without_end,
-                c.alts.first().map(|a| &a.loc),
-            ));
-        }
-        out.moves.reserve(ends.len());
-        out.nodes.reserve(ends.len());
-        for (name, t) in ends {
-            let rank = match t.1 {
-                _ if first == Some(name) => 0,
-                At::Over(_) => 1,
-                At::Pass => 2,
-                At::Choice { pc, moves, more } => {
-                    let later =
-                        k.candidate_count(game, &t.0, pc, moves, more) - moves.count() as usize;
-                    3 + u64::from(k.prospects(game, &t.0, moves)) + later as u64
-                }
-            };
-            out.moves.push((rank, name));
-            out.nodes.push(t);
-        }
-        Ok(())
+/// The children of `n` in a game of several steps a turn: every position its turn can
+/// end in, once each, named by the turn's first cell and ranked as the solver tries them:
+/// the turns that begin where `first` names, then those that end the game, then those
+/// that leave the opponent a pass, then the fewest replies first. Where a symmetry of the
+/// board maps a position between turns onto itself, the turns that begin on a cell it
+/// maps to an earlier one are left out: they end in images of the others' ends.
+pub(super) fn children<'t, B: Board, const P: usize>(
+    tree: &mut RunnerTree<'t, B, P>,
+    n: &Node<B, P>,
+    first: Option<u8>,
+    out: &mut Children<RunnerTree<'t, B, P>>,
+) -> Result<(), Fault> {
+    if !matches!(n.1, At::Choice { .. }) {
+        out.nodes.push(tree.play(n, PASS)?);
+        out.moves.push((0, PASS));
+        return Ok(());
     }
-
-    /// Adds to `ends` every position the turn under way at `n` ends in that `ends` does not
-    /// hold yet, each with the name of the turn's first step (`name` once it is taken).
-    /// `seen` holds the positions inside the turn already followed, made at the turn's second
-    /// step: a chain that reaches one position by two routes (captures taken in another
-    /// order) is followed once, as perft's memo counts it once.
-    fn turn_ends(
-        &self,
-        n: Node<B, P>,
-        name: Option<u8>,
-        fixing: u32,
-        ends: &mut Vec<(u8, Node<B, P>)>,
-        seen: &mut Option<HashSet<StepKey<B, P>, BuildHasherDefault<FoldHasher>>>,
-        tried: &mut u32,
-    ) -> Result<(), Fault> {
-        let (k, game) = (self.runner, self.game);
-        let (s, At::Choice { pc, moves, more }) = n else {
+    let (k, game) = (tree.runner, tree.game);
+    let between_turns = n.0.steps == 0;
+    let fixing = if between_turns && !tree.mirrors.is_empty() {
+        let boards = (n.0.pieces[0].to_u128(), n.0.pieces[1].to_u128());
+        tree.keyed.fixing(&tree.mirrors, boards.0, boards.1)
+    } else {
+        0
+    };
+    // A position between turns starts its turn as `play` starts one.
+    let start = if between_turns {
+        n.0.at_boundary(k.counted())
+    } else {
+        n.0
+    };
+    let mut ends = Vec::new();
+    let mut seen = None;
+    let mut tried = 0;
+    let listed = turn_ends(
+        tree,
+        (start, n.1),
+        None,
+        fixing,
+        &mut ends,
+        &mut seen,
+        &mut tried,
+    );
+    if listed.is_err() && tried > WIDE_TURN_STEPS {
+        tree.too_wide.store(true, Ordering::Relaxed);
+    }
+    listed?;
+    if ends.is_empty() {
+        // The runner stops at a choice only where one of its steps is legal, so every
+        // route came back to a position it had passed: the turn can go round for ever.
+        let At::Choice { pc, .. } = n.1 else {
             unreachable!("a turn under way stands at a choice")
         };
-        if name.is_some() {
-            let seen = seen.get_or_insert_with(HashSet::default);
-            if !seen.insert(StepKey::of(&s, pc)) {
-                return Ok(());
-            }
-        }
         let c = choose_at(game, pc);
-        for i in 0..k.candidate_count(game, &s, pc, moves, more) {
-            let (alt, value) = k.candidate(game, &s, pc, moves, more, i);
-            let name = name.unwrap_or_else(|| match c.alts[alt].kind {
-                // Cells are below 128 on the boards the table's keys hold.
-                AltKind::Cell { .. } => value as u8,
-                _ => NOT_A_CELL,
-            });
-            if fixing != 0 && name != NOT_A_CELL && self.repeats(fixing, usize::from(name)) {
-                continue;
-            }
-            *tried += 1;
-            if *tried > WIDE_TURN_STEPS {
-                return Err(fault(game, TOO_WIDE, None));
-            }
-            let mut t = s;
-            let Some(next) = k.try_play_out_of_line(game, &mut t, pc, alt, value)? else {
-                continue;
-            };
-            match next {
-                At::Choice { .. } if t.turn == s.turn => {
-                    self.turn_ends((t, next), Some(name), 0, ends, seen, tried)?;
-                }
-                _ => {
-                    let key = Searching::key(&t);
-                    if !ends.iter().any(|(_, e)| Searching::key(&e.0) == key) {
-                        ends.push((name, (t, next)));
-                    }
-                }
-            }
-        }
-        Ok(())
+        let turn_without_end = crate::engine::step::turn_without_end();
+        return Err(fault(
+            game,
+            &turn_without_end,
+            c.alts.first().map(|a| &a.loc),
+        ));
     }
-
-    /// Whether a turn had too many ways to go to be taken whole: the search's answer, an
-    /// error, then says nothing of the position, and the step-by-step search takes the game.
-    pub(in crate::engine::runner) fn turns_too_wide(&self) -> bool {
-        self.too_wide.load(Ordering::Relaxed)
-    }
-
-    /// Whether one of the symmetries in `fixing` (bits by the mirrors' order) maps `cell` to
-    /// an earlier cell.
-    pub(super) fn repeats(&self, fixing: u32, cell: usize) -> bool {
-        let mirrors = &self.mirrors;
-        (0..mirrors.len())
-            .any(|i| fixing >> i & 1 != 0 && usize::from(mirrors.cells[i][cell]) < cell)
-    }
-
-    /// The value for its mover of `n`, a position inside a turn, in the window
-    /// `(alpha, beta)` (exact inside it, a bound on the side it falls outside): the best of
-    /// the positions the turn can end in, each searched with the table. `n` itself is not
-    /// stored, since the table's keys tell apart positions between turns only.
-    pub(in crate::engine::runner) fn inside_turn_value(
-        &mut self,
-        table: &mut Table,
-        n: &Node<B, P>,
-        mut alpha: f64,
-        beta: f64,
-    ) -> Result<f64, Fault> {
-        table.nodes += 1;
-        let mut children = Children {
-            moves: Vec::new(),
-            nodes: Vec::new(),
+    out.moves.reserve(ends.len());
+    out.nodes.reserve(ends.len());
+    for (name, t) in ends {
+        let rank = match t.1 {
+            _ if first == Some(name) => 0,
+            At::Over(_) => 1,
+            At::Pass => 2,
+            At::Choice { pc, moves, more } => {
+                let later = k.candidate_count(game, &t.0, pc, moves, more) - moves.count() as usize;
+                3 + u64::from(k.prospects(game, &t.0, moves)) + later as u64
+            }
         };
-        self.whole_turn_children(n, None, &mut children)?;
-        let mut best = f64::NEG_INFINITY;
-        for t in &children.nodes {
-            let v = negamax::child_value(self, table, n, t, None, alpha, beta, 0)?;
-            best = best.max(v);
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
+        out.moves.push((rank, name));
+        out.nodes.push(t);
+    }
+    Ok(())
+}
+
+/// Adds to `ends` every position the turn under way at `n` ends in that `ends` does not
+/// hold yet, each with the name of the turn's first step (`name` once it is taken).
+/// `seen` holds the positions inside the turn already followed, made at the turn's second
+/// step: a chain that reaches one position by two routes (captures taken in another
+/// order) is followed once, as perft's memo counts it once.
+fn turn_ends<B: Board, const P: usize>(
+    tree: &RunnerTree<'_, B, P>,
+    n: Node<B, P>,
+    name: Option<u8>,
+    fixing: u32,
+    ends: &mut Vec<(u8, Node<B, P>)>,
+    seen: &mut Option<HashSet<StepKey<B, P>, BuildHasherDefault<FoldHasher>>>,
+    tried: &mut u32,
+) -> Result<(), Fault> {
+    let (k, game) = (tree.runner, tree.game);
+    let (s, At::Choice { pc, moves, more }) = n else {
+        unreachable!("a turn under way stands at a choice")
+    };
+    if name.is_some() {
+        let seen = seen.get_or_insert_with(HashSet::default);
+        if !seen.insert(StepKey::of(&s, pc)) {
+            return Ok(());
+        }
+    }
+    let c = choose_at(game, pc);
+    for i in 0..k.candidate_count(game, &s, pc, moves, more) {
+        let (alt, value) = k.candidate(game, &s, pc, moves, more, i);
+        let name = name.unwrap_or_else(|| match c.alts[alt].kind {
+            // Cells are below 128 on the boards the table's keys hold.
+            AltKind::Cell { .. } => value as u8,
+            _ => NOT_A_CELL,
+        });
+        if fixing != 0 && name != NOT_A_CELL && repeats(tree, fixing, usize::from(name)) {
+            continue;
+        }
+        *tried += 1;
+        if *tried > WIDE_TURN_STEPS {
+            return Err(fault(game, TOO_WIDE, None));
+        }
+        let mut t = s;
+        let Some(next) = k.try_play_out_of_line(game, &mut t, pc, alt, value)? else {
+            continue;
+        };
+        match next {
+            At::Choice { .. } if t.turn == s.turn => {
+                turn_ends(tree, (t, next), Some(name), 0, ends, seen, tried)?;
+            }
+            _ => {
+                let key = Searching::key(&t);
+                if !ends.iter().any(|(_, e)| Searching::key(&e.0) == key) {
+                    ends.push((name, (t, next)));
+                }
             }
         }
-        Ok(best)
     }
+    Ok(())
+}
+
+/// Whether a turn had too many ways to go to be taken whole: the search's answer, an
+/// error, then says nothing of the position, and the step-by-step search takes the game.
+pub(in crate::engine::runner) fn turns_too_wide<B: Board, const P: usize>(
+    tree: &RunnerTree<'_, B, P>,
+) -> bool {
+    tree.too_wide.load(Ordering::Relaxed)
+}
+
+/// Whether one of the symmetries in `fixing` (bits by the mirrors' order) maps `cell` to
+/// an earlier cell.
+pub(super) fn repeats<B: Board, const P: usize>(
+    tree: &RunnerTree<'_, B, P>,
+    fixing: u32,
+    cell: usize,
+) -> bool {
+    let mirrors = &tree.mirrors;
+    (0..mirrors.len()).any(|i| fixing >> i & 1 != 0 && usize::from(mirrors.cells[i][cell]) < cell)
+}
+
+/// The value for its mover of `n`, a position inside a turn, in the window
+/// `(alpha, beta)` (exact inside it, a bound on the side it falls outside): the best of
+/// the positions the turn can end in, each searched with the table. `n` itself is not
+/// stored, since the table's keys tell apart positions between turns only.
+pub(in crate::engine::runner) fn inside_turn_value<B: Board, const P: usize>(
+    tree: &mut RunnerTree<'_, B, P>,
+    table: &mut Table,
+    n: &Node<B, P>,
+    mut alpha: f64,
+    beta: f64,
+) -> Result<f64, Fault> {
+    table.nodes += 1;
+    let mut ends = Children {
+        moves: Vec::new(),
+        nodes: Vec::new(),
+    };
+    children(tree, n, None, &mut ends)?;
+    let mut best = f64::NEG_INFINITY;
+    for t in &ends.nodes {
+        let v = negamax::child_value(tree, table, n, t, None, alpha, beta, 0)?;
+        if take_child(v, &mut best, &mut alpha, beta) {
+            break;
+        }
+    }
+    Ok(best)
 }
