@@ -327,3 +327,83 @@ fn no_struct_of_the_runner_has_more_than_sixteen_fields() {
     }
     assert!(structs > 10, "only {structs} structs found");
 }
+
+/// The type an inherent `impl` line names (`impl<B: Bits> Runner<B, P> {` gives `Runner`), or
+/// `None` for a trait's impl or a line that opens no impl.
+fn inherent_impl_of(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("impl")?;
+    let opens = rest.starts_with('<') || rest.starts_with(' ');
+    if !opens || !line.ends_with('{') || rest.contains(" for ") {
+        return None;
+    }
+    // Skip the impl's own generics, which may nest (`impl<T: Into<u8>>`).
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 && !c.is_whitespace() => {
+                start = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let name: String = rest[start..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+#[test]
+fn no_type_s_methods_are_spread_over_more_than_three_files() {
+    // A type whose methods live in many files through `use super::*` has no inside: every
+    // helper of every stage is on it (issue 84: the runner's impl was in 9 files, the
+    // checker's in 11). A stage's helpers go on a view of the type, in the stage's file.
+    // Trait impls are left out: `Display` beside its type's user is where a reader looks.
+    let mut files_of: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for path in files_under("src") {
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines() {
+            if let Some(name) = inherent_impl_of(line.trim_start()) {
+                files_of.entry(name).or_default().insert(relative(&path));
+            }
+        }
+    }
+    assert!(files_of.len() > 50, "only {} types found", files_of.len());
+    assert!(files_of.contains_key("Runner") && files_of.contains_key("Checker"));
+    let spread: Vec<String> = files_of
+        .iter()
+        .filter(|(_, files)| files.len() > 3)
+        .map(|(name, files)| format!("{name}: {files:?}"))
+        .collect();
+    assert!(
+        spread.is_empty(),
+        "methods in more than three files:\n{}",
+        spread.join("\n")
+    );
+}
+
+#[test]
+fn an_impl_line_names_its_type() {
+    assert_eq!(
+        inherent_impl_of("impl<B: Bits, P: Pieces> Runner<B, P> {").as_deref(),
+        Some("Runner")
+    );
+    assert_eq!(
+        inherent_impl_of("impl<T: Into<u8>> Wrap<T> {").as_deref(),
+        Some("Wrap")
+    );
+    assert_eq!(
+        inherent_impl_of("impl Checker {").as_deref(),
+        Some("Checker")
+    );
+    assert_eq!(inherent_impl_of("impl fmt::Display for Step {"), None);
+    assert_eq!(inherent_impl_of("implied {"), None);
+}

@@ -8,7 +8,6 @@
 //! [`Engine`] is its face for one position at a time (the legal steps, the position after a
 //! step), and playouts, perft and the solver run on it directly.
 
-pub mod explain;
 mod face;
 pub mod hash;
 pub mod negamax;
