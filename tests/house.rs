@@ -407,3 +407,42 @@ fn an_impl_line_names_its_type() {
     assert_eq!(inherent_impl_of("impl fmt::Display for Step {"), None);
     assert_eq!(inherent_impl_of("implied {"), None);
 }
+
+#[test]
+fn the_baseline_pass_names_modules_that_exist_and_every_runner_module() {
+    // .ci/run runs the runner's tests again on the processor's baseline instructions, by
+    // module name: a renamed module would silently drop out of that pass.
+    let ci = std::fs::read_to_string(Path::new(ROOT).join(".ci/run")).unwrap();
+    let start = ci
+        .find("OUTFLANK_CPU=baseline")
+        .expect("the baseline pass in .ci/run");
+    let mut listed = Vec::new();
+    for line in ci[start..].lines() {
+        listed.extend(
+            line.split_whitespace()
+                .filter_map(|w| w.strip_suffix("::"))
+                .map(String::from),
+        );
+        if !line.ends_with('\\') {
+            break;
+        }
+    }
+    let suite = std::fs::read_to_string(Path::new(ROOT).join("tests/suite.rs")).unwrap();
+    let modules: Vec<&str> = suite
+        .lines()
+        .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+        .collect();
+    assert!(listed.len() > 10, "{listed:?}");
+    for m in &listed {
+        assert!(
+            modules.contains(&m.as_str()),
+            "the baseline pass names `{m}::`, which is no module"
+        );
+    }
+    for m in modules.iter().filter(|m| m.starts_with("runner")) {
+        assert!(
+            listed.iter().any(|l| l == m),
+            "`{m}` is not in the baseline pass"
+        );
+    }
+}
