@@ -5,7 +5,7 @@
 //! from shift-and-mask line matching and groups from layered floods, and states are small
 //! and changed in place. The program is run instruction by instruction; where a part of it
 //! has a shape the runner knows, it takes a direct path instead, chosen when the game is
-//! loaded ([`Form`]: a choice among the cells a line captures from, a place-and-flip body;
+//! loaded ([`ChoiceShape`]: a choice among the cells a line captures from, a place-and-flip body;
 //! [`Direct`]: a whole turn of one outflanking placement run as a loop over the two boards;
 //! [`StepEndTable`]: after-step ends answered from a table; turns of one placement, which
 //! perft and the solver walk without the turn machinery). Nothing in it knows a game.
@@ -41,7 +41,8 @@ use lines::{compile_line, CompiledLine};
 pub use perft::{StepKey, StepMemo};
 use positions::choose_at;
 use shapes::{
-    direct, enclosing, form, multi_step_reason, needs_blocked, reads_cond, Direct, Enclosing, Form,
+    direct, enclosing, form, multi_step_reason, needs_blocked, reads_cond, ChoiceShape, Direct,
+    Enclosing,
 };
 use tables::{EndChecks, Neighbours, Slots, SolverTables};
 pub(crate) use widths::each_width;
@@ -179,7 +180,7 @@ pub struct Runner<B: Board, const P: usize = 2> {
     /// Per line of the rules, its directions compiled.
     lines: Vec<CompiledLine<B>>,
     /// Per instruction, for choices of the most common shape, its parts as direct operations.
-    forms: Vec<Form>,
+    forms: Vec<ChoiceShape>,
     /// Per instruction: a choice with an option that must be tried (its body meets a
     /// `require`), so a candidate is legal only once its trial passes.
     tried: Vec<bool>,
@@ -433,7 +434,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// The runner for `game`, whose board must fit `B`. With `plain`, it takes none of the
-    /// shapes it recognises (see [`Form`], [`Direct`], [`StepEndTable`], turns of one
+    /// shapes it recognises (see [`ChoiceShape`], [`Direct`], [`StepEndTable`], turns of one
     /// placement): the reference its fast paths are tested against.
     pub fn new(game: &Game, plain: bool) -> Runner<B, P> {
         let g = &game.geometry;
@@ -445,10 +446,10 @@ impl<B: Board, const P: usize> Runner<B, P> {
             .iter()
             .map(|i| matches!(i, Instr::Choose(c) if c.alts.iter().any(|a| a.needs_trial)))
             .collect();
-        let forms: Vec<Form> = (0..game.program.len())
+        let forms: Vec<ChoiceShape> = (0..game.program.len())
             .map(|pc| {
                 if plain {
-                    Form::default()
+                    ChoiceShape::default()
                 } else {
                     form(game, pc)
                 }

@@ -390,7 +390,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
         self.end_step(game, t, flow).map(Some)
     }
 
-    /// The body of [`Form::place_surround`] at the choice at `pc`, on `cell` in `t`: see
+    /// The body of [`ChoiceShape::place_surround`] at the choice at `pc`, on `cell` in `t`: see
     /// [`Runner::enclosed`]; an error when `cell` is taken.
     #[inline(always)]
     pub(super) fn enclosure(
@@ -409,7 +409,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
         Ok(self.enclosed(t, cell, near, require))
     }
 
-    /// The body of [`Form::place_surround`] on the empty cell `cell` in `t`: the mover places
+    /// The body of [`ChoiceShape::place_surround`] on the empty cell `cell` in `t`: the mover places
     /// there and takes every opponent group touching `near` that has no liberty left. The
     /// mover's and the opponent's cells after it; None when `require` asks the placed stone's
     /// group for a liberty and it has none.
@@ -454,8 +454,8 @@ impl<B: Board, const P: usize> Runner<B, P> {
         self.note_changes(t, before);
     }
 
-    /// The error of a body that starts by placing on the chosen cell (see [`Form::place_flip`]
-    /// and [`Form::place_surround`]) when that cell is taken.
+    /// The error of a body that starts by placing on the chosen cell (see [`ChoiceShape::place_flip`]
+    /// and [`ChoiceShape::place_surround`]) when that cell is taken.
     #[cold]
     pub(super) fn placed_on_piece(&self, game: &Game, pc: u32, cell: usize) -> Fault {
         let loc = match &game.program[pc as usize] {

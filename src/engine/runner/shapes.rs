@@ -1,7 +1,11 @@
 //! The shapes of program the runner recognises when a game is loaded, and runs by a direct
-//! path instead of instruction by instruction: a whole turn of one outflanking placement
-//! ([`Direct`]), a choice's parts ([`Form`]), turns of one placement, and after-step ends
-//! that read only a few cells. Each is a choice of the lowering; a plain build takes none.
+//! path instead of instruction by instruction. Each type here is one shape, named for the
+//! path `bench` reports it as: a whole turn of one outflanking placement ([`Direct`], the
+//! direct path), a turn of enclosing placements run as a loop ([`Enclosing`], the enclosure
+//! loop), a choice's recognised parts ([`ChoiceShape`]: the enclosure path and the cells a
+//! line captures from); [`OnePlacementWalk`] finds whether every turn is one placement, and
+//! after-step ends that read only a few cells are found here too. Each is a choice of the
+//! lowering; a plain build takes none.
 
 use super::*;
 
@@ -77,7 +81,7 @@ impl<B: Board> Pick<B> {
 /// The game's [`Direct`] shape, if it has it.
 pub(super) fn direct<B: Board>(
     game: &Game,
-    forms: &[Form],
+    forms: &[ChoiceShape],
     single_step: bool,
     ends_after_step: bool,
     ends_need_blocked: bool,
@@ -161,7 +165,7 @@ fn counted_score(game: &Game) -> Option<f64> {
 }
 
 /// A turn that opens with a choice whose first option is a capture by enclosure (see
-/// [`Form::place_surround`]) and whose other options are words (a pass, a token to take), in
+/// [`ChoiceShape::place_surround`]) and whose other options are words (a pass, a token to take), in
 /// a game without counters or after-step ends: playouts run its placements as a loop that
 /// changes the state in place and opens the next turn without running the program, as long
 /// as the draw falls on a placement (see `Runner::enclosing_playout`).
@@ -184,7 +188,7 @@ pub(super) struct Enclosing {
 /// The game's [`Enclosing`] turn, if it has one.
 pub(super) fn enclosing(
     game: &Game,
-    forms: &[Form],
+    forms: &[ChoiceShape],
     single_step: bool,
     ends_after_step: bool,
 ) -> Option<Enclosing> {
@@ -267,7 +271,7 @@ fn settled_player(p: &Player) -> bool {
 
 /// A choice whose parts the runner runs directly instead of walking their expressions.
 #[derive(Clone, Copy, Default)]
-pub(super) struct Form {
+pub(super) struct ChoiceShape {
     /// The candidates are `empty & sources(L)` (what `where some(captured(L, c))` becomes).
     pub(super) sources_of: Option<usize>,
     /// The body is `place c  flip captured(L, c)` and ends the turn.
@@ -282,7 +286,7 @@ pub(super) struct Form {
     pub(super) test_then_choose: Option<(usize, u8, bool)>,
 }
 
-pub(super) fn form(game: &Game, pc: usize) -> Form {
+pub(super) fn form(game: &Game, pc: usize) -> ChoiceShape {
     // `some(captured(L, x))` is asked as a line test; `some(ends(L, x))` as the set itself.
     let tested = match game.program.get(pc) {
         Some(Instr::JumpUnless(Cond::AnyLine(l, x), _)) => Some((*l, &**x, false)),
@@ -294,7 +298,7 @@ pub(super) fn form(game: &Game, pc: usize) -> Form {
     };
     if let Some((l, x, ends)) = tested {
         let (Cell::Reg(r), Some(Instr::Choose(c))) = (x, game.program.get(pc + 1)) else {
-            return Form::default();
+            return ChoiceShape::default();
         };
         let chooses_them = c.alts.first().is_some_and(|a| {
             let (l2, x2) = match &a.kind {
@@ -310,17 +314,17 @@ pub(super) fn form(game: &Game, pc: usize) -> Form {
             };
             a.condition.is_none() && *l2 == l && matches!(**x2, Cell::Reg(r2) if r2 == *r)
         });
-        return Form {
+        return ChoiceShape {
             test_then_choose: chooses_them.then_some((l, *r, ends)),
-            ..Form::default()
+            ..ChoiceShape::default()
         };
     }
     let Instr::Choose(c) = &game.program[pc] else {
-        return Form::default();
+        return ChoiceShape::default();
     };
     let alt = &c.alts[0];
     let AltKind::Cell { reg, set } = &alt.kind else {
-        return Form::default();
+        return ChoiceShape::default();
     };
     let chosen = |cell: &Cell| matches!(cell, Cell::Reg(r) if r == reg);
     let sources_of = match (set, &alt.condition) {
@@ -376,7 +380,7 @@ pub(super) fn form(game: &Game, pc: usize) -> Form {
         }
         _ => None,
     };
-    Form {
+    ChoiceShape {
         sources_of,
         place_flip,
         place_surround,
@@ -386,7 +390,7 @@ pub(super) fn form(game: &Game, pc: usize) -> Form {
 
 /// Why a game's turns are not all single placements (the runner's best case), or None.
 pub(super) fn multi_step_reason(game: &Game) -> Option<String> {
-    let mut checker = Shape::new(game);
+    let mut checker = OnePlacementWalk::new(game);
     checker.control(0);
     checker.ends();
     checker.reason
@@ -394,15 +398,15 @@ pub(super) fn multi_step_reason(game: &Game) -> Option<String> {
 
 /// Walks the program and expressions, noting the first thing that is not a turn of one
 /// placement.
-pub(super) struct Shape<'a> {
+pub(super) struct OnePlacementWalk<'a> {
     pub(super) game: &'a Game,
     pub(super) seen: Vec<bool>,
     pub(super) reason: Option<String>,
 }
 
-impl Shape<'_> {
-    pub(super) fn new(game: &Game) -> Shape<'_> {
-        Shape {
+impl OnePlacementWalk<'_> {
+    pub(super) fn new(game: &Game) -> OnePlacementWalk<'_> {
+        OnePlacementWalk {
             game,
             seen: vec![false; game.program.len()],
             reason: None,

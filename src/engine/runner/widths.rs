@@ -99,7 +99,7 @@ impl AnyRunner {
     }
 
     /// Whether some choice's cell option runs as a capture by enclosure (see
-    /// [`Form::place_surround`]).
+    /// [`ChoiceShape::place_surround`]).
     pub fn encloses(&self) -> bool {
         each_width!(self, k => k.forms.iter().any(|f| f.place_surround.is_some()))
     }
