@@ -158,6 +158,10 @@ pub enum Set {
     Territory(Box<Player>),
     /// `if C then A else B` over sets.
     If(Box<Cond>, Box<Set>, Box<Set>),
+    /// The cells of a set for which a condition holds with register `r` standing for each
+    /// (`cells c in S where COND`): what of the condition could not be asked of all cells at
+    /// once (the checker moves the rest into the set, as for a `choose`'s `where`).
+    Filter(Box<Set>, u8, Box<Cond>),
 }
 
 #[derive(Clone, Debug)]
@@ -527,6 +531,8 @@ impl ReadsRegister for Set {
             Set::Between(a, b) => a.reads(r) || b.reads(r),
             Set::Ring(c, _) => c.reads(r),
             Set::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),
+            // Inside the filter its own register is each cell in turn, not the variable's.
+            Set::Filter(s, own, c) => s.reads(r) || (r != *own && c.reads(r)),
         }
     }
 }

@@ -98,3 +98,20 @@ fn misspelt_names_get_the_nearest_name_as_help() {
     );
     assert!(outflank::check::closest_names("z9", &["d3".into(), "c4".into()], 3).is_empty());
 }
+
+/// A `let` refused for holding a set is reported once: the statements that read the variable
+/// are not reported again as unknown names (they were, four times, in one file).
+#[test]
+fn a_refused_let_is_reported_once() {
+    let path = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/invalid/let-holds-a-set.rules"
+    ));
+    let text = rendered(path);
+    assert_eq!(text.matches('×').count(), 1, "{text}");
+    assert!(
+        text.contains("a variable holds a cell or a number"),
+        "{text}"
+    );
+    assert!(!text.contains("unknown name"), "{text}");
+}

@@ -630,3 +630,22 @@ mod grammar {
         );
     }
 }
+
+/// `cells()`, a list of no cells, is the empty set: a region that starts empty and grows in
+/// a file that extends it, or a set to compare with.
+#[test]
+fn cells_of_nothing_is_the_empty_set() {
+    let e = engine_from(
+        r#"
+        board 4 x 4
+        player black 'B'
+        player white 'W'
+        region nothing = cells()
+        region first = nothing | cells(a1)
+        turn { choose c in empty - nothing where c in first or count(nothing) > 0 { place c } }
+        end when none(empty)
+        score p = count(p)
+        "#,
+    );
+    assert_eq!(turns(&e, ""), ["a1"]);
+}

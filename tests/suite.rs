@@ -38,6 +38,7 @@ mod negamax;
 mod perft;
 mod players;
 mod playouts;
+mod quantifiers;
 mod random_rules;
 mod reliability;
 mod reliability_limits;

@@ -6,7 +6,7 @@ use super::Checker;
 use crate::board::geometry::{row_and_column, DirSet};
 use crate::diagnostic::closest;
 use crate::ir::{Cell, Cond, Num, Player, Set};
-use crate::syntax::ast::{Expr, ExprKind, Span};
+use crate::syntax::ast::{Expr, ExprKind, Ident, Quantifier, Span};
 
 /// A call as written: the function's name and its span, the arguments, the whole call's span.
 #[derive(Clone, Copy)]
@@ -18,6 +18,50 @@ struct Call<'e> {
 }
 
 impl Checker<'_> {
+    /// `some c in S where COND` and its kin (see [`Quantifier`]): the cells of `S` that meet
+    /// the condition with `c` standing for each. As for a `choose`'s `where`, what of the
+    /// condition can be asked of all cells at once becomes set operations; only the rest is
+    /// asked cell by cell (`Set::Filter`).
+    pub(super) fn quantified(
+        &mut self,
+        kind: Quantifier,
+        var: &Ident,
+        set: &Expr,
+        condition: &Expr,
+        scope: &Scope,
+    ) -> Option<Typed> {
+        if scope.consts_only {
+            let span = var.span.to(condition.span);
+            self.error(span, "a quantifier is asked during the game, and this value is fixed before it")
+                .label("asked of each cell in play")
+                .help("board sizes, regions, setup and attributes are made of parameters, numbers and cell sets: `rows(a, b)`, `cols(a, b)`, `cells(..)`, `ring(c, n)`, with `|`, `&` and `-`")
+                .emit();
+            return None;
+        }
+        let cells = self.expect_as::<Set>(set, scope);
+        let mut inner = scope.clone();
+        let reg = super::program::bind(self, &var.node, true, var.span, &mut inner);
+        let holds = self.expect_as::<Cond>(condition, &inner);
+        let (mut cells, holds) = (cells?, holds?);
+        // Every cell meets it exactly when none fails it.
+        let holds = match kind {
+            Quantifier::All => Cond::Not(boxed(holds)),
+            _ => holds,
+        };
+        let mut changed = false;
+        let met = match super::flow::lift_where(&mut cells, holds, reg, &mut changed) {
+            None => cells,
+            Some(rest) => Set::Filter(boxed(cells), reg, boxed(rest)),
+        };
+        let any = || Cond::NonEmpty(boxed(met.clone()));
+        Some(match kind {
+            Quantifier::Cells => Typed::Set(met),
+            Quantifier::Count => Typed::Num(Num::Count(boxed(met))),
+            Quantifier::Some => Typed::Bool(any()),
+            Quantifier::None | Quantifier::All => Typed::Bool(Cond::Not(boxed(any()))),
+        })
+    }
+
     /// A call: a `def` expanded in place, or a built-in function by its group.
     pub(super) fn call(
         &mut self,

@@ -82,6 +82,9 @@ pub(super) struct Scope {
     pub locals: Vec<(String, u8, bool)>,
     /// Arguments of the `def` being expanded.
     pub def_args: Vec<(String, Typed)>,
+    /// Variables whose `let` was refused (reported there): their uses are not reported again
+    /// as unknown names.
+    pub refused: Vec<String>,
 }
 
 /// Defs inside one another: a chain this long is far past any rules file, and the checker
@@ -159,6 +162,12 @@ impl Checker<'_> {
                 }))
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span, scope),
+            ExprKind::Quantified {
+                kind,
+                var,
+                set,
+                condition,
+            } => self.quantified(*kind, var, set, condition, scope),
             ExprKind::If(c, a, b) => {
                 let c = self.expect_as::<Cond>(c, scope);
                 let a_t = self.expr(a, scope);
@@ -262,6 +271,9 @@ impl Checker<'_> {
         }
         if scope.bound_player.as_deref() == Some(name) {
             return Some(Typed::Player(Player::Bound));
+        }
+        if scope.refused.iter().any(|n| n == name) {
+            return None;
         }
         if let Some(v) = super::params::param_value(self, name) {
             self.used.insert(("param", name.to_string()));
@@ -427,6 +439,7 @@ impl Checker<'_> {
             bound_player: None,
             locals: Vec::new(),
             def_args: Vec::new(),
+            refused: Vec::new(),
         };
         for (p, a) in params.iter().zip(args) {
             let t = self.expr(a, scope)?;

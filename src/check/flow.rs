@@ -112,7 +112,8 @@ fn cell_free(s: &Set) -> bool {
         | Set::Ring(..)
         | Set::Group(_)
         // Its condition may ask about the chosen cell.
-        | Set::If(..) => false,
+        | Set::If(..)
+        | Set::Filter(..) => false,
     }
 }
 

@@ -67,7 +67,13 @@ fn compile_block(ck: &mut Checker<'_>, block: &Block, scope: &mut Scope, code: &
 }
 
 /// A new register for a variable of this block.
-fn bind(ck: &mut Checker<'_>, name: &str, is_cell: bool, span: Span, scope: &mut Scope) -> u8 {
+pub(super) fn bind(
+    ck: &mut Checker<'_>,
+    name: &str,
+    is_cell: bool,
+    span: Span,
+    scope: &mut Scope,
+) -> u8 {
     // Counters take a register per player each, from the top (see `ir::counter_slot`).
     let limit = MAX_REGISTERS - ck.player_names.len() * ck.counters.len();
     let reg = scope.locals.len();
@@ -388,8 +394,9 @@ fn let_statement(
                 ),
             )
             .label("cannot be stored")
-            .help("sets are recomputed where they are used; bind the cell they start from instead")
+            .help("sets are recomputed where they are used: write the set there (a `def` names it once), or bind the cell it starts from")
             .emit();
+            scope.refused.push(name.node.clone());
             return;
         }
     };

@@ -312,6 +312,7 @@ impl KeptBy for Set {
             Set::Liberties(a) | Set::Surrounded(a) => a.kept_by(s),
             Set::Ring(c, _) => c.kept_by(s),
             Set::If(c, a, b) => c.kept_by(s) && a.kept_by(s) && b.kept_by(s),
+            Set::Filter(a, _, c) => a.kept_by(s) && c.kept_by(s),
         }
     }
 }

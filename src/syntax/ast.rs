@@ -299,6 +299,29 @@ pub enum ExprKind {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Attr(Box<Expr>, Ident),
+    /// `some c in S where COND` and its kin: the cells of `S` for which `COND` holds with `c`
+    /// standing for each, asked as `kind` says.
+    Quantified {
+        kind: Quantifier,
+        var: Ident,
+        set: Box<Expr>,
+        condition: Box<Expr>,
+    },
+}
+
+/// What a quantified expression asks of the cells that meet its condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// `some`: whether there is one.
+    Some,
+    /// `all`: whether every cell of the set is one.
+    All,
+    /// `none`: whether there is none.
+    None,
+    /// `count`: how many.
+    Count,
+    /// `cells`: the set of them.
+    Cells,
 }
 
 /// An example inside a rules file: where to start, what to play, and what must hold.

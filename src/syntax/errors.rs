@@ -89,6 +89,9 @@ pub(super) fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>
             "choose another name; the reserved words are listed in grammar/rules.pest (keyword)",
         );
     }
+    if let Some(d) = beyond_the_item(source, &e, start, &word) {
+        return d;
+    }
     if let Some(d) = unknown_word(source, &e, start, &word) {
         return d;
     }
@@ -135,6 +138,11 @@ pub const STATEMENT_WORDS: &[&str] = &[
     "add",
 ];
 
+/// The board shapes the language has, for every message about a shape it does not.
+const BOARD_SHAPES: &str = "boards are rectangles (`board W x H`), rectangles whose edges are \
+     joined (`board W x H cylinder` or `board W x H torus`), hexagons (`board hexagon SIDE`) or \
+     rhombi of hexagons (`board rhombus SIDE`); `removed CELLS` cuts other shapes out of one";
+
 /// Words a designer reaches for that name something the language does not have, each with
 /// what it has instead.
 const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
@@ -149,9 +157,7 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
             "hexagonal",
             "rhombus",
         ],
-        "boards are rectangles (`board W x H`), rectangles whose edges are joined (`board W x H \
-         cylinder` or `board W x H torus`), hexagons (`board hexagon SIDE`) or rhombi of hexagons \
-         (`board rhombus SIDE`); `removed CELLS` cuts other shapes out of one",
+        BOARD_SHAPES,
     ),
     (
         &[
@@ -205,6 +211,84 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
          and `first NAME` says who starts",
     ),
 ];
+
+/// A `board` or `directions` item written as the language cannot say it (a third dimension,
+/// a shape it has no name for, a direction of several steps), which the parser sees as a word
+/// after the item or a missing `x`: what it has instead.
+fn beyond_the_item(
+    source: &Arc<SourceFile>,
+    e: &pest::error::Error<Rule>,
+    start: usize,
+    word: &str,
+) -> Option<Diagnostic> {
+    let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant else {
+        return None;
+    };
+    let text = &source.text;
+    let line_start = text[..start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let before = text[line_start..start].trim_start();
+    let span = Span::new(start, start + word.len().max(1));
+    let error = |message: String, label: &str, help: String| {
+        Some(
+            Diagnostic::error(source, span, message)
+                .with_label(label)
+                .with_help(help),
+        )
+    };
+    if let Some(size) = before.strip_prefix("board ") {
+        // `Rule::board` among the rules that could come next: the board item is complete.
+        if matches!(word, "x" | "by") && positives.contains(&Rule::board) {
+            return error(
+                "a board has two dimensions".into(),
+                "a third dimension",
+                format!("solid boards are not in the language yet; {BOARD_SHAPES}"),
+            );
+        }
+        let shape = size.trim();
+        let named = !shape.is_empty()
+            && shape.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && shape.starts_with(|c: char| c.is_ascii_alphabetic());
+        let alphabetic = word.starts_with(|c: char| c.is_ascii_alphabetic());
+        if named && positives.contains(&Rule::board_sep) && !alphabetic {
+            let at = line_start + (text[line_start..].find(shape).unwrap_or(0));
+            return Some(
+                Diagnostic::error(
+                    source,
+                    Span::new(at, at + shape.len()),
+                    format!("`{shape}` is not a shape of board"),
+                )
+                .with_label("not a board shape")
+                .with_help(format!(
+                    "{BOARD_SHAPES} (a rectangle needs `x` between its width and height)"
+                )),
+            );
+        }
+    }
+    if word == "where" && positives.contains(&Rule::op_or) {
+        return error(
+            "`where` cannot follow this expression".into(),
+            "an operator or `)` was expected",
+            "a condition on each cell of a set is a quantifier, written without brackets around \
+             it: `some x in S where COND` (or `all`, `none`, `count`, and `cells` for the set); \
+             the condition runs to the end of the expression, so bracket the whole quantifier to \
+             go on after it: `(some x in S where COND) and ...`"
+                .into(),
+        );
+    }
+    if before.starts_with("directions ") && !word.is_empty() && positives.contains(&Rule::board) {
+        return error(
+            format!("`{word}` cannot follow the direction before it"),
+            "a comma was expected",
+            "a direction set lists its directions and sets with commas, `directions NAME = north, \
+             east`, and means each of them as a ray; a leap of several steps at once (a \
+             knight's move) is not in the language yet"
+                .into(),
+        );
+    }
+    None
+}
 
 /// A word where an item or a statement must start that is not one: said plainly, with the
 /// construct the language has instead or the word it is a likely typo of.

@@ -701,6 +701,27 @@ fn primary(pair: Pair<Rule>) -> Expr {
             let b = expr(inner.next().unwrap());
             ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
         }
+        Rule::quantified => {
+            let mut inner = pair.into_inner();
+            let kind = match inner.next().unwrap().as_str() {
+                "some" => Quantifier::Some,
+                "all" => Quantifier::All,
+                "none" => Quantifier::None,
+                "count" => Quantifier::Count,
+                _ => Quantifier::Cells,
+            };
+            let var = ident(inner.next().unwrap());
+            let _in = inner.next();
+            let set = expr(inner.next().unwrap());
+            let _where = inner.next();
+            let condition = expr(inner.next().unwrap());
+            ExprKind::Quantified {
+                kind,
+                var,
+                set: Box::new(set),
+                condition: Box::new(condition),
+            }
+        }
         other => unreachable!("primary {other:?}"),
     };
     Expr { kind, span: sp }

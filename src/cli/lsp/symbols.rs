@@ -615,6 +615,19 @@ impl Walk<'_> {
                 self.expr(of);
                 self.use_ident(attr, Wants::Attribute);
             }
+            ExprKind::Quantified {
+                var,
+                set,
+                condition,
+                ..
+            } => {
+                self.expr(set);
+                self.scopes.push(Vec::new());
+                let visible = Span::new(var.span.start, e.span.end);
+                self.bind(var, e.span, visible, "a cell, each of the set in turn");
+                self.expr(condition);
+                self.scopes.pop();
+            }
             ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
         }
     }

@@ -141,7 +141,40 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
                 self.flooded(s)
             }
             Set::If(c, a, b) => self.chosen_set(c, a, b),
+            Set::Filter(s, reg, c) => self.filtered(s, *reg, c),
         }
+    }
+
+    /// `cells c in S where COND`, asked cell by cell (what the checker could not turn into set
+    /// operations), kept out of [`Ctx::set`] as the groups are. The condition is asked of a
+    /// copy of the state whose register `reg` holds each cell in turn; a `where` being judged
+    /// around it has its candidate written into the copy too, since the copy's context has no
+    /// probe of its own.
+    #[inline(never)]
+    fn filtered(&self, s: &Set, reg: u8, c: &Cond) -> B {
+        let cells = self.set(s);
+        let mut state = *self.state;
+        if let Some((r, cell)) = self.probe {
+            state.regs[r as usize] = cell as i32;
+        }
+        let mut out = B::EMPTY;
+        for cell in cells.cells() {
+            state.regs[reg as usize] = cell as i32;
+            let each = Ctx {
+                game: self.game,
+                runner: self.runner,
+                state: &state,
+                probe: None,
+                bound: self.bound,
+                mover_can_move: self.mover_can_move,
+                sources_seen: std::cell::Cell::new(None),
+                reached: self.reached,
+            };
+            if each.cond(c) {
+                out = out | B::single(cell);
+            }
+        }
+        out
     }
 
     /// The ring of cells `n` steps from `cell`, from the runner's table (which holds every

@@ -631,6 +631,7 @@ impl OnePlacementWalk<'_> {
             | Set::Liberties(_)
             | Set::Surrounded(_)
             | Set::Territory(_) => self.no("groups, territory or `between`"),
+            Set::Filter(..) => self.no("a quantifier asked cell by cell"),
         }
     }
 }
