@@ -207,6 +207,10 @@ pub enum Instr {
     /// [`Game::kinds`]).
     PlaceKind(Cell, u8, Loc),
     Flip(Set),
+    /// `flip S to P`: the pieces on `S` become `P`'s (what is empty stays empty).
+    FlipTo(Set, Player),
+    /// `remove S`: every piece on `S` is taken off the board.
+    Remove(Set),
     Move(Cell, Cell, Loc),
     Let(u8, RegValue),
     JumpUnless(Cond, u32),

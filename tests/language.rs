@@ -649,3 +649,41 @@ fn cells_of_nothing_is_the_empty_set() {
     );
     assert_eq!(turns(&e, ""), ["a1"]);
 }
+
+/// `flip S to P` gives the pieces on `S` to a named player (empty cells stay empty); `remove S`
+/// takes the pieces on `S` off the board, whoever's they are.
+#[test]
+fn pieces_change_hands_to_a_named_player_or_leave_the_board() {
+    let rules = |body: &str| {
+        engine_from(&format!(
+            r#"
+            board 5 x 1
+            player black 'B'
+            player white 'W'
+            setup {{ black on a1  white on e1 }}
+            turn {{ choose c in empty {{ place c  {body} }} }}
+            end when none(empty)
+            score p = count(p)
+            "#
+        ))
+    };
+    let given = rules("flip neighbours(c, all) to opponent(mover)");
+    // Black on b1: its neighbours a1 (black) and c1 (empty); a1 becomes white's.
+    assert_eq!(given.board_rows(&at(&given, "b1")), ["WB..W"]);
+    // White on d1 then: e1, white's own, goes to black, the mover's opponent; c1 is empty and
+    // stays so.
+    assert_eq!(given.board_rows(&at(&given, "b1 d1")), ["WB.WB"]);
+    let removed = rules("remove neighbours(c, all) & pieces");
+    assert_eq!(removed.board_rows(&at(&removed, "d1")), ["B..B."]);
+    assert_eq!(removed.board_rows(&at(&removed, "d1 b1")), [".W.B."]);
+    // Nothing is removed in the first: three empty cells fill one by one.
+    let perft = |e: &Engine, depth| e.perft(&e.start().unwrap(), depth).unwrap();
+    assert_eq!(perft(&given, 3), 3 * 2);
+    for body in [
+        "flip neighbours(c, all) to opponent(mover)",
+        "remove neighbours(c, all) & pieces",
+    ] {
+        let e = rules(body);
+        assert_eq!(perft(&e, 6), perft(&rules(body).plain(), 6), "{body}");
+    }
+}

@@ -129,6 +129,18 @@ fn statement(ck: &mut Checker<'_>, stmt: &Stmt, scope: &mut Scope, code: &mut Ve
                 code.push(Instr::Flip(s));
             }
         }
+        StmtKind::FlipTo(cells, to) => {
+            let s = ck.expect_as::<Set>(cells, scope);
+            let p = ck.expect_as::<Player>(to, scope);
+            if let (Some(s), Some(p)) = (s, p) {
+                code.push(Instr::FlipTo(s, p));
+            }
+        }
+        StmtKind::Remove(e) => {
+            if let Some(s) = ck.expect_as::<Set>(e, scope) {
+                code.push(Instr::Remove(s));
+            }
+        }
         StmtKind::Move { from, to } => {
             let a = ck.expect_as::<Cell>(from, scope);
             let b = ck.expect_as::<Cell>(to, scope);
@@ -552,6 +564,8 @@ fn has_effect(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Place(..)
         | StmtKind::Flip(_)
+        | StmtKind::FlipTo(..)
+        | StmtKind::Remove(_)
         | StmtKind::Move { .. }
         | StmtKind::Take(_)
         | StmtKind::Add { .. } => true,

@@ -231,7 +231,8 @@ impl KeptBy for Instr {
                 kind && a.condition.as_ref().is_none_or(|c| c.kept_by(s))
             }),
             Instr::Place(c, _) | Instr::PlaceKind(c, _, _) => c.kept_by(s),
-            Instr::Flip(set) => set.kept_by(s),
+            Instr::Flip(set) | Instr::Remove(set) => set.kept_by(s),
+            Instr::FlipTo(set, p) => set.kept_by(s) && p.kept_by(s),
             Instr::Move(a, b, _) => a.kept_by(s) && b.kept_by(s),
             Instr::Let(_, RegValue::Cell(c)) => c.kept_by(s),
             Instr::Let(_, RegValue::Num(n)) => n.kept_by(s),

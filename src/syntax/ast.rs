@@ -187,6 +187,10 @@ pub enum StmtKind {
     /// `place c`, or `place c as KIND`.
     Place(Expr, Option<Ident>),
     Flip(Expr),
+    /// `flip S to P`: the pieces on `S` become the player `P`'s.
+    FlipTo(Expr, Expr),
+    /// `remove S`: the pieces on `S` leave the board (the cells stay in play).
+    Remove(Expr),
     Move {
         from: Expr,
         to: Expr,

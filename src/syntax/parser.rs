@@ -533,7 +533,17 @@ fn statement(pair: Pair<Rule>) -> Stmt {
             let kind = inner.find(|p| p.as_rule() == Rule::ident).map(ident);
             StmtKind::Place(cell, kind)
         }
-        Rule::flip => StmtKind::Flip(expr(inner.next().unwrap())),
+        Rule::flip => {
+            let cells = expr(inner.next().unwrap());
+            match inner.next() {
+                Some(to) => StmtKind::FlipTo(cells, expr(to)),
+                None => StmtKind::Flip(cells),
+            }
+        }
+        Rule::remove => {
+            let _keyword = inner.next();
+            StmtKind::Remove(expr(inner.next().unwrap()))
+        }
         Rule::move_piece => StmtKind::Move {
             from: expr(inner.next().unwrap()),
             to: expr(inner.next().unwrap()),

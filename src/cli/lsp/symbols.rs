@@ -550,7 +550,11 @@ impl Walk<'_> {
                         self.use_ident(k, Wants::Only(Kind::Piece));
                     }
                 }
-                StmtKind::Flip(e) | StmtKind::Require(e) => self.expr(e),
+                StmtKind::Flip(e) | StmtKind::Remove(e) | StmtKind::Require(e) => self.expr(e),
+                StmtKind::FlipTo(cells, to) => {
+                    self.expr(cells);
+                    self.expr(to);
+                }
                 StmtKind::Move { from, to } => {
                     self.expr(from);
                     self.expr(to);
