@@ -270,15 +270,7 @@ pub(super) fn cmd_info(a: &InfoArgs) -> Result<String, Failure> {
         runner: RunnerInfo {
             set_cells: engine.runner_set_cells(),
             state_bytes: engine.runner_state_bytes(),
-            turns: if engine.runner_is_direct() {
-                "direct"
-            } else if engine.runner_loops_enclosures() {
-                "enclosure loop"
-            } else if engine.runner_encloses() {
-                "enclosure"
-            } else {
-                "program"
-            },
+            turns: engine.runner_path(),
         },
     };
     if a.json {

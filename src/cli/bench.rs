@@ -120,15 +120,7 @@ pub(super) fn cmd_bench(a: &BenchArgs) -> Result<String, Failure> {
             },
             bytes_per_state: std::mem::size_of::<State>(),
             runner_bytes_per_state: engine.runner_state_bytes(),
-            path: if engine.runner_is_direct() {
-                "direct"
-            } else if engine.runner_loops_enclosures() {
-                "enclosure loop"
-            } else if engine.runner_encloses() {
-                "enclosure"
-            } else {
-                "general"
-            },
+            path: engine.runner_path(),
         });
     }
     if json {

@@ -112,6 +112,20 @@ impl Engine {
         self.runner.enclosing()
     }
 
+    /// The name of the runner's way through the turns, as `bench` and `info` print it: `direct`,
+    /// `enclosure loop`, `enclosure` or `general` (the turn program run as written).
+    pub fn runner_path(&self) -> &'static str {
+        if self.runner_is_direct() {
+            "direct"
+        } else if self.runner_loops_enclosures() {
+            "enclosure loop"
+        } else if self.runner_encloses() {
+            "enclosure"
+        } else {
+            "general"
+        }
+    }
+
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
     /// position reached and the number of steps. Draws from `rng` as [`Engine::random_step`]
     /// does, one draw per step.
