@@ -89,11 +89,12 @@ pub(super) fn syntax_error(source: &Arc<SourceFile>, e: pest::error::Error<Rule>
             "choose another name; the reserved words are listed in grammar/rules.pest (keyword)",
         );
     }
-    if let Some(d) = beyond_the_item(source, &e, start, &word) {
-        return d;
-    }
-    if let Some(d) = unknown_word(source, &e, start, &word) {
-        return d;
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        let explained = beyond_the_item(source, positives, start, &word)
+            .or_else(|| unknown_word(source, positives, start, &word));
+        if let Some(d) = explained {
+            return d;
+        }
     }
     let at_end = start >= source.text.len();
     Diagnostic::error(source, Span::new(start, end.max(start)), message)
@@ -217,13 +218,10 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
 /// after the item or a missing `x`: what it has instead.
 fn beyond_the_item(
     source: &Arc<SourceFile>,
-    e: &pest::error::Error<Rule>,
+    positives: &[Rule],
     start: usize,
     word: &str,
 ) -> Option<Diagnostic> {
-    let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant else {
-        return None;
-    };
     let text = &source.text;
     let line_start = text[..start.min(text.len())]
         .rfind('\n')
@@ -294,13 +292,10 @@ fn beyond_the_item(
 /// construct the language has instead or the word it is a likely typo of.
 fn unknown_word(
     source: &Arc<SourceFile>,
-    e: &pest::error::Error<Rule>,
+    positives: &[Rule],
     start: usize,
     word: &str,
 ) -> Option<Diagnostic> {
-    let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant else {
-        return None;
-    };
     let starts_item = positives.iter().any(|r| {
         matches!(
             r,
