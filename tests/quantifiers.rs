@@ -110,3 +110,35 @@ fn the_score_may_count_with_a_quantifier() {
     assert_eq!(a.scores(), [3.0, 2.0]);
     assert_eq!(a.scores(), b.scores());
 }
+
+/// Quantifiers nest without brackets, so the bracket limit does not bound them. Nested past
+/// the variables a turn may hold, they are refused once, not once per level (on 50,000 levels
+/// that took all the memory there was, each level copying the levels inside it); nested
+/// deeper than brackets may be, before the parser's tree is walked (2,000 levels overflowed a
+/// test thread's stack).
+#[test]
+fn nested_quantifiers_are_refused_once_and_early() {
+    use outflank::check::{check, CheckError};
+    use outflank::source::{NoFiles, SourceFile};
+    let errors = |levels: usize| -> Vec<String> {
+        let nested: String = (0..levels)
+            .map(|i| format!("some x{i} in all where "))
+            .collect();
+        let rules = format!(
+            "board 4 x 4\nplayer black 'B'\nplayer white 'W'\n\
+             turn {{ choose c in empty {{ place c }} }}\nend when blocked or {nested}true\n\
+             score p = count(p)\n"
+        );
+        match check(SourceFile::new("deep.rules", rules), &NoFiles, &[]) {
+            Err(CheckError::Rules(d)) => (d.0.iter())
+                .filter(|e| e.is_error())
+                .map(|e| e.message.clone())
+                .collect(),
+            _ => panic!("{levels} nested quantifiers were not refused"),
+        }
+    };
+    let past_the_variables = errors(40);
+    assert_eq!(past_the_variables.len(), 1, "{past_the_variables:?}");
+    assert!(past_the_variables[0].starts_with("too many variables alive at once"));
+    assert_eq!(errors(2_000), ["quantifiers are nested too deeply"]);
+}

@@ -40,7 +40,13 @@ impl Checker<'_> {
         }
         let cells = self.expect_as::<Set>(set, scope);
         let mut inner = scope.clone();
+        let errors = self.diags.errors();
         let reg = super::program::bind(self, &var.node, true, var.span, &mut inner);
+        if self.diags.errors() > errors {
+            // No register for the variable (said once): quantifiers nested inside are not
+            // checked, each of which would say it again.
+            return None;
+        }
         let holds = self.expect_as::<Cond>(condition, &inner);
         let (mut cells, holds) = (cells?, holds?);
         // Every cell meets it exactly when none fails it.
@@ -53,12 +59,13 @@ impl Checker<'_> {
             None => cells,
             Some(rest) => Set::Filter(boxed(cells), reg, boxed(rest)),
         };
-        let any = || Cond::NonEmpty(boxed(met.clone()));
         Some(match kind {
             Quantifier::Cells => Typed::Set(met),
             Quantifier::Count => Typed::Num(Num::Count(boxed(met))),
-            Quantifier::Some => Typed::Bool(any()),
-            Quantifier::None | Quantifier::All => Typed::Bool(Cond::Not(boxed(any()))),
+            Quantifier::Some => Typed::Bool(Cond::NonEmpty(boxed(met))),
+            Quantifier::None | Quantifier::All => {
+                Typed::Bool(Cond::Not(boxed(Cond::NonEmpty(boxed(met)))))
+            }
         })
     }
 

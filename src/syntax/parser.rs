@@ -46,11 +46,32 @@ pub fn parse(source: &Arc<SourceFile>) -> Result<File, Diagnostic> {
         .expect("the file rule always produces one pair");
     // Conditionals open at each point, by where they end: `if` nests without brackets, so
     // their depth is counted here, before anything recurses through them.
-    let mut open_ifs: Vec<usize> = Vec::new();
+    // Quantifiers nest without brackets too.
+    let (mut open_ifs, mut open_quantifiers): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     for p in file.clone().into_inner().flatten() {
         let here = p.as_span();
         while open_ifs.last().is_some_and(|&end| end <= here.start()) {
             open_ifs.pop();
+        }
+        while open_quantifiers
+            .last()
+            .is_some_and(|&end| end <= here.start())
+        {
+            open_quantifiers.pop();
+        }
+        if p.as_rule() == Rule::quantified {
+            open_quantifiers.push(here.end());
+            if open_quantifiers.len() > MAX_NESTING {
+                return Err(Diagnostic::error(
+                    source,
+                    Span::new(here.start(), here.start() + 4),
+                    "quantifiers are nested too deeply",
+                )
+                .with_label(format!("nesting level {}", open_quantifiers.len()))
+                .with_help(format!(
+                    "at most {MAX_NESTING} quantifiers may sit inside one another, and a turn's variables are fewer still; name parts with def"
+                )));
+            }
         }
         if p.as_rule() == Rule::conditional {
             open_ifs.push(here.end());
