@@ -44,47 +44,23 @@ pub fn parse(source: &Arc<SourceFile>) -> Result<File, Diagnostic> {
     let file = pairs
         .next()
         .expect("the file rule always produces one pair");
-    // Conditionals open at each point, by where they end: `if` nests without brackets, so
-    // their depth is counted here, before anything recurses through them.
-    // Quantifiers nest without brackets too.
-    let (mut open_ifs, mut open_quantifiers): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    // `if` and quantifiers nest without brackets, so their depth is counted here, before
+    // anything recurses through them: for each, the ends of those open at each point.
+    let mut open: [(Rule, Vec<usize>); 2] = [
+        (Rule::conditional, Vec::new()),
+        (Rule::quantified, Vec::new()),
+    ];
     for p in file.clone().into_inner().flatten() {
         let here = p.as_span();
-        while open_ifs.last().is_some_and(|&end| end <= here.start()) {
-            open_ifs.pop();
-        }
-        while open_quantifiers
-            .last()
-            .is_some_and(|&end| end <= here.start())
-        {
-            open_quantifiers.pop();
-        }
-        if p.as_rule() == Rule::quantified {
-            open_quantifiers.push(here.end());
-            if open_quantifiers.len() > MAX_NESTING {
-                return Err(Diagnostic::error(
-                    source,
-                    Span::new(here.start(), here.start() + 4),
-                    "quantifiers are nested too deeply",
-                )
-                .with_label(format!("nesting level {}", open_quantifiers.len()))
-                .with_help(format!(
-                    "at most {MAX_NESTING} quantifiers may sit inside one another, and a turn's variables are fewer still; name parts with def"
-                )));
+        for (rule, ends) in &mut open {
+            while ends.last().is_some_and(|&end| end <= here.start()) {
+                ends.pop();
             }
-        }
-        if p.as_rule() == Rule::conditional {
-            open_ifs.push(here.end());
-            if open_ifs.len() > MAX_NESTING {
-                return Err(Diagnostic::error(
-                    source,
-                    Span::new(here.start(), here.start() + 2),
-                    "`if` expressions are nested too deeply",
-                )
-                .with_label(format!("nesting level {}", open_ifs.len()))
-                .with_help(format!(
-                    "at most {MAX_NESTING} `if`s may sit inside one another; name parts with def"
-                )));
+            if p.as_rule() == *rule {
+                ends.push(here.end());
+                if ends.len() > MAX_NESTING {
+                    return Err(nested_too_deeply(source, &p, ends.len()));
+                }
             }
         }
         if p.as_rule() == Rule::expr {
@@ -756,4 +732,20 @@ fn primary(pair: Pair<Rule>) -> Expr {
         other => unreachable!("primary {other:?}"),
     };
     Expr { kind, span: sp }
+}
+
+/// The error for an `if` or a quantifier (`pair`) opened inside `level - 1` others of its kind.
+fn nested_too_deeply(source: &Arc<SourceFile>, pair: &Pair<Rule>, level: usize) -> Diagnostic {
+    let word_end = pair.as_str().find(' ').unwrap_or(pair.as_str().len());
+    let start = pair.as_span().start();
+    let (message, kind) = if pair.as_rule() == Rule::conditional {
+        ("`if` expressions are nested too deeply", "`if`s")
+    } else {
+        ("quantifiers are nested too deeply", "quantifiers")
+    };
+    Diagnostic::error(source, Span::new(start, start + word_end), message)
+        .with_label(format!("nesting level {level}"))
+        .with_help(format!(
+            "at most {MAX_NESTING} {kind} may sit inside one another; name parts with def"
+        ))
 }
