@@ -115,3 +115,31 @@ fn a_refused_let_is_reported_once() {
     );
     assert!(!text.contains("unknown name"), "{text}");
 }
+
+/// An unknown board shape is pointed at where it stands, even when its name is also a part of
+/// the word `board` (a search of the line for the name found the `b` of `board`).
+#[test]
+fn an_unknown_board_shape_is_pointed_at_where_it_stands() {
+    use outflank::check::{check, CheckError};
+    use outflank::source::{NoFiles, SourceFile};
+    for (text, name) in [
+        ("board   b 7\n", "b"),
+        ("board oa 7\n", "oa"),
+        ("board triangle 7\n", "triangle"),
+    ] {
+        let rules = format!("{text}player black 'B'\nplayer white 'W'\n");
+        let Err(CheckError::Rules(d)) =
+            check(SourceFile::new("t.rules", rules.clone()), &NoFiles, &[])
+        else {
+            panic!("{text} was accepted");
+        };
+        let e = &d.0[0];
+        assert_eq!(
+            e.message,
+            format!("`{name}` is not a shape of board"),
+            "{text}"
+        );
+        let at = text.rfind(&format!(" {name} ")).unwrap() + 1;
+        assert_eq!((e.span.start, e.span.end), (at, at + name.len()), "{text}");
+    }
+}

@@ -213,9 +213,10 @@ const NOT_IN_THE_LANGUAGE: &[(&[&str], &str)] = &[
     ),
 ];
 
-/// A `board` or `directions` item written as the language cannot say it (a third dimension,
-/// a shape it has no name for, a direction of several steps), which the parser sees as a word
-/// after the item or a missing `x`: what it has instead.
+/// Something written as the language cannot say it, which the parser sees as a word after a
+/// complete item or a missing token: a `board` with a third dimension or a shape it has no
+/// name for, a `directions` item of several steps at once, a `where` inside a call (a
+/// quantifier written as one). Says what the language has instead.
 fn beyond_the_item(
     source: &Arc<SourceFile>,
     positives: &[Rule],
@@ -250,7 +251,9 @@ fn beyond_the_item(
             && shape.starts_with(|c: char| c.is_ascii_alphabetic());
         let alphabetic = word.starts_with(|c: char| c.is_ascii_alphabetic());
         if named && positives.contains(&Rule::board_sep) && !alphabetic {
-            let at = line_start + (text[line_start..].find(shape).unwrap_or(0));
+            // The shape's name starts after `board` and its spaces (a search for the name in
+            // the line could find it inside `board` itself: `board b 7`).
+            let at = start - before.len() + "board ".len() + (size.len() - size.trim_start().len());
             return Some(
                 Diagnostic::error(
                     source,
