@@ -143,3 +143,45 @@ fn an_unknown_board_shape_is_pointed_at_where_it_stands() {
         assert_eq!((e.span.start, e.span.end), (at, at + name.len()), "{text}");
     }
 }
+
+/// Forms the language does not have are answered with what it has: the fixtures' first
+/// errors, checked apart from their snapshots (a change to the wording is a change here too).
+#[test]
+fn forms_the_language_lacks_get_what_it_has_instead() {
+    for (fixture, message, help) in [
+        (
+            "board-third-dimension",
+            "a board has two dimensions",
+            "board hexagon SIDE",
+        ),
+        (
+            "directions-leap",
+            "`north` cannot follow the direction before it",
+            "north, east",
+        ),
+        (
+            "where-in-expression",
+            "`where` cannot follow this expression",
+            "some x in S where COND",
+        ),
+        (
+            "quantifier-in-region",
+            "a quantifier is asked during the game",
+            "rows(a, b)",
+        ),
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/fixtures/invalid/{fixture}.rules"));
+        let text = rendered(&path);
+        assert_eq!(text.matches('×').count(), 1, "{fixture}: {text}");
+        assert!(text.contains(message), "{fixture}: {text}");
+        assert!(
+            text.replace('\n', " ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(help),
+            "{fixture}: {text}"
+        );
+    }
+}
