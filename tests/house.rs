@@ -158,6 +158,34 @@ fn first_names(group: &str) -> Vec<String> {
         .collect()
 }
 
+/// The first names of the paths that `code` writes after `prefix` (`crate::engine::` gives
+/// `runner` for `crate::engine::runner::Runner`, every name of a braced list).
+fn names_after(code: &str, prefix: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, _) in code.match_indices(prefix) {
+        let rest = &code[i + prefix.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            names.extend(first_names(
+                &group[..group.find("};").unwrap_or(group.len())],
+            ));
+        } else {
+            let path = rest.split([';', ' ', '(', ')', '<', '>', ',', '!']).next();
+            names.extend(first_names(path.unwrap()));
+        }
+    }
+    names
+}
+
+/// A Rust file's text without its comment lines (a doc link is no dependency).
+fn code_of(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The names that files under `folder` (e.g. "src/engine") take from its mod.rs rather than
 /// from one of the modules it declares, through `crate::PATH::` or `super::`, as "file: name".
 fn reaches_into_mod_rs(folder: &str) -> Vec<String> {
@@ -175,35 +203,16 @@ fn reaches_into_mod_rs(folder: &str) -> Vec<String> {
         if place == format!("{folder}/mod.rs") || !place.ends_with(".rs") {
             continue;
         }
-        let text = std::fs::read_to_string(&path).unwrap();
-        let code: String = text
-            .lines()
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let mut names: Vec<String> = Vec::new();
-        let named_after = |prefix: &str, names: &mut Vec<String>| {
-            for (i, _) in code.match_indices(prefix) {
-                let rest = &code[i + prefix.len()..];
-                if let Some(group) = rest.strip_prefix('{') {
-                    names.extend(first_names(
-                        &group[..group.find("};").unwrap_or(group.len())],
-                    ));
-                } else {
-                    let path = rest.split([';', ' ', '(', ')', '<', '>', ',', '!']).next();
-                    names.extend(first_names(path.unwrap()));
-                }
-            }
-        };
-        named_after(&crate_path, &mut names);
+        let code = code_of(&path);
+        let mut names = names_after(&code, &crate_path);
         // Where `super` is the folder: its own files, and the mod.rs of its folders.
         let depth = place.matches('/').count() - folder.matches('/').count();
         let super_is_top = depth == 1 || (depth == 2 && place.ends_with("/mod.rs"));
         if super_is_top {
-            named_after("super::", &mut names);
+            names.extend(names_after(&code, "super::"));
         } else if depth == 2 {
             // A file of a folder within: its `super::super` is the folder.
-            named_after("super::super::", &mut names);
+            names.extend(names_after(&code, "super::super::"));
         }
         for name in names {
             if name != "super" && !modules.contains(&name.as_str()) {
@@ -212,6 +221,58 @@ fn reaches_into_mod_rs(folder: &str) -> Vec<String> {
         }
     }
     wrong
+}
+
+/// The engine's modules that the files of its folder `stage` (e.g. "runner") use, by
+/// `crate::engine::` or by as many `super::` as lead from the file up to the engine.
+fn engine_modules_used_by(stage: &str) -> std::collections::BTreeSet<String> {
+    let folder = format!("src/engine/{stage}");
+    let mut used = std::collections::BTreeSet::new();
+    for path in files_under(&folder) {
+        let place = relative(&path);
+        let code = code_of(&path);
+        used.extend(names_after(&code, "crate::engine::"));
+        // From the stage's mod.rs `super` is the engine; from a file beside it,
+        // `super::super`; one folder further down, one more.
+        let below = place.matches('/').count() - folder.matches('/').count();
+        let ups = if place.ends_with("/mod.rs") {
+            below
+        } else {
+            below + 1
+        };
+        used.extend(names_after(&code, &"super::".repeat(ups)));
+    }
+    used.remove(stage);
+    used
+}
+
+#[test]
+fn the_runner_s_stages_import_one_way() {
+    // Issue 84: lowering at load time (`plan`), the runner that executes the turn program,
+    // then what plays (`playing`) and what solves (`solving`) on it. Each stage may use the
+    // stages before it and the engine's leaves, never a later stage, and the two consumers
+    // not each other.
+    let leaves = ["step", "state", "rng", "hash", "random_pick"];
+    let stages: &[(&str, &[&str])] = &[
+        ("plan", &[]),
+        ("runner", &["plan"]),
+        ("playing", &["plan", "runner"]),
+        ("solving", &["plan", "runner", "negamax"]),
+    ];
+    for (stage, may) in stages {
+        let used = engine_modules_used_by(stage);
+        let wrong: Vec<&String> = used
+            .iter()
+            .filter(|u| !may.contains(&u.as_str()) && !leaves.contains(&u.as_str()))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "src/engine/{stage} uses {wrong:?}; it may use only {may:?} and {leaves:?}"
+        );
+    }
+    // The check sees imports at all: the runner reads the plan, and the solver the runner.
+    assert!(engine_modules_used_by("runner").contains("plan"));
+    assert!(engine_modules_used_by("solving").contains("runner"));
 }
 
 #[test]
@@ -293,7 +354,11 @@ fn no_struct_of_the_runner_has_more_than_sixteen_fields() {
     // A struct that grows past this holds more than one stage's state (issue 84: the runner
     // held 32 fields, the solver's tables among them); group them by what reads them.
     let mut structs = 0;
-    for path in files_under("src/engine/runner") {
+    let stages = ["plan", "runner", "playing", "solving"];
+    for path in stages
+        .iter()
+        .flat_map(|s| files_under(&format!("src/engine/{s}")))
+    {
         let text = std::fs::read_to_string(&path).unwrap();
         let mut lines = text.lines();
         while let Some(line) = lines.next() {
@@ -310,7 +375,14 @@ fn no_struct_of_the_runner_has_more_than_sixteen_fields() {
                 .take_while(|l| *l != "}")
                 .filter(|l| {
                     let l = l.trim_start();
-                    let l = l.strip_prefix("pub ").unwrap_or(l);
+                    // Past any visibility: `pub`, `pub(crate)`, `pub(in path)`.
+                    let l = match l.strip_prefix("pub") {
+                        Some(rest) if rest.starts_with('(') => {
+                            rest.split_once(')').map_or(rest, |(_, r)| r).trim_start()
+                        }
+                        Some(rest) if rest.starts_with(' ') => rest.trim_start(),
+                        _ => l,
+                    };
                     !l.starts_with("//")
                         && l.split_once(':').is_some_and(|(name, _)| {
                             !name.is_empty()

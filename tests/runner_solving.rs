@@ -132,7 +132,7 @@ fn a_windowed_solve_near_the_end_is_exact_inside_and_a_bound_outside() {
     // window, the answer must be the exact value inside it and a bound on the right side
     // outside: windows that fall between a draw and the least win included, where no value
     // lies. The exact value comes from the step-by-step search on the plain runner.
-    use outflank::engine::runner::search::Table;
+    use outflank::engine::solving::search::Table;
     let mut checked = 0;
     for rules in ["games/othello.rules", "games/anti-othello.rules"] {
         let e = engine(rules, &[("size", "6")]);
@@ -184,7 +184,7 @@ fn a_table_that_forgets_gives_the_same_values() {
     // Two slots: nearly every entry is overwritten before it is read again, so the values
     // must come from the search alone; a table that kept wrong bounds, or reused an entry for
     // another position, would disagree with the large one.
-    use outflank::engine::runner::search::Table;
+    use outflank::engine::solving::search::Table;
     let e = engine("games/othello.rules", &[("size", "6")]);
     for game in 0..6 {
         let (from, _) = e
@@ -204,7 +204,7 @@ fn a_table_that_forgets_gives_the_same_values() {
 /// The solver's learnt judge (docs/SOLVED.md): its regression finds weights known in advance.
 #[test]
 fn a_judge_fit_recovers_weights_that_explain_its_samples() {
-    use outflank::engine::runner::judge::Judge;
+    use outflank::engine::solving::judge::Judge;
     // Two cells of separate classes and no pairs: a margin of 3 per own piece on the
     // first cell and -2 per opponent's piece on the second, plus a placement each.
     let mut judge = Judge::new(&[(0, 0), (1, 1)], &[], 2);
@@ -242,7 +242,7 @@ fn a_judges_laid_out_margin_is_the_sum_of_its_features_weights() {
 }
 
 fn laid_out_margin_is_the_feature_sum(width: usize, height: usize) {
-    use outflank::engine::runner::judge::Judge;
+    use outflank::engine::solving::judge::Judge;
     let cells: Vec<_> = (0..width * height).map(|c| (c, c % 4)).collect();
     let mut pairs = Vec::new();
     for a in 0..width * height {
@@ -307,7 +307,7 @@ fn laid_out_margin_is_the_feature_sum(width: usize, height: usize) {
 /// were laid out for the solver.
 #[test]
 fn a_judge_reads_pairs_listed_both_ways_round_as_its_fit_learnt_them() {
-    use outflank::engine::runner::judge::Judge;
+    use outflank::engine::solving::judge::Judge;
     let pairs = [(0, 1, (0, 1)), (1, 0, (1, 0))];
     let mut judge = Judge::new(&[(0, 0), (1, 1)], &pairs, 2);
     // 0 own piece, 1 the other player's, 2 empty; worth 4 when the first cell is the mover's
@@ -345,7 +345,8 @@ fn a_judge_reads_pairs_listed_both_ways_round_as_its_fit_learnt_them() {
 /// solve learns none.
 #[test]
 fn a_judge_is_learnt_through_an_opening_of_another_kind() {
-    use outflank::engine::runner::{search, AnyRunner};
+    use outflank::engine::runner::AnyRunner;
+    use outflank::engine::solving::search;
     for (path, set, learns) in [
         ("games/reversi-6x6.rules", &[][..], true),
         ("games/othello.rules", &[("size", "4")][..], false),
@@ -356,7 +357,8 @@ fn a_judge_is_learnt_through_an_opening_of_another_kind() {
             panic!("{path}: a small board runs on sets of one word");
         };
         let start = e.start().unwrap();
-        let mut tree = search::RunnerTree::new(k, &e.game);
+        let tables = search::SolverTables::new(k, &e.game);
+        let mut tree = search::RunnerTree::new(k, &tables, &e.game);
         let mut table = search::Table::within(16 << 20);
         search::learn(&mut tree, &mut table, &k.import(&e.game, &start)).unwrap();
         assert_eq!(table.learnt.is_some(), learns, "{path}");

@@ -1,6 +1,6 @@
 //! The solver's exact values against an alpha-beta over the engine's steps, from positions
 //! nine empty cells from the end of seeded random games: the solver's last stretch searches
-//! the boards alone (src/engine/runner/search/counted.rs), with its own move order, bounds
+//! the boards alone (src/engine/solving/search/counted.rs), with its own move order, bounds
 //! on margins and symmetry merges, so every kind of board and line it runs that way is checked
 //! against the rules as the engine plays them: pieces counted for and against the mover, lines
 //! in all directions, in four and in five, removed cells, hexagons, boards of more than 64
@@ -58,10 +58,10 @@ fn boards_with_removed_cells_and_hexagons_solve_to_the_plain_value() {
 #[test]
 fn the_margin_searchs_own_table_keeps_the_values_exact() {
     // From 12 empty cells, the positions of 9 and 10 that the margin search keeps in its
-    // own table (src/engine/runner/search/margins.rs) are met again by other orders of the
+    // own table (src/engine/solving/search/margins.rs) are met again by other orders of the
     // same placements, and by each of the solver's empty-window questions: their bounds and
     // best placements are reused in other windows than they were proved in.
-    use outflank::engine::runner::search::Table;
+    use outflank::engine::solving::search::Table;
     for (file, what) in [
         ("games/othello.rules", "Othello 6x6"),
         ("games/anti-othello.rules", "Anti-Othello 6x6"),
@@ -199,7 +199,7 @@ fn far_from_the_end_the_order_is_a_plain_negamax_two_turns_ahead() {
     // From 17 empty cells up (with no judge learnt), each move's rank is 10,003 plus the
     // guess two turns ahead for the opponent, which the solver finds by alpha-beta: it must
     // be the value plain negamax gives, for every move of every position.
-    use outflank::engine::runner::search::Table;
+    use outflank::engine::solving::search::Table;
     let e = engine("games/othello.rules", &[("size", "6")]);
     let mut ranked = 0;
     for s in near_the_end(&e, 19, 6) {
@@ -318,7 +318,7 @@ fn a_search_handed_a_game_its_small_keys_do_not_fit_keys_it_in_full() {
     assert_eq!(v, plain_value(&counted, &s));
     // A counter outlasts the turn, and the runner's table keys do not hold it: its solver
     // leaves the game to the step-by-step search, and `solve` finds the plain value so.
-    let mut table = outflank::engine::runner::search::Table::new(1 << 16);
+    let mut table = outflank::engine::solving::search::Table::new(1 << 16);
     assert_eq!(
         counted
             .runner_value(&s, &mut table, Whole(Aim::Value))
@@ -348,7 +348,7 @@ fn winner_by_value(s: &State, value: f64) -> Option<bool> {
 /// how many positions were a win for their mover, a draw and a loss.
 fn outcome_as_plain_negamax(e: &Engine, positions: &[State], what: &str) -> [usize; 3] {
     use outflank::apps::solve::solve_watched;
-    use outflank::engine::runner::search::Table;
+    use outflank::engine::solving::search::Table;
     use outflank::engine::state::read_value;
     let mut kinds = [0; 3];
     for (i, s) in positions.iter().enumerate() {
@@ -492,7 +492,7 @@ fn between_and_inside_turns(e: &Engine, empties: usize, seeds: u64) -> (Vec<Stat
 #[test]
 fn turns_of_several_steps_solve_whole_to_the_plain_value() {
     use outflank::engine::negamax::{next_down, next_up};
-    use outflank::engine::runner::search::Table;
+    use outflank::engine::solving::search::Table;
     use outflank::engine::state::read_value;
     // The runner's solver takes a turn of several steps whole (Verto's capture and its chain
     // of jumps; VECT-REVERSE's placement and its moves), from positions between turns and
@@ -568,7 +568,7 @@ fn turns_of_several_steps_solve_whole_to_the_plain_value() {
 #[test]
 fn the_whole_turns_of_verto_4x4_solve_from_the_start_as_the_step_by_step_search() {
     use outflank::agents::search::Search;
-    use outflank::engine::runner::search::Table;
+    use outflank::engine::solving::search::Table;
     // From the empty board every position a symmetry maps onto itself is met at the top of
     // the tree, where the solver leaves out the turns that begin on a cell mapped to an
     // earlier one; the step-by-step search has no symmetry and no whole turns.

@@ -1,5 +1,5 @@
 //! The pieces the solver counts as never to be captured again, which it cuts its search
-//! short by (src/engine/runner/search/stable.rs), against every way each game can go on.
+//! short by (src/engine/solving/search/stable.rs), against every way each game can go on.
 
 use std::collections::HashSet;
 

@@ -5,7 +5,7 @@ use super::search::{Budget, Search};
 use super::{score_margin, stopped, Agent, Basis, Thought};
 use crate::engine::negamax::Question;
 use crate::engine::rng::Rng;
-use crate::engine::runner::search::Table;
+use crate::engine::solving::search::Table;
 use crate::engine::state::State;
 use crate::engine::{Engine, RuleError, Step};
 use std::sync::atomic::AtomicBool;
@@ -29,7 +29,7 @@ pub const EXACT_EMPTIES: u32 = 12;
 /// In the other games (turns of several steps, or rules the runner's solver does not take),
 /// the player tries to solve from this many empty cells on, a step at a time (the runner's
 /// solver takes whole turns too since 2026-12-05; the player does not use it there yet), within
-/// [`EXACT_STEP_POSITIONS`]: fewer than in direct games, because a tree of steps is wider and
+/// `EXACT_STEP_POSITIONS`: fewer than in direct games, because a tree of steps is wider and
 /// each of its positions dearer (docs/PLAYERS.md measures the choice on Verto).
 pub const EXACT_STEP_EMPTIES: u32 = 8;
 

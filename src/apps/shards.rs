@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-/// The version of the shard format written; [`merge`] reads it and [`UNCHAINED_FORMAT`].
+/// The version of the shard format written; [`merge`] reads it and `UNCHAINED_FORMAT`.
 pub const SHARD_FORMAT: u32 = 2;
 
 /// Shards written before their lines were chained: merged, with a warning that an edit in

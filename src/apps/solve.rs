@@ -4,7 +4,7 @@
 
 use crate::agents::search::{on_one_side, terminal, Search};
 use crate::engine::negamax::{least_of_kind, next_down, next_up, Aim, Question, Watch};
-use crate::engine::runner::search::Table;
+use crate::engine::solving::search::Table;
 use crate::engine::state::{read_value, State};
 use crate::engine::{Engine, RuleError, Step};
 

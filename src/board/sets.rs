@@ -21,7 +21,7 @@ pub trait Board:
     + Not<Output = Self>
     + 'static
 {
-    /// Four sets stepped together (see [`super::lanes`]).
+    /// Four sets stepped together (see `super::lanes`).
     type Lanes: Lanes<Self>;
     /// How many cells fit.
     const CELLS: usize;
@@ -268,7 +268,7 @@ pub fn flood<B: Floodable>(steps: &[(B, i32)], start: B, within: B, stop_at: B) 
 /// few cells reads their neighbours from `around` (per cell, its neighbours along `steps`),
 /// which on a board of several words costs far less than shifting the whole set once per
 /// step. Most groups a game asks about touch `stop_at` (a liberty) in the first layer, which
-/// is checked here, inline; the rest is left to [`flood_on`].
+/// is checked here, inline; the rest is left to `flood_on`.
 #[inline(always)]
 pub fn flood_cell<B: Board>(
     steps: &[(B, i32)],

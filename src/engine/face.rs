@@ -1,12 +1,13 @@
 //! [`Engine`], the runner's face for one position at a time: the legal steps, the position
 //! after a step, whole turns, and the doors into the runner's playouts, perft and solver.
 
+use super::playing::random_games::RandomGames;
 use super::runner::positions::Positions;
-use super::runner::random_games::RandomGames;
-use super::runner::{self, each_width, AnyRunner};
+use super::runner::{each_width, AnyRunner};
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use super::step::{RuleError, Step, FORCED_PASS};
 use super::{negamax, rng};
+use super::{playing, runner, solving};
 use crate::board::bits::Bits;
 use crate::board::pieces::Pieces;
 use crate::ir::{AltKind, Choose, Game, Instr};
@@ -45,7 +46,7 @@ impl Engine {
     /// Per player, the cells of its pieces at `s` that no placement can ever capture again,
     /// as the solver counts them to cut its search short; None for games where it does not.
     pub fn stable_pieces(&self, s: &State) -> Option<Vec<Vec<usize>>> {
-        self.runner.stable_pieces(s)
+        self.runner.stable_pieces(&self.game, s)
     }
 
     /// The value of `s` for its mover with best play, searched on the runner a whole turn at
@@ -54,7 +55,7 @@ impl Engine {
     pub fn runner_value(
         &self,
         s: &State,
-        table: &mut runner::search::Table,
+        table: &mut solving::search::Table,
         question: negamax::Question,
     ) -> Result<Option<f64>, RuleError> {
         self.runner
@@ -69,7 +70,7 @@ impl Engine {
     pub fn runner_ranks(
         &self,
         s: &State,
-        table: &runner::search::Table,
+        table: &solving::search::Table,
     ) -> Result<Option<Vec<(u64, usize)>>, RuleError> {
         self.runner.ranks(&self.game, s, table).transpose()
     }
@@ -147,7 +148,7 @@ impl Engine {
         s: &State,
         rngs: &mut [rng::Rng],
         limit: u64,
-    ) -> Result<(State, runner::random_games::Tally), RuleError> {
+    ) -> Result<(State, playing::random_games::Tally), RuleError> {
         let mut legal = Vec::new();
         let game = &self.game;
         Ok(

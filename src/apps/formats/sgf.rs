@@ -1,4 +1,4 @@
-//! SGF, the Smart Game Format (FF[4]) of Go programs: the main line of each game tree.
+//! SGF, the Smart Game Format (`FF[4]`) of Go programs: the main line of each game tree.
 
 use super::tree::{escape, property, Node};
 use super::{seat_name, two_player_grid, Game, Turn};

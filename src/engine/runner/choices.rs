@@ -10,7 +10,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// For turns of one placement: runs the turn's opening tests from `pc` to a choice with a
     /// candidate: its place and the candidates, or None when the turn has none (a pass).
     #[inline(always)]
-    pub(super) fn first_choice(
+    pub(crate) fn first_choice(
         &self,
         game: &Game,
         s: &RunState<B, P>,
@@ -41,7 +41,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The legal values of both options of the choice `c` at `pc` (see [`Runner::option`]),
     /// asked in one context, so that what both ask (a line's sources) is found once.
     #[inline(always)]
-    pub(super) fn options(&self, game: &Game, s: &RunState<B, P>, pc: u32, c: &Choose) -> (B, B) {
+    pub(crate) fn options(&self, game: &Game, s: &RunState<B, P>, pc: u32, c: &Choose) -> (B, B) {
         let mut ctx = self.ctx(game, s);
         let moves = self.option(&mut ctx, pc, c, 0);
         let more = self.later_options(&mut ctx, pc, c);
@@ -49,13 +49,13 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     #[inline(always)]
-    pub(super) fn is_tried(&self, pc: u32) -> bool {
+    pub(crate) fn is_tried(&self, pc: u32) -> bool {
         self.any_tried && self.tried[pc as usize]
     }
 
     /// The values of a choice's options after the first, as [`At::Choice`] holds them.
     #[inline(always)]
-    pub(super) fn later_options(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose) -> B {
+    pub(crate) fn later_options(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose) -> B {
         if c.alts.len() <= 2 {
             return self.option(ctx, pc, c, 1);
         }
@@ -64,7 +64,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// See [`Runner::later_options`]: three options or more, kept out of line.
     #[inline(never)]
-    pub(super) fn word_options(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose) -> B {
+    pub(crate) fn word_options(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose) -> B {
         // Gathered in one word (a choice has far fewer than 64 options): a set of several
         // words costs an operation per word for each option.
         let mut more = 0u64;
@@ -87,7 +87,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// pass, whatever its placements would do); otherwise each candidate is tried until one
     /// passes.
     #[inline(always)]
-    pub(super) fn any_legal(
+    pub(crate) fn any_legal(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -103,7 +103,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     #[inline(never)]
-    pub(super) fn any_passes_trial(
+    pub(crate) fn any_passes_trial(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -124,7 +124,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// options before going on, and a loop that leads from an option back to its choice, with
     /// nothing changed, would try them inside one another for ever.
     #[inline]
-    pub(super) fn deeper(
+    pub(crate) fn deeper(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -141,7 +141,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// For an `auto` choice whose options must be tried: its one candidate that passes its
     /// trial, None when none does, and `Some(None)` when several do (a decision after all).
     #[inline(never)]
-    pub(super) fn sole_legal(
+    pub(crate) fn sole_legal(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -162,7 +162,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// Calls `f` with each legal step (option and value) of the choice at `pc` in `t`, in the
     /// order steps are listed, until `f` says stop: a candidate of an option that needs no
     /// trial as it is, the others once their trial passes.
-    pub(super) fn each_legal(
+    pub(crate) fn each_legal(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -185,7 +185,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// [`Runner::each_legal`]'s first steps as one set, each tried only where it must be.
     /// (Kept out of line: inside perft's loop it made multi-step turns' perft slower.)
     #[inline(never)]
-    pub(super) fn legal_first(
+    pub(crate) fn legal_first(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -217,7 +217,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// group and to no enemy group down to its last liberty is not (nothing is taken, so
     /// the stone's group has no liberty). Only a cell that may take a group is tried.
     #[inline(never)]
-    pub(super) fn breathing_enclosures(
+    pub(crate) fn breathing_enclosures(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -259,7 +259,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// [`Runner::each_legal`] past the first option: the later options' legal steps.
-    pub(super) fn each_legal_later(
+    pub(crate) fn each_legal_later(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -284,7 +284,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// the placed stone for a liberty, the empty cells next to another empty cell (that
     /// cell stays a liberty whatever the placement takes). The others must still be tried.
     #[inline(always)]
-    pub(super) fn surely_legal_first(&self, t: &RunState<B, P>, pc: u32, moves: B) -> B {
+    pub(crate) fn surely_legal_first(&self, t: &RunState<B, P>, pc: u32, moves: B) -> B {
         if self.untried[pc as usize].first {
             return moves;
         }
@@ -300,7 +300,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// How many candidates the choice at `pc` has in `t`, given its `moves` and `more`.
     #[inline(always)]
-    pub(super) fn candidate_count(
+    pub(crate) fn candidate_count(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -319,7 +319,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The i-th candidate (option and value) of the choice at `pc` in `t`, in the order the
     /// steps are listed: the first option's values, then each later option's.
     #[inline(always)]
-    pub(super) fn candidate(
+    pub(crate) fn candidate(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -337,7 +337,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// The k-th value of a choice's later options (see [`At::Choice`]).
     #[inline(always)]
-    pub(super) fn later_nth(
+    pub(crate) fn later_nth(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -354,7 +354,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// A later cell option's values, found again (kept out of the common path).
     #[inline(never)]
-    pub(super) fn broad_values(
+    pub(crate) fn broad_values(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -369,7 +369,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     #[inline(never)]
-    pub(super) fn broad_count(&self, game: &Game, t: &RunState<B, P>, pc: u32, more: B) -> usize {
+    pub(crate) fn broad_count(&self, game: &Game, t: &RunState<B, P>, pc: u32, more: B) -> usize {
         let c = choose_at(game, pc);
         more.cells()
             .map(|v| self.broad_values(game, t, pc, c, v + 1).count() as usize)
@@ -377,7 +377,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     #[inline(never)]
-    pub(super) fn broad_nth(
+    pub(crate) fn broad_nth(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -401,7 +401,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// option without a trial is; an enclosure is judged by [`Runner::enclosure`], any other
     /// by [`Runner::passes_trial`].
     #[inline(always)]
-    pub(super) fn is_legal(
+    pub(crate) fn is_legal(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -424,7 +424,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// Whether value `value` of option `alt` passes its trial: its body, run on a copy, meets
     /// no failing `require` before the next choice or the turn's end.
     #[inline]
-    pub(super) fn passes_trial(
+    pub(crate) fn passes_trial(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -443,7 +443,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The legal values of option `alt` of the choice `c` at `pc`: its cells whose `where`
     /// holds, or bit 0 for a word or pass option that is allowed. (Not `#[inline]`: too large
     /// to be inlined, it was copied into every codegen unit that calls it, 0.36 MB in all.)
-    pub(super) fn option(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose, alt: usize) -> B {
+    pub(crate) fn option(&self, ctx: &mut Ctx<'_, B, P>, pc: u32, c: &Choose, alt: usize) -> B {
         let Some(a) = c.alts.get(alt) else {
             return B::EMPTY;
         };
@@ -477,7 +477,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// Binds option `alt`'s value: a cell to its variable, a pass option marks the turn a pass.
     #[inline]
-    pub(super) fn bind(t: &mut RunState<B, P>, c: &Choose, alt: usize, value: usize) {
+    pub(crate) fn bind(t: &mut RunState<B, P>, c: &Choose, alt: usize, value: usize) {
         match &c.alts[alt].kind {
             AltKind::Cell { reg, .. } => t.regs[*reg as usize] = value as i32,
             AltKind::Word(_) => {}

@@ -5,36 +5,36 @@
 use super::*;
 
 /// What an expression is evaluated against.
-pub(super) struct Ctx<'a, B: Board, const P: usize> {
-    pub(super) game: &'a Game,
-    pub(super) runner: &'a Runner<B, P>,
-    pub(super) state: &'a RunState<B, P>,
+pub(crate) struct Ctx<'a, B: Board, const P: usize> {
+    pub(crate) game: &'a Game,
+    pub(crate) runner: &'a Runner<B, P>,
+    pub(crate) state: &'a RunState<B, P>,
     /// A candidate being judged by a `where` clause: its variable and cell, which stand in for
     /// the variable's value in the state.
-    pub(super) probe: Option<(u8, usize)>,
+    pub(crate) probe: Option<(u8, usize)>,
     /// The player bound by `score p` or `for each p`.
-    pub(super) bound: u8,
-    pub(super) mover_can_move: Option<bool>,
+    pub(crate) bound: u8,
+    pub(crate) mover_can_move: Option<bool>,
     /// The last line whose sources were found in this context, and those sources: the
     /// options of one choice often ask the same (one the cells a line captures from, the
     /// other the cells it does not).
-    pub(super) sources_seen: std::cell::Cell<Option<(usize, B)>>,
+    pub(crate) sources_seen: std::cell::Cell<Option<(usize, B)>>,
     /// Shared by the contexts that score one position: each player's reachable empty cells,
     /// once flooded.
-    pub(super) reached: Option<&'a Reached<B, P>>,
+    pub(crate) reached: Option<&'a Reached<B, P>>,
 }
 
 /// Per player, the empty cells connected to their stones, once flooded.
-pub(super) type Reached<B, const P: usize> = std::cell::Cell<[Option<B>; P]>;
+pub(crate) type Reached<B, const P: usize> = std::cell::Cell<[Option<B>; P]>;
 
 impl<B: Board, const P: usize> Ctx<'_, B, P> {
     #[inline]
-    pub(super) fn occupied(&self) -> B {
+    pub(crate) fn occupied(&self) -> B {
         self.state.occupied()
     }
 
     #[inline]
-    pub(super) fn class(&self, class: CellClass) -> B {
+    pub(crate) fn class(&self, class: CellClass) -> B {
         let s = self.state;
         match class {
             CellClass::Friend => {
@@ -52,7 +52,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     /// Every other player's pieces (not the kinds').
     #[inline(always)]
-    pub(super) fn opponents(&self) -> B {
+    pub(crate) fn opponents(&self) -> B {
         let s = self.state;
         if P == 2 {
             s.pieces[1 - s.mover as usize]
@@ -73,12 +73,12 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     }
 
     #[inline]
-    pub(super) fn player(&self, p: &Player) -> u8 {
+    pub(crate) fn player(&self, p: &Player) -> u8 {
         eval::player(self, p)
     }
 
     #[inline]
-    pub(super) fn cell(&self, c: &Cell) -> usize {
+    pub(crate) fn cell(&self, c: &Cell) -> usize {
         match c {
             Cell::Const(c) => *c as usize,
             Cell::Reg(r) => match self.probe {
@@ -96,17 +96,17 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     }
 
     #[inline]
-    pub(super) fn num(&self, n: &Num) -> f64 {
+    pub(crate) fn num(&self, n: &Num) -> f64 {
         eval::num(self, n)
     }
 
     #[inline]
-    pub(super) fn cond(&self, c: &Cond) -> bool {
+    pub(crate) fn cond(&self, c: &Cond) -> bool {
         eval::cond(self, c)
     }
 
     #[inline]
-    pub(super) fn step(&self, s: B, d: usize) -> B {
+    pub(crate) fn step(&self, s: B, d: usize) -> B {
         let flat = self.runner.flat_step(s, d);
         if self.runner.near.wraps {
             return self.runner.wrapped_step(s, d, flat);
@@ -114,7 +114,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
         flat
     }
 
-    pub(super) fn set(&self, s: &Set) -> B {
+    pub(crate) fn set(&self, s: &Set) -> B {
         // The plain arms repeat `operand`'s: sending them there instead cost 1.7% more
         // instructions in Verto playouts.
         match s {
@@ -193,7 +193,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     /// The group expressions, apart: kept out of [`Ctx::set`], whose size decides how well
     /// the line and class arms that chain games live on are compiled.
     #[inline(never)]
-    pub(super) fn flooded(&self, s: &Set) -> B {
+    pub(crate) fn flooded(&self, s: &Set) -> B {
         match s {
             Set::Group(c) => self.group_at(self.cell(c)),
             Set::Liberties(a) => {
@@ -231,7 +231,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     }
 
     /// The empty cells connected to player `p`'s stones, from the shared cache if any.
-    pub(super) fn reached_by(&self, p: usize) -> B {
+    pub(crate) fn reached_by(&self, p: usize) -> B {
         let flood = || {
             let empty = self.class(CellClass::Empty);
             reached(&self.runner.near.orthogonal, self.state.pieces[p], empty)
@@ -246,13 +246,13 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     }
 
     #[inline]
-    pub(super) fn owner(&self, cell: usize) -> Option<usize> {
+    pub(crate) fn owner(&self, cell: usize) -> Option<usize> {
         self.state.owner(cell)
     }
 
     /// The part of `within` orthogonally connected to `start`; None once it touches `stop_at`.
     #[inline]
-    pub(super) fn flood(&self, start: usize, within: B, stop_at: B) -> Option<B> {
+    pub(crate) fn flood(&self, start: usize, within: B, stop_at: B) -> Option<B> {
         flood_cell(
             &self.runner.near.orthogonal,
             &self.runner.near.orthogonal_around,
@@ -263,7 +263,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     }
 
     /// The stones of the group at `cell` (an empty cell: its empty region).
-    pub(super) fn group_at(&self, cell: usize) -> B {
+    pub(crate) fn group_at(&self, cell: usize) -> B {
         let within = match self.owner(cell) {
             Some(p) => self.state.pieces[p],
             None => self.class(CellClass::Empty),
@@ -274,7 +274,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     /// An operand of a set operation: the plain sets (classes, regions) read here, without
     /// another call of [`Ctx::set`], which costs more than they do.
     #[inline(always)]
-    pub(super) fn operand(&self, s: &Set) -> B {
+    pub(crate) fn operand(&self, s: &Set) -> B {
         match s {
             Set::Const(b) => B::from_bits(b),
             Set::Empty => self.class(CellClass::Empty),
@@ -286,7 +286,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     /// A player's pieces (none for nobody).
     #[inline(always)]
-    pub(super) fn pieces(&self, p: &Player) -> B {
+    pub(crate) fn pieces(&self, p: &Player) -> B {
         let st = self.state;
         let p = match p {
             Player::Mover => st.mover,
@@ -303,7 +303,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     }
 
     #[inline]
-    pub(super) fn adjacent(&self, s: B, dirs: u8) -> B {
+    pub(crate) fn adjacent(&self, s: B, dirs: u8) -> B {
         if dirs == 0xff && self.runner.near.eight_by_parts {
             return self.eight_by_parts(s);
         }
@@ -319,7 +319,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     /// The neighbours of one cell: read from a table for the direction sets the language
     /// names.
     #[inline(always)]
-    pub(super) fn neighbours(&self, cell: usize, dirs: DirSet) -> B {
+    pub(crate) fn neighbours(&self, cell: usize, dirs: DirSet) -> B {
         let which = match dirs {
             DirSet::ALL => 0,
             DirSet::ORTHOGONAL => 1,
@@ -334,13 +334,13 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     /// The cells next to `s` in all eight directions ([`Runner::eight_by_steps`]).
     #[inline(always)]
-    pub(super) fn eight_by_parts(&self, s: B) -> B {
+    pub(crate) fn eight_by_parts(&self, s: B) -> B {
         Runner::<B, P>::eight_by_steps(s, |s, d| self.step(s, d))
     }
 
     /// The cells a line captures from `from` (or, with `ends`, the cells closing each match).
     #[inline(always)]
-    pub(super) fn line_cells(&self, l: usize, from: usize, ends: bool) -> B {
+    pub(crate) fn line_cells(&self, l: usize, from: usize, ends: bool) -> B {
         let line = &self.game.lines[l];
         let mut out = B::EMPTY;
         if let Some((run, end)) = line.simple_run {
@@ -398,7 +398,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     /// Backtracking match of a general line from the cell `at` (one bit; its successor in
     /// direction `d` is the next to match), for a match that began at `start` and may not meet
     /// it again (it can only on a wrapping board). Greedy first, so the longest match is found.
-    pub(super) fn match_elements(
+    pub(crate) fn match_elements(
         &self,
         line: &LinePattern,
         index: usize,
@@ -451,7 +451,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
     /// Every cell from which `line` matches in some direction, by whole-set shifts.
     #[inline(always)]
-    pub(super) fn sources(&self, l: usize) -> B {
+    pub(crate) fn sources(&self, l: usize) -> B {
         if let Some((seen, cells)) = self.sources_seen.get() {
             if seen == l {
                 return cells;
@@ -463,7 +463,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
     }
 
     #[inline(always)]
-    pub(super) fn find_sources(&self, l: usize) -> B {
+    pub(crate) fn find_sources(&self, l: usize) -> B {
         if let Some((run, end)) = self.game.lines[l].simple_run {
             let (run, end) = (self.class(run), self.class(end));
             return self.runner.lines[l].sources(run, end);
@@ -545,35 +545,35 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
 
 /// What the evaluation of numbers, players and conditions (`eval`) reads of a position.
 impl<B: Board, const P: usize> Ctx<'_, B, P> {
-    pub(super) fn mover(&self) -> u8 {
+    pub(crate) fn mover(&self) -> u8 {
         self.state.mover
     }
     #[inline(always)]
-    pub(super) fn players(&self) -> u8 {
+    pub(crate) fn players(&self) -> u8 {
         Runner::<B, P>::players(self.game)
     }
-    pub(super) fn bound(&self) -> u8 {
+    pub(crate) fn bound(&self) -> u8 {
         self.bound
     }
-    pub(super) fn holder(&self, token: u8) -> u8 {
+    pub(crate) fn holder(&self, token: u8) -> u8 {
         self.state.tokens[token as usize]
     }
-    pub(super) fn register(&self, r: u8) -> f64 {
+    pub(crate) fn register(&self, r: u8) -> f64 {
         f64::from(self.state.regs[r as usize])
     }
-    pub(super) fn turn(&self) -> f64 {
+    pub(crate) fn turn(&self) -> f64 {
         f64::from(self.state.turn)
     }
-    pub(super) fn passes(&self) -> f64 {
+    pub(crate) fn passes(&self) -> f64 {
         f64::from(self.state.passes)
     }
-    pub(super) fn attribute(&self, index: usize, player: u8) -> f64 {
+    pub(crate) fn attribute(&self, index: usize, player: u8) -> f64 {
         self.game.attributes[index].1[player as usize]
     }
-    pub(super) fn any_line(&self, line: usize, from: usize) -> bool {
+    pub(crate) fn any_line(&self, line: usize, from: usize) -> bool {
         !self.line_cells(line, from, false).is_empty()
     }
-    pub(super) fn breathes(&self, cell: usize) -> bool {
+    pub(crate) fn breathes(&self, cell: usize) -> bool {
         let empty = self.class(CellClass::Empty);
         match self.owner(cell) {
             // An empty cell's "group" is its region; its liberties are empty neighbours.
@@ -583,7 +583,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
             Some(p) => self.flood(cell, self.state.pieces[p], empty).is_none(),
         }
     }
-    pub(super) fn blocked(&self) -> bool {
+    pub(crate) fn blocked(&self) -> bool {
         let s = self.state;
         let mover = self
             .mover_can_move

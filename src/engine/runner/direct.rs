@@ -2,20 +2,20 @@
 //! as loops over the two boards: what perft, random games and the solver walk instead of the
 //! turn program.
 
-use super::shapes::Direct;
-use super::{runner_view, At, RunState, Runner};
+use super::{runner_view, At, RunState};
 use crate::board::sets::Board;
+use crate::engine::plan::shapes::Direct;
 use crate::ir::Game;
 
 // Built in the unit of each stage that calls it (every function here is inlined into its
 // caller); the view keeps the loops off `Runner`'s own impl.
-runner_view!(pub(super) DirectTurns);
+runner_view!(pub(crate) DirectTurns);
 
 impl<B: Board, const P: usize> DirectTurns<'_, B, P> {
     /// The position after a turn of a [`Direct`] game from `s`, given the new mover's and
     /// the new opponent's cells.
     #[inline(always)]
-    pub(super) fn after(s: &RunState<B, P>, mover: B, opponent: B) -> RunState<B, P> {
+    pub(crate) fn after(s: &RunState<B, P>, mover: B, opponent: B) -> RunState<B, P> {
         // A game of this shape has no counters (see `shapes::direct`).
         let mut t = s.at_boundary(false);
         t.mover = 1 - s.mover;
@@ -30,7 +30,7 @@ impl<B: Board, const P: usize> DirectTurns<'_, B, P> {
     /// next mover, of its opponent, and the next mover's placements. `W`: the board has joined
     /// edges (`d.wraps`).
     #[inline(always)]
-    pub(super) fn turn<const W: bool>(
+    pub(crate) fn turn<const W: bool>(
         self,
         d: &Direct<B>,
         mover: B,
@@ -43,7 +43,7 @@ impl<B: Board, const P: usize> DirectTurns<'_, B, P> {
 
     /// As [`DirectTurns::turn`], without the next mover's placements.
     #[inline(always)]
-    pub(super) fn place<const W: bool>(
+    pub(crate) fn place<const W: bool>(
         self,
         d: &Direct<B>,
         mover: B,
@@ -58,7 +58,7 @@ impl<B: Board, const P: usize> DirectTurns<'_, B, P> {
     /// placements: None when no run is closed from it. One cell's rays instead of the whole
     /// board's placements, for the solver's last empty cell.
     #[inline(always)]
-    pub(super) fn try_place(
+    pub(crate) fn try_place(
         self,
         d: &Direct<B>,
         mover: B,
@@ -98,7 +98,7 @@ impl<B: Board, const P: usize> DirectTurns<'_, B, P> {
 
     /// The placements of a [`Direct`] game's mover, who has the cells `mover`.
     #[inline(always)]
-    pub(super) fn moves<const W: bool>(self, d: &Direct<B>, mover: B, opponent: B) -> B {
+    pub(crate) fn moves<const W: bool>(self, d: &Direct<B>, mover: B, opponent: B) -> B {
         let empty = self.playable & !(mover | opponent);
         let (run, end) = (
             d.run.cells(mover, opponent, empty),
@@ -117,7 +117,7 @@ impl<B: Board, const P: usize> DirectTurns<'_, B, P> {
     /// before each, `pick(seat, moves)` gives the mover's cell, or None to stop there; until a
     /// mover is blocked. What comes next, as [`DirectTurns::after_turns`] says.
     #[inline(always)]
-    pub(super) fn turns<const W: bool>(
+    pub(crate) fn turns<const W: bool>(
         self,
         game: &Game,
         d: &Direct<B>,
@@ -148,7 +148,7 @@ impl<B: Board, const P: usize> DirectTurns<'_, B, P> {
     /// pass or end where the mover is `blocked`, else the choice among `moves`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(super) fn after_turns(
+    pub(crate) fn after_turns(
         self,
         game: &Game,
         d: &Direct<B>,

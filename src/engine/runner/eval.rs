@@ -10,7 +10,7 @@ use crate::ir::{
     counter_slot, next_player, Cond, EndCondition, Num, Player, Timing, MAX_PLAYERS, NOBODY,
 };
 
-pub(super) fn player<B: Board, const P: usize>(e: &Ctx<'_, B, P>, p: &Player) -> u8 {
+pub(crate) fn player<B: Board, const P: usize>(e: &Ctx<'_, B, P>, p: &Player) -> u8 {
     match p {
         Player::Const(x) => *x,
         Player::Mover => e.mover(),
@@ -26,7 +26,7 @@ pub(super) fn player<B: Board, const P: usize>(e: &Ctx<'_, B, P>, p: &Player) ->
     }
 }
 
-pub(super) fn num<B: Board, const P: usize>(e: &Ctx<'_, B, P>, n: &Num) -> f64 {
+pub(crate) fn num<B: Board, const P: usize>(e: &Ctx<'_, B, P>, n: &Num) -> f64 {
     match n {
         Num::Add(a, b) => operand(e, a) + operand(e, b),
         Num::Sub(a, b) => operand(e, a) - operand(e, b),
@@ -77,7 +77,7 @@ fn operand<B: Board, const P: usize>(e: &Ctx<'_, B, P>, n: &Num) -> f64 {
     }
 }
 
-pub(super) fn cond<B: Board, const P: usize>(e: &Ctx<'_, B, P>, c: &Cond) -> bool {
+pub(crate) fn cond<B: Board, const P: usize>(e: &Ctx<'_, B, P>, c: &Cond) -> bool {
     match c {
         Cond::Const(b) => *b,
         Cond::Not(a) => match &**a {
@@ -101,7 +101,7 @@ pub(super) fn cond<B: Board, const P: usize>(e: &Ctx<'_, B, P>, c: &Cond) -> boo
 
 /// The first end condition of `timing` that holds at the position `at` evaluates (given the
 /// player bound by `for each p`): Some(the winner it names, if it names one).
-pub(super) fn ended<'a, B: Board, const P: usize>(
+pub(crate) fn ended<'a, B: Board, const P: usize>(
     ends: &[EndCondition],
     timing: Timing,
     mover: u8,
@@ -133,7 +133,7 @@ pub(super) fn ended<'a, B: Board, const P: usize>(
 /// of score and tie-breaks that differs decides (equal throughout: a draw).
 /// With more than two players, the highest score wins; among those level at the top, the
 /// tie-breaks decide in order; two or more still level at the end make a draw.
-pub(super) fn outcome<'a, B: Board, const P: usize>(
+pub(crate) fn outcome<'a, B: Board, const P: usize>(
     score: &Num,
     tiebreaks: &[Num],
     winner: Option<u8>,
@@ -189,26 +189,4 @@ fn leaders(among: u32, value: impl Fn(u8) -> f64) -> u32 {
         }
     }
     out
-}
-
-/// Whether a condition asks `blocked` (which costs move generation for both players).
-pub(super) fn uses_blocked(c: &Cond) -> bool {
-    match c {
-        Cond::Blocked => true,
-        Cond::Not(a) => uses_blocked(a),
-        Cond::And(a, b) | Cond::Or(a, b) => uses_blocked(a) || uses_blocked(b),
-        Cond::Num(_, a, b) => num_uses_blocked(a) || num_uses_blocked(b),
-        _ => false,
-    }
-}
-
-fn num_uses_blocked(n: &Num) -> bool {
-    match n {
-        Num::If(c, a, b) => uses_blocked(c) || num_uses_blocked(a) || num_uses_blocked(b),
-        Num::Add(a, b) | Num::Sub(a, b) | Num::Mul(a, b) | Num::Div(a, b) => {
-            num_uses_blocked(a) || num_uses_blocked(b)
-        }
-        Num::Neg(a) => num_uses_blocked(a),
-        _ => false,
-    }
 }

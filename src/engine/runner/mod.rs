@@ -5,9 +5,9 @@
 //! from shift-and-mask line matching and groups from layered floods, and states are small
 //! and changed in place. The program is run instruction by instruction; where a part of it
 //! has a shape the runner knows, it takes a direct path instead, chosen when the game is
-//! loaded ([`ChoiceShape`]: a choice among the cells a line captures from, a place-and-flip body;
-//! [`Direct`]: a whole turn of one outflanking placement run as a loop over the two boards;
-//! [`StepEndTable`]: after-step ends answered from a table; turns of one placement, which
+//! loaded (`ChoiceShape`: a choice among the cells a line captures from, a place-and-flip body;
+//! `Direct`: a whole turn of one outflanking placement run as a loop over the two boards;
+//! `StepEndTable`: after-step ends answered from a table; turns of one placement, which
 //! perft and the solver walk without the turn machinery). Nothing in it knows a game.
 //!
 //! `plain` builds take none of those paths: they are the reference the tests hold the fast
@@ -18,59 +18,41 @@
 mod choices;
 mod context;
 pub(crate) mod copies;
-mod direct;
+pub(crate) mod direct;
 mod eval;
-pub mod judge;
-mod lines;
-mod perft;
-mod playout;
 pub mod positions;
-pub mod random_games;
-mod rays;
-mod rotations;
 mod run;
-pub mod search;
-mod shapes;
-mod solving;
-mod tables;
-mod translations;
 mod widths;
 
-use context::{Ctx, Reached};
-use lines::{compile_line, CompiledLine};
-pub use perft::{StepKey, StepMemo};
-use positions::choose_at;
-use shapes::{
-    direct, enclosing, form, multi_step_reason, needs_blocked, reads_cond, ChoiceShape, Direct,
-    Enclosing,
+use super::plan::lines::{compile_line, CompiledLine};
+use super::plan::shapes::{
+    direct, enclosing, form, multi_step_reason, ChoiceShape, Direct, Enclosing,
 };
-use tables::{EndChecks, Neighbours, Slots, SolverTables};
+use super::plan::tables::{EndChecks, Neighbours, Slots};
+use context::{Ctx, Reached};
+use positions::choose_at;
+pub use positions::StepKey;
 pub(crate) use widths::each_width;
 pub use widths::AnyRunner;
 
-use super::hash::PositionMap;
-use super::random_pick::{draw_tried, Swaps};
-use super::rng::Rng;
 use super::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
-use super::step::{
-    RuleError, Step, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END,
-};
+use super::step::{RuleError, ILLEGAL_STEP, LOOP_WITHOUT_END, MAX_TRIAL_DEPTH, TRIALS_WITHOUT_END};
 use crate::board::geometry::DirSet;
 use crate::board::pieces::Pieces;
 use crate::board::sets::{flood_cell, reached, stepped, Board};
 use crate::board::CellClass;
 use crate::ir::{
-    counter_slot, Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, PieceRole,
-    Player, RegValue, Set, Timing, MAX_REGISTERS, MAX_TOKENS, NOBODY,
+    counter_slot, Alt, AltKind, Cell, Choose, Cond, Game, Instr, LinePattern, Num, Player,
+    RegValue, Set, Timing, MAX_REGISTERS, MAX_TOKENS, NOBODY,
 };
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::Ordering;
 
 /// A rule error met by the runner (placing on a piece, a loop without end), with where the
 /// rules cause it. Boxed: the runner's results stay a word wide on the hot path, where errors
 /// are rare.
 pub type Fault = Box<RuleError>;
 
-fn fault(game: &Game, message: &str, loc: Option<&crate::ir::Loc>) -> Fault {
+pub(crate) fn fault(game: &Game, message: &str, loc: Option<&crate::ir::Loc>) -> Fault {
     Box::new(RuleError::in_rules(game, message.into(), loc))
 }
 
@@ -108,7 +90,7 @@ pub enum At<B> {
     /// The mover chooses at the choice at `pc`: a value of its first option (`moves`) or of
     /// a later one (`more`). With two options, `more` holds the second's values, a word or
     /// pass option as bit 0; with more options, bit i stands for option i + 1, and a cell
-    /// option's values are found again when they are listed (see [`Runner::later_nth`]).
+    /// option's values are found again when they are listed (see `Runner::later_nth`).
     Choice { pc: u32, moves: B, more: B },
 }
 
@@ -116,7 +98,7 @@ pub enum At<B> {
 type Opening<B, const P: usize> = Option<(RunState<B, P>, u32, B, B)>;
 
 /// How running a turn program stopped.
-enum Flow<B> {
+pub(crate) enum Flow<B> {
     Suspended {
         pc: u32,
         moves: B,
@@ -129,7 +111,7 @@ enum Flow<B> {
 
 /// The option and value that value `v` of a choice's `more` stands for (see [`At::Choice`]).
 #[inline]
-fn later(c: &Choose, v: usize) -> (usize, usize) {
+pub(crate) fn later(c: &Choose, v: usize) -> (usize, usize) {
     if c.alts.len() > 2 {
         (v + 1, 0)
     } else {
@@ -149,19 +131,21 @@ fn later(c: &Choose, v: usize) -> (usize, usize) {
 macro_rules! runner_view {
     ($vis:vis $name:ident) => {
         #[derive(Clone, Copy)]
-        $vis struct $name<'k, B: Board, const P: usize>($vis &'k Runner<B, P>);
+        $vis struct $name<'k, B: $crate::board::sets::Board, const P: usize>(
+            $vis &'k $crate::engine::runner::Runner<B, P>,
+        );
 
-        impl<B: Board, const P: usize> std::ops::Deref for $name<'_, B, P> {
-            type Target = Runner<B, P>;
+        impl<B: $crate::board::sets::Board, const P: usize> std::ops::Deref for $name<'_, B, P> {
+            type Target = $crate::engine::runner::Runner<B, P>;
 
             #[inline(always)]
-            fn deref(&self) -> &Runner<B, P> {
+            fn deref(&self) -> &$crate::engine::runner::Runner<B, P> {
                 self.0
             }
         }
     };
 }
-use runner_view;
+pub(crate) use runner_view;
 
 /// Jumps one step may take before its next choice: past them, the run is reported as a loop
 /// that never ends.
@@ -172,46 +156,44 @@ const WATCH_AFTER: u32 = 4_096;
 pub struct Runner<B: Board, const P: usize = 2> {
     /// Every turn is one placement (see the module's documentation): the direct paths apply,
     /// and perft and the solver may run here.
-    single_step: bool,
+    pub(crate) single_step: bool,
     /// The registers of the turn's variables: the ones from here on hold the game's counters
     /// and last from turn to turn (see `ir::counter_slot`).
-    turn_registers: usize,
-    playable: B,
+    pub(crate) turn_registers: usize,
+    pub(crate) playable: B,
     /// Per line of the rules, its directions compiled.
-    lines: Vec<CompiledLine<B>>,
+    pub(crate) lines: Vec<CompiledLine<B>>,
     /// Per instruction, for choices of the most common shape, its parts as direct operations.
-    forms: Vec<ChoiceShape>,
+    pub(crate) forms: Vec<ChoiceShape>,
     /// Per instruction: a choice with an option that must be tried (its body meets a
     /// `require`), so a candidate is legal only once its trial passes.
-    tried: Vec<bool>,
+    pub(crate) tried: Vec<bool>,
     /// Some choice is `tried`: games without one skip the lookup.
-    any_tried: bool,
+    pub(crate) any_tried: bool,
     /// Per instruction, for choices: which candidates need no trial (see [`Untried`]).
-    untried: Vec<Untried<B>>,
+    pub(crate) untried: Vec<Untried<B>>,
     /// Per instruction: a choice of three or more options with a cell option after the
     /// first, whose `more` names options rather than values (see [`At::Choice`]).
-    broad: Vec<bool>,
+    pub(crate) broad: Vec<bool>,
     /// Set when the whole turn is one outflanking placement (see [`Direct`]).
-    direct: Option<Direct<B>>,
+    pub(crate) direct: Option<Direct<B>>,
     /// Set when the turn opens with a capture by enclosure among words (see [`Enclosing`]).
-    enclosing: Option<Enclosing>,
+    pub(crate) enclosing: Option<Enclosing>,
     /// The neighbours of each cell.
-    near: Neighbours<B>,
+    pub(crate) near: Neighbours<B>,
     /// Which end checks a step and a turn need.
-    ends: EndChecks<B>,
-    /// The solver's orders and bounds.
-    solver: SolverTables<B>,
+    pub(crate) ends: EndChecks<B>,
     /// Where the pieces of players and of kinds sit in a state.
-    slots: Slots,
+    pub(crate) slots: Slots,
 }
 
 /// The candidates of a choice that need no trial, so that one of them makes a step legal
 /// without trying anything: any of the first option's values when `first`, and the values in
 /// `later` of its `more` (see [`At::Choice`]).
 #[derive(Clone, Copy, Default)]
-struct Untried<B> {
-    first: bool,
-    later: B,
+pub(crate) struct Untried<B> {
+    pub(crate) first: bool,
+    pub(crate) later: B,
 }
 
 impl<B: Board> Untried<B> {
@@ -236,69 +218,6 @@ impl<B: Board> Untried<B> {
     }
 }
 
-/// Answers of after-step end checks that read only a few cells (a target on corners and a
-/// centre, say): what they say depends on those cells' contents and the mover alone, so each
-/// answer is worked out once, the first time it is asked, and then read from the table. The
-/// checks run after every step that changes those cells, and their expressions cost far more
-/// than the lookup.
-struct StepEndTable {
-    cells: Vec<usize>,
-    /// The contents a cell may have: empty or a piece of one of the slots (players' and
-    /// kinds').
-    base: usize,
-    /// By `index`: 0 not yet known, 1 no end, 2 an end with no winner named, 3 + p winner p.
-    answers: Vec<AtomicU8>,
-}
-
-impl StepEndTable {
-    /// Tables of up to this many answers (2 x 3^10 for two players, 118 KB).
-    const MAX_ANSWERS: usize = 2 * 3usize.pow(10);
-
-    /// The table for after-step ends that read the cells `read`, when it is small enough.
-    fn new<B: Board>(read: B, players: u8, slots: u8) -> Option<StepEndTable> {
-        let cells: Vec<usize> = read.cells().collect();
-        let base = slots as usize + 1;
-        let size = (players as usize).checked_mul(base.checked_pow(cells.len() as u32)?)?;
-        (size <= Self::MAX_ANSWERS).then(|| StepEndTable {
-            answers: (0..size).map(|_| AtomicU8::new(0)).collect(),
-            base,
-            cells,
-        })
-    }
-
-    /// The answer's place: the mover, then each cell's contents (0 empty, 1 + its owner).
-    #[inline(always)]
-    fn index<B: Board, const P: usize>(&self, s: &RunState<B, P>) -> usize {
-        let base = if P == 2 { 3 } else { self.base };
-        self.cells.iter().fold(s.mover as usize, |i, &c| {
-            let code = if P == 2 {
-                usize::from(s.pieces[0].contains(c)) + 2 * usize::from(s.pieces[1].contains(c))
-            } else {
-                (0..P)
-                    .find(|&p| s.pieces[p].contains(c))
-                    .map_or(0, |p| p + 1)
-            };
-            i * base + code
-        })
-    }
-
-    fn encode(answer: Option<Option<u8>>) -> u8 {
-        match answer {
-            None => 1,
-            Some(None) => 2,
-            Some(Some(p)) => 3 + p,
-        }
-    }
-
-    fn decode(code: u8) -> Option<Option<u8>> {
-        match code {
-            1 => None,
-            2 => Some(None),
-            c => Some(Some(c - 3)),
-        }
-    }
-}
-
 impl<B: Board, const P: usize> Runner<B, P> {
     /// The game's number of players: a constant on two-player builds, so that turn order and
     /// `for each p` loops fold away there.
@@ -319,7 +238,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     /// The cells next to `s` in all eight directions, in four steps (valid when
-    /// [`Runner::eight_by_parts`] says so): east and west, then north and south of those
+    /// `Runner::eight_by_parts` says so): east and west, then north and south of those
     /// and of `s` itself, which covers the diagonals.
     #[inline(always)]
     pub(super) fn eight_by_steps(s: B, step: impl Fn(B, usize) -> B) -> B {
@@ -407,34 +326,8 @@ impl<B: Board, const P: usize> RunState<B, P> {
 }
 
 impl<B: Board, const P: usize> Runner<B, P> {
-    /// The cells in the classes and parts the solver's last stretch orders its placements
-    /// by ([`SolverTables::by_exposure`], [`SolverTables::quarters`]).
-    fn sort_cells_for_the_solver(&mut self, g: &crate::board::geometry::Geometry) {
-        let mut by_exposure: Vec<(u32, B)> = Vec::new();
-        for cell in self.playable.cells() {
-            let n = (self.near.around[cell][0] & self.playable).count();
-            match by_exposure.iter_mut().find(|(k, _)| *k == n) {
-                Some((_, class)) => *class = *class | B::single(cell),
-                None => by_exposure.push((n, B::single(cell))),
-            }
-        }
-        by_exposure.sort_by_key(|c| c.0);
-        self.solver.by_exposure = by_exposure.into_iter().map(|c| c.1).collect();
-        self.solver.exposure_class = vec![u8::MAX; B::CELLS];
-        for (i, class) in self.solver.by_exposure.iter().enumerate() {
-            for cell in class.cells() {
-                self.solver.exposure_class[cell] = i.min(usize::from(u8::MAX)) as u8;
-            }
-        }
-        for cell in self.playable.cells() {
-            let (x, y) = (cell % g.width, cell / g.width);
-            let quarter = usize::from(x >= g.width / 2) + 2 * usize::from(y >= g.height / 2);
-            self.solver.quarters[quarter] = self.solver.quarters[quarter] | B::single(cell);
-        }
-    }
-
     /// The runner for `game`, whose board must fit `B`. With `plain`, it takes none of the
-    /// shapes it recognises (see [`ChoiceShape`], [`Direct`], [`StepEndTable`], turns of one
+    /// shapes it recognises (see `ChoiceShape`, `Direct`, `StepEndTable`, turns of one
     /// placement): the reference its fast paths are tested against.
     pub fn new(game: &Game, plain: bool) -> Runner<B, P> {
         let g = &game.geometry;
@@ -455,26 +348,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
                 }
             })
             .collect();
-        let ends_after_step = game.ends.iter().any(|e| e.timing == Timing::AfterStep);
-        let ends_need_blocked = !plain
-            && game
-                .ends
-                .iter()
-                .filter(|e| e.timing == Timing::AfterTurn)
-                .all(|e| needs_blocked(&e.condition));
-        let step_ends_read = game
-            .ends
-            .iter()
-            .filter(|e| e.timing == Timing::AfterStep)
-            .try_fold(B::EMPTY, |m, e| Some(m | reads_cond::<B>(&e.condition)?))
-            // Without after-step ends there is nothing to keep track of.
-            .filter(|_| !plain && ends_after_step);
-        let kinds_as = |role| {
-            (game.kinds.iter().enumerate())
-                .filter(|(_, k)| k.role == Some(role))
-                .map(|(i, _)| game.players.len() + i)
-                .collect()
-        };
+        let ends = EndChecks::new(game, plain);
         let mut runner = Runner {
             single_step,
             lines,
@@ -482,10 +356,10 @@ impl<B: Board, const P: usize> Runner<B, P> {
                 game,
                 &forms,
                 single_step,
-                ends_after_step,
-                ends_need_blocked,
+                ends.ends_after_step,
+                ends.ends_need_blocked,
             ),
-            enclosing: enclosing(game, &forms, single_step, ends_after_step),
+            enclosing: enclosing(game, &forms, single_step, ends.ends_after_step),
             forms,
             any_tried: tried.contains(&true),
             untried: game
@@ -507,71 +381,10 @@ impl<B: Board, const P: usize> Runner<B, P> {
             tried,
             playable: B::from_bits(&g.playable),
             turn_registers: MAX_REGISTERS - game.players.len() * game.counters.len(),
-            near: Neighbours {
-                step_from: g.step_from.map(|b| B::from_bits(&b)),
-                step_offset: g.step_offset,
-                wrapped_steps: g
-                    .wrapped_steps
-                    .each_ref()
-                    .map(|parts| parts.iter().map(|(b, o)| (B::from_bits(b), *o)).collect()),
-                wraps: g.wrap.any(),
-                // Groups connect along `g.connect`: the orthogonal steps on a square board, all six
-                // on a hexagonal one (whose other two directions have no cells to step from).
-                orthogonal: g
-                    .connect
-                    .iter()
-                    .flat_map(|d| g.steps(d))
-                    .map(|(from, offset)| (B::from_bits(&from), offset))
-                    .collect(),
-                orthogonal_around: g
-                    .around
-                    .iter()
-                    .map(|a| B::from_bits(&a[usize::from(!g.hex)]))
-                    .collect(),
-                eight_by_parts: false,
-                rings: (0..=game.ring_distances.iter().copied().max().unwrap_or(0))
-                    .map(|n| {
-                        if !game.ring_distances.contains(&n) {
-                            return Vec::new();
-                        }
-                        (0..g.cells())
-                            .map(|c| g.ring(c, n).fold(B::EMPTY, |out, r| out | B::single(r)))
-                            .collect()
-                    })
-                    .collect(),
-                around: g
-                    .around
-                    .iter()
-                    .map(|a| a.each_ref().map(B::from_bits))
-                    .collect(),
-            },
-            ends: EndChecks {
-                ends_after_step,
-                step_ends_read,
-                step_end_table: step_ends_read
-                    .and_then(|r| StepEndTable::new(r, game.player_count(), game.slot_count())),
-                ends_need_blocked,
-                ends_use_blocked: game
-                    .ends
-                    .iter()
-                    .any(|e| e.timing == Timing::AfterTurn && eval::uses_blocked(&e.condition)),
-            },
-            solver: SolverTables {
-                by_exposure: Vec::new(),
-                quarters: [B::EMPTY; 4],
-                exposure_class: Vec::new(),
-                stability: None,
-            },
-            slots: Slots {
-                friend_kinds: kinds_as(PieceRole::Friend),
-                opponent_kinds: kinds_as(PieceRole::Opponent),
-                players: game.players.len(),
-            },
+            near: Neighbours::new(game),
+            ends,
+            slots: Slots::new(game),
         };
-        runner.sort_cells_for_the_solver(g);
-        runner.solver.stability = (runner.direct.as_ref())
-            .filter(|d| d.end.opponent.is_empty())
-            .and_then(|d| search::Stability::new(g, &runner.lines[d.line].dirs, runner.playable));
         // Steps are unions of shifts, so checking one cell at a time covers every set.
         let blank = RunState {
             pieces: [B::EMPTY; P],
@@ -596,7 +409,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The [`Direct`] shape, when the choice at `pc` is its choice (reached only once its phase
     /// gate is passed for good).
     #[inline(always)]
-    fn direct_at_choice(&self, pc: u32) -> Option<&Direct<B>> {
+    pub(crate) fn direct_at_choice(&self, pc: u32) -> Option<&Direct<B>> {
         self.direct.as_ref().filter(|d| d.pc == pc)
     }
 
@@ -636,7 +449,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
         (k, at)
     }
 
-    fn ctx<'a>(&'a self, game: &'a Game, state: &'a RunState<B, P>) -> Ctx<'a, B, P> {
+    pub(crate) fn ctx<'a>(&'a self, game: &'a Game, state: &'a RunState<B, P>) -> Ctx<'a, B, P> {
         Ctx {
             game,
             runner: self,

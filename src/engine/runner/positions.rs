@@ -10,7 +10,7 @@ use crate::engine::random_pick::{draw_tried, Swaps};
 use crate::engine::rng::Rng;
 use crate::engine::state::{Outcome, State, AT_FORCED_PASS, AT_GAME_OVER};
 use crate::engine::step::{RuleError, Step, FORCED_PASS, ILLEGAL_STEP};
-use crate::ir::{Choose, Cond, Game, Instr, Loc, Set};
+use crate::ir::{Choose, Cond, Game, Instr, Loc, Set, MAX_REGISTERS, MAX_TOKENS};
 
 // The questions, each with the interpreter inlined, are built in a unit of their own (see
 // `runner_view`).
@@ -156,26 +156,6 @@ impl<B: Board, const P: usize> Positions<'_, B, P> {
         }
     }
 
-    /// Random steps from `s` by [`Positions::random_step`] and [`Positions::apply`], one at a time:
-    /// playouts of the agreement program, which [`super::playout::Playouts`] leaves out.
-    pub(super) fn playout_by_steps(
-        self,
-        game: &Game,
-        s: &State,
-        rng: &mut Rng,
-        limit: u64,
-    ) -> Result<(State, u64), Fault> {
-        let (mut s, mut n) = (*s, 0);
-        while n < limit {
-            let Some(step) = self.random_step(game, &s, rng)? else {
-                break;
-            };
-            s = self.apply(game, &s, step)?;
-            n += 1;
-        }
-        Ok((s, n))
-    }
-
     /// Play resumes at `s` (the players did not agree): the same position, no passes counted,
     /// `mover` to move; no end is checked.
     pub fn resume(self, game: &Game, s: &State, mover: u8) -> Result<State, Fault> {
@@ -272,5 +252,35 @@ pub(crate) fn choose_at(game: &Game, pc: u32) -> &Choose {
 impl From<Fault> for RuleError {
     fn from(f: Fault) -> Self {
         *f
+    }
+}
+
+/// Everything that decides a position's future inside a turn, for perft's memo and the
+/// solver's whole turns: the state without its step count and cached flags, and the choice
+/// it stands at.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StepKey<B, const P: usize = 2> {
+    pieces: [B; P],
+    regs: [i32; MAX_REGISTERS],
+    tokens: [u8; MAX_TOKENS],
+    mover: u8,
+    turn: u32,
+    passes: u32,
+    passing: bool,
+    pc: u32,
+}
+
+impl<B: Board, const P: usize> StepKey<B, P> {
+    pub(crate) fn of(s: &RunState<B, P>, pc: u32) -> Self {
+        StepKey {
+            pieces: s.pieces,
+            regs: s.regs,
+            tokens: s.tokens,
+            mover: s.mover,
+            turn: s.turn,
+            passes: s.passes,
+            passing: s.passing,
+            pc,
+        }
     }
 }

@@ -14,7 +14,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// copies per width were nearly two thirds of those widths' machine code (a third of the
     /// release build's) and 60% of its build time, for no measured gain (Reversi Go 13x13 and
     /// 19x19 run as fast either way; docs/PERFORMANCE.md, "Build time").
-    pub(super) const STEPS_OUT_OF_LINE: bool = B::CELLS > 128;
+    pub(crate) const STEPS_OUT_OF_LINE: bool = B::CELLS > 128;
 
     /// Runs the turn program from `pc` until a choice with a legal option or the turn's end.
     /// (One function of more than 150 lines: its arms, one per instruction and each short,
@@ -22,7 +22,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// choice, `found`.) Never inlined: each width has one copy of it, which every loop
     /// (playouts, random games, perft, a step applied) calls once per step.
     #[inline(never)]
-    pub(super) fn run(
+    pub(crate) fn run(
         &self,
         game: &Game,
         t: &mut RunState<B, P>,
@@ -185,7 +185,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// A turn's opening run for `player` from `s`: where it suspends (and the state there),
     /// or None when the player has no step.
-    pub(super) fn opening(&self, game: &Game, s: &RunState<B, P>) -> Result<Opening<B, P>, Fault> {
+    pub(crate) fn opening(&self, game: &Game, s: &RunState<B, P>) -> Result<Opening<B, P>, Fault> {
         let mut u = *s;
         Ok(match self.run(game, &mut u, 0)? {
             Flow::Suspended { pc, moves, more } => Some((u, pc, moves, more)),
@@ -197,7 +197,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// When the turn opens with a choice that is not taken on its own: its options at `s`,
     /// unless none is legal. Nothing runs before such a choice, so the state needs no copy.
     #[inline(always)]
-    pub(super) fn opening_choice(&self, game: &Game, s: &RunState<B, P>) -> Option<(B, B)> {
+    pub(crate) fn opening_choice(&self, game: &Game, s: &RunState<B, P>) -> Option<(B, B)> {
         let Some(Instr::Choose(c)) = game.program.first() else {
             return None;
         };
@@ -216,7 +216,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
         Some((moves, more))
     }
 
-    pub(super) fn can_start(&self, game: &Game, s: &RunState<B, P>, player: u8) -> bool {
+    pub(crate) fn can_start(&self, game: &Game, s: &RunState<B, P>, player: u8) -> bool {
         let empty = self.playable & !s.occupied();
         if let Some(d) = self.direct.as_ref().filter(|d| (empty & d.gate).is_empty()) {
             // The turn is that one choice, so its candidates are all there is to find.
@@ -280,7 +280,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The turn-boundary end checks at `s`, given the mover's first choice (None: no step):
     /// the game's end, that choice, or a forced pass.
     #[inline(always)]
-    pub(super) fn start_or_end(
+    pub(crate) fn start_or_end(
         &self,
         game: &Game,
         s: &RunState<B, P>,
@@ -316,7 +316,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// one step per call of their own (a step applied, a search's node): the call costs them
     /// nothing measurable, and each inlined copy was up to 0.13 MB of machine code.
     #[inline]
-    pub(super) fn play_out_of_line(
+    pub(crate) fn play_out_of_line(
         &self,
         game: &Game,
         t: &mut RunState<B, P>,
@@ -352,7 +352,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// the state (an enclosure is judged on the cells as they are), so that a trial needs no
     /// copy.
     #[inline(always)]
-    pub(super) fn refuses_unchanged(&self, pc: u32, alt: usize) -> bool {
+    pub(crate) fn refuses_unchanged(&self, pc: u32, alt: usize) -> bool {
         alt == 0 && self.forms[pc as usize].place_surround.is_some()
     }
 
@@ -360,7 +360,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
         /// As [`Runner::play`], for a step that may fail its trial: None when a `require`
         /// refuses it (`t` is then left part-way through the step, except as
         /// [`Runner::refuses_unchanged`] says).
-        pub(super) fn try_play, try_play_out_of_line, try_play_here,
+        pub(crate) fn try_play, try_play_out_of_line, try_play_here,
         (&self, game: &Game, t: &mut RunState<B, P>, pc: u32, alt: usize, value: usize)
             -> Result<Option<At<B>>, Fault>
     );
@@ -417,7 +417,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The body of [`ChoiceShape::place_surround`] at the choice at `pc`, on `cell` in `t`: see
     /// [`Runner::enclosed`]; an error when `cell` is taken.
     #[inline(always)]
-    pub(super) fn enclosure(
+    pub(crate) fn enclosure(
         &self,
         game: &Game,
         t: &RunState<B, P>,
@@ -438,7 +438,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// mover's and the opponent's cells after it; None when `require` asks the placed stone's
     /// group for a liberty and it has none.
     #[inline(always)]
-    pub(super) fn enclosed(
+    pub(crate) fn enclosed(
         &self,
         t: &RunState<B, P>,
         cell: usize,
@@ -471,7 +471,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// Writes into `t` the mover's and the opponent's cells after an enclosure's step (see
     /// [`Runner::enclosed`]).
     #[inline(always)]
-    pub(super) fn write_enclosure(&self, t: &mut RunState<B, P>, (mine, theirs): (B, B)) {
+    pub(crate) fn write_enclosure(&self, t: &mut RunState<B, P>, (mine, theirs): (B, B)) {
         let before = self.read_by_step_ends(t);
         let m = t.mover as usize;
         (t.pieces[m], t.pieces[1 - m]) = (mine, theirs);
@@ -481,7 +481,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// The error of a body that starts by placing on the chosen cell (see [`ChoiceShape::place_flip`]
     /// and [`ChoiceShape::place_surround`]) when that cell is taken.
     #[cold]
-    pub(super) fn placed_on_piece(&self, game: &Game, pc: u32, cell: usize) -> Fault {
+    pub(crate) fn placed_on_piece(&self, game: &Game, pc: u32, cell: usize) -> Fault {
         let loc = match &game.program[pc as usize] {
             Instr::Choose(c) => match game.program.get(c.alts[0].body as usize) {
                 Some(Instr::Place(_, loc)) => Some(*loc),
@@ -495,20 +495,20 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// What the after-step end checks read in `t` (None when they read more than cells).
     #[inline(always)]
-    pub(super) fn read_by_step_ends(&self, t: &RunState<B, P>) -> Option<[B; P]> {
+    pub(crate) fn read_by_step_ends(&self, t: &RunState<B, P>) -> Option<[B; P]> {
         self.ends.step_ends_read.map(|m| t.pieces.map(|p| p & m))
     }
 
     /// Keeps the after-step end checks known false only if nothing they read has changed since
     /// `before`.
     #[inline(always)]
-    pub(super) fn note_changes(&self, t: &mut RunState<B, P>, before: Option<[B; P]>) {
+    pub(crate) fn note_changes(&self, t: &mut RunState<B, P>, before: Option<[B; P]>) {
         t.step_ends_clear &= before.is_some() && before == self.read_by_step_ends(t);
     }
 
     /// After a step's body: the end checks, then the next choice or the next turn.
     #[inline(always)]
-    pub(super) fn end_step(
+    pub(crate) fn end_step(
         &self,
         game: &Game,
         t: &mut RunState<B, P>,
@@ -536,7 +536,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// [`Runner::pass`] through the one shared copy of a turn begun (as
     /// [`Runner::play_out_of_line`]).
     #[inline]
-    pub(super) fn pass_out_of_line(
+    pub(crate) fn pass_out_of_line(
         &self,
         game: &Game,
         t: &mut RunState<B, P>,
@@ -546,7 +546,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
     }
 
     #[inline(always)]
-    pub(super) fn next_turn(
+    pub(crate) fn next_turn(
         &self,
         game: &Game,
         t: &mut RunState<B, P>,
@@ -558,7 +558,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// The turn ends (by a pass where `passing`): the next player's turn, not yet opened.
     #[inline(always)]
-    pub(super) fn hand_over(&self, game: &Game, t: &mut RunState<B, P>, passing: bool) {
+    pub(crate) fn hand_over(&self, game: &Game, t: &mut RunState<B, P>, passing: bool) {
         t.passes = if passing { t.passes + 1 } else { 0 };
         t.mover = if P == 2 {
             1 - t.mover
@@ -573,7 +573,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// Zeroes the turn's variables, keeping the counters.
     #[inline(always)]
-    pub(super) fn clear_turn_variables(&self, t: &mut RunState<B, P>) {
+    pub(crate) fn clear_turn_variables(&self, t: &mut RunState<B, P>) {
         if self.counted() {
             self.clear_uncounted(t);
         } else {
@@ -585,14 +585,14 @@ impl<B: Board, const P: usize> Runner<B, P> {
     /// common case, the two were once merged into a call to `memset` of a varying length,
     /// which cost Verto 9x9 a tenth of its playouts.
     #[inline(never)]
-    pub(super) fn clear_uncounted(&self, t: &mut RunState<B, P>) {
+    pub(crate) fn clear_uncounted(&self, t: &mut RunState<B, P>) {
         t.regs[..self.turn_registers].fill(0);
     }
 
     /// `add COUNTER AMOUNT to PLAYER`, kept out of [`Runner::run`]'s loop, which games
     /// without counters run just as fast without it.
     #[inline(never)]
-    pub(super) fn add_to_counter(
+    pub(crate) fn add_to_counter(
         &self,
         game: &Game,
         t: &mut RunState<B, P>,
@@ -621,24 +621,27 @@ impl<B: Board, const P: usize> Runner<B, P> {
 
     /// The after-step end checks at `t`, from the table when there is one.
     #[inline(always)]
-    pub(super) fn step_ends(&self, game: &Game, t: &RunState<B, P>) -> Option<Option<u8>> {
+    pub(crate) fn step_ends(&self, game: &Game, t: &RunState<B, P>) -> Option<Option<u8>> {
         let Some(table) = &self.ends.step_end_table else {
             return self.check_ends(game, t, Timing::AfterStep, None);
         };
-        let slot = &table.answers[table.index(t)];
+        let slot = table.slot(t.mover, &t.pieces);
         match slot.load(Ordering::Relaxed) {
             0 => {
                 let answer = self.check_ends(game, t, Timing::AfterStep, None);
                 // Threads that race here store the same answer.
-                slot.store(StepEndTable::encode(answer), Ordering::Relaxed);
+                slot.store(
+                    crate::engine::plan::tables::StepEndTable::encode(answer),
+                    Ordering::Relaxed,
+                );
                 answer
             }
-            code => StepEndTable::decode(code),
+            code => crate::engine::plan::tables::StepEndTable::decode(code),
         }
     }
 
     #[inline]
-    pub(super) fn check_ends(
+    pub(crate) fn check_ends(
         &self,
         game: &Game,
         s: &RunState<B, P>,
@@ -723,7 +726,7 @@ impl<B: Board, const P: usize> Runner<B, P> {
 /// An error without a place in the rules (a loop that never ends) placed at the option whose
 /// body was running: the jumps that made the loop carry no place of their own.
 #[cold]
-pub(super) fn located(game: &Game, mut e: Fault, loc: &crate::ir::Loc) -> Fault {
+pub(crate) fn located(game: &Game, mut e: Fault, loc: &crate::ir::Loc) -> Fault {
     if e.at.is_none() {
         e.at = RuleError::in_rules(game, String::new(), Some(loc)).at;
     }
@@ -733,7 +736,7 @@ pub(super) fn located(game: &Game, mut e: Fault, loc: &crate::ir::Loc) -> Fault 
 /// Out of line: trials are on the hot path of every game whose options have them.
 #[cold]
 #[inline(never)]
-pub(super) fn trials_without_end(game: &Game, pc: u32) -> Fault {
+pub(crate) fn trials_without_end(game: &Game, pc: u32) -> Fault {
     let c = super::positions::choose_at(game, pc);
     fault(game, TRIALS_WITHOUT_END, c.alts.first().map(|a| &a.loc))
 }

@@ -1,16 +1,10 @@
 //! The runner of each width: which one a game gets, and the few questions asked of whichever
 //! it is.
 
-use super::perft::Counting;
-use super::playout::Playouts;
-use super::positions::Positions;
 use super::RunState;
-use super::{fault, Fault, Runner, StepMemo};
+use super::Runner;
 use crate::board::bits::WORDS;
 use crate::board::sets::{Board, Wide};
-use crate::engine::rng::Rng;
-use crate::engine::state::State;
-use crate::engine::step::RuleError;
 use crate::ir::{Game, MAX_PLAYERS};
 
 /// The runner sized for a game's board: one word, two, three (up to 13 x 13 and a little more),
@@ -83,7 +77,7 @@ impl AnyRunner {
         }
     }
 
-    /// Whether every turn is one placement, so that the solver runs (see [`search`]).
+    /// Whether every turn is one placement, so that the solver runs (see `solving::search`).
     pub fn single_step(&self) -> bool {
         each_width!(self, k => k.single_step)
     }
@@ -93,68 +87,14 @@ impl AnyRunner {
         each_width!(self, k => k.direct.is_some())
     }
 
-    /// Whether playouts run the turn's placements as a loop (see [`Enclosing`]).
+    /// Whether playouts run the turn's placements as a loop (see `Enclosing`).
     pub fn enclosing(&self) -> bool {
         each_width!(self, k => k.enclosing.is_some())
     }
 
     /// Whether some choice's cell option runs as a capture by enclosure (see
-    /// [`ChoiceShape::place_surround`]).
+    /// `ChoiceShape::place_surround`).
     pub fn encloses(&self) -> bool {
         each_width!(self, k => k.forms.iter().any(|f| f.place_surround.is_some()))
-    }
-
-    /// Uniform random steps from `s` (see [`playout::Playouts`]) until the game ends or `limit`
-    /// steps are played: the position reached and the number of steps.
-    pub fn playout(
-        &self,
-        game: &Game,
-        s: &State,
-        rng: &mut Rng,
-        limit: u64,
-    ) -> Result<(State, u64), RuleError> {
-        fn run<B: Board, const P: usize>(
-            k: &Runner<B, P>,
-            game: &Game,
-            s: &State,
-            rng: &mut Rng,
-            limit: u64,
-        ) -> Result<(State, u64), RuleError> {
-            if s.is_over() {
-                return Ok((*s, 0));
-            }
-            if s.agreeing {
-                return Ok(Positions(k).playout_by_steps(game, s, rng, limit)?);
-            }
-            let (ks, at) = k.import(game, s);
-            let (t, at, n) = Playouts(k).playout(game, &ks, at, rng, limit)?;
-            Ok((k.export(game, &t, &at), n))
-        }
-        each_width!(self, k => run(k, game, s, rng, limit))
-    }
-
-    /// Perft from `s`: sequences of `depth` whole turns (see [`perft::Counting`]).
-    pub fn perft(&self, game: &Game, s: &State, depth: u32) -> Result<u64, RuleError> {
-        fn run<B: Board, const P: usize>(
-            k: &Runner<B, P>,
-            game: &Game,
-            s: &State,
-            depth: u32,
-        ) -> Result<u64, Fault> {
-            if depth == 0 || s.is_over() {
-                return Ok(1);
-            }
-            if s.agreeing {
-                let message = "perft counts turns of play, and this position is in the agreement after the game";
-                return Err(fault(game, message, None));
-            }
-            let (ks, at) = k.import(game, s);
-            if k.single_step && s.steps == 0 {
-                Counting(k).perft(game, &ks, &at, depth)
-            } else {
-                Counting(k).perft_steps(game, &ks, &at, depth, &mut StepMemo::default())
-            }
-        }
-        each_width!(self, k => run(k, game, s, depth)).map_err(|e| *e)
     }
 }

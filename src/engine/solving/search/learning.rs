@@ -7,8 +7,9 @@ use std::sync::Arc;
 use super::{Node, RunnerTree, Table, PASS};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Tree};
-use crate::engine::runner::judge::{Judge, Sample};
-use crate::engine::runner::{At, Direct, Fault, RunState};
+use crate::engine::plan::shapes::Direct;
+use crate::engine::runner::{At, Fault, RunState};
+use crate::engine::solving::judge::{Judge, Sample};
 
 /// A solve from this many empty cells up learns a [`Judge`] first ([`learn`]):
 /// on Othello 6x6 from 26 empty cells (Feinstein's line) the learning costs 53 M positions
@@ -32,7 +33,7 @@ const JUDGED_UNITS: f64 = 2.0;
 /// Takes up the judge that an earlier search of this solve learnt into `table`, if one
 /// did: the questions of the best line are searched in the judge's order too. Whether
 /// there was one.
-pub(in crate::engine::runner) fn recall<B: Board, const P: usize>(
+pub(in crate::engine::solving) fn recall<B: Board, const P: usize>(
     tree: &mut RunnerTree<'_, B, P>,
     table: &Table,
 ) -> bool {
@@ -44,8 +45,8 @@ pub(in crate::engine::runner) fn recall<B: Board, const P: usize>(
 }
 
 /// Learns a [`Judge`] for the order far from the end, where the solve from `root` is long
-/// enough for that to pay: [`LEARNT_SAMPLES`] random games from `root` to
-/// [`LEARNT_EMPTIES`] empty cells, each position solved exactly, the judge fitted to
+/// enough for that to pay: `LEARNT_SAMPLES` random games from `root` to
+/// `LEARNT_EMPTIES` empty cells, each position solved exactly, the judge fitted to
 /// those values. The positions searched count in `table`'s; the judge stays in `table`
 /// for its later searches (the rest of the best line), so it is learnt once a solve.
 pub fn learn<B: Board, const P: usize>(
@@ -74,7 +75,7 @@ pub fn learn<B: Board, const P: usize>(
     let mut own = Table::within(LEARNT_TABLE_BYTES);
     table.lend_watch(&mut own);
     own.learning(Some((0, LEARNT_SAMPLES)));
-    let mut solver = RunnerTree::new(k.0, tree.game);
+    let mut solver = RunnerTree::new(k.0, k.1, tree.game);
     let mut samples: Vec<Sample> = Vec::new();
     // Games that end early give no sample; a game that ends early every time gives up.
     // The watch goes back whether or not the samples' solves fail.

@@ -122,7 +122,7 @@ impl Judge {
         each(self.count_base + 2, 1.0);
     }
 
-    /// The features of such a position ([`Judge::each_feature`]), as (index, value).
+    /// The features of such a position (`Judge::each_feature`), as (index, value).
     pub fn features(
         &self,
         mine: u128,
@@ -277,7 +277,7 @@ impl Judge {
     }
 
     /// Fits the weights to `samples` by ridge regression (least squares, each weight also
-    /// pulled towards zero by [`RIDGE`]).
+    /// pulled towards zero by `RIDGE`).
     pub fn fit(&mut self, samples: &[Sample]) {
         let n = self.weights.len();
         let mut a = vec![vec![0.0; n]; n];

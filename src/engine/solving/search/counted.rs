@@ -9,9 +9,10 @@ use super::margins::MarginTable;
 use super::order::FEW_CELLS;
 use super::{take_child, RunnerTree, Table, DIRECT_PLAIN_EMPTIES};
 use crate::board::sets::Board;
+use crate::engine::plan::shapes::Direct;
 use crate::engine::runner::copies::chosen_copies;
 use crate::engine::runner::direct::DirectTurns;
-use crate::engine::runner::{Direct, RunState};
+use crate::engine::runner::RunState;
 use crate::engine::state::WIN_VALUE;
 
 /// Beyond every margin a board the table's keys hold can end with (128 cells).
@@ -294,7 +295,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
         alpha: i32,
     ) -> Option<i32> {
         let k = self.runner;
-        let stability = k.solver.stability.as_ref()?;
+        let stability = k.1.stability.as_ref()?;
         // Each of that side's stable pieces is one the mover never has: with pieces counted
         // times -1, the mover's own count against it.
         let side = if sign > 0 { opponent } else { mover };

@@ -7,7 +7,10 @@
 //! after-step ends that read only a few cells are found here too. Each is a choice of the
 //! lowering; a plain build takes none.
 
-use super::*;
+use crate::board::geometry::DirSet;
+use crate::board::sets::Board;
+use crate::board::CellClass;
+use crate::ir::{AltKind, Cell, Cond, Game, Instr, Num, Player, Set, Timing};
 
 /// The simplest shape of game, run as a tight loop over the two players' boards: the turn
 /// program is a single choice, at its start, of an empty cell from which a run line captures,
@@ -22,41 +25,41 @@ use super::*;
 /// `move` in the program a taken cell stays taken, so once `R` is full the choice is the
 /// whole turn for the rest of the game.
 #[derive(Clone, Copy)]
-pub(super) struct Direct<B> {
+pub(crate) struct Direct<B> {
     /// Where the choice stands in the program.
-    pub(super) pc: u32,
+    pub(crate) pc: u32,
     /// Cells that must all be taken before the choice is the turn (none without a phase).
-    pub(super) gate: B,
-    pub(super) line: usize,
+    pub(crate) gate: B,
+    pub(crate) line: usize,
     /// The cells of the line's run and of its closing cell, as selections of the mover's,
     /// the opponent's and the empty cells.
-    pub(super) run: Pick<B>,
-    pub(super) end: Pick<B>,
+    pub(crate) run: Pick<B>,
+    pub(crate) end: Pick<B>,
     /// The board has joined edges: the line is walked (see `CompiledLine::walks`), not
-    /// matched by lanes. The loop is compiled once for each (`W` in [`DirectTurns::turn`]),
+    /// matched by lanes. The loop is compiled once for each (`W` in `DirectTurns::turn`),
     /// so that neither pays for a test of the other inside it.
-    pub(super) wraps: bool,
+    pub(crate) wraps: bool,
     /// The game ends exactly when neither player can place, and its winner is the better
     /// score: the end is known from the two boards alone.
-    pub(super) ends_when_blocked: bool,
+    pub(crate) ends_when_blocked: bool,
     /// Each player's score is its count of pieces times this sign (1 or -1), with no
     /// tie-break: a finished game's value is then a matter of counting.
-    pub(super) counted_score: Option<f64>,
+    pub(crate) counted_score: Option<f64>,
 }
 
 /// A cell class as a selection: all of a part's cells or none (no branch on the class). The
-/// same mapping as [`Ctx::class`]; sharing one function between them made the compiled code
+/// same mapping as `Ctx::class`; sharing one function between them made the compiled code
 /// of the general path worse (3% more instructions in Verto playouts), so each has its own.
 #[derive(Clone, Copy)]
-pub(super) struct Pick<B> {
-    pub(super) mover: B,
-    pub(super) opponent: B,
-    pub(super) empty: B,
+pub(crate) struct Pick<B> {
+    pub(crate) mover: B,
+    pub(crate) opponent: B,
+    pub(crate) empty: B,
 }
 
 impl<B: Board> Pick<B> {
     /// None for a kind of piece: the direct loop keeps the two players' boards alone.
-    pub(super) fn of(class: CellClass) -> Option<Pick<B>> {
+    pub(crate) fn of(class: CellClass) -> Option<Pick<B>> {
         let all = |yes: bool| if yes { !B::EMPTY } else { B::EMPTY };
         let (m, o, e) = match class {
             CellClass::Friend => (true, false, false),
@@ -73,13 +76,13 @@ impl<B: Board> Pick<B> {
     }
 
     #[inline(always)]
-    pub(super) fn cells(&self, mover: B, opponent: B, empty: B) -> B {
+    pub(crate) fn cells(&self, mover: B, opponent: B, empty: B) -> B {
         (mover & self.mover) | (opponent & self.opponent) | (empty & self.empty)
     }
 }
 
 /// The game's [`Direct`] shape, if it has it.
-pub(super) fn direct<B: Board>(
+pub(crate) fn direct<B: Board>(
     game: &Game,
     forms: &[ChoiceShape],
     single_step: bool,
@@ -170,23 +173,23 @@ fn counted_score(game: &Game) -> Option<f64> {
 /// changes the state in place and opens the next turn without running the program, as long
 /// as the draw falls on a placement (see `Runner::enclosing_playout`).
 #[derive(Clone, Copy)]
-pub(super) struct Enclosing {
-    pub(super) dirs: DirSet,
+pub(crate) struct Enclosing {
+    pub(crate) dirs: DirSet,
     /// The placed stone's group must breathe.
-    pub(super) require: bool,
+    pub(crate) require: bool,
     /// The first option is `c in empty` as it stands: its values are the empty cells.
-    pub(super) of_empty: bool,
+    pub(crate) of_empty: bool,
     /// The words' conditions read nothing a placement changes (nor the mover or the turn),
     /// so which words a turn offers stays the same from placement to placement.
-    pub(super) settled_words: bool,
+    pub(crate) settled_words: bool,
     /// The turn-boundary end conditions read nothing a placement changes but the passes,
     /// which every placement sets to zero: false once after a placement, false after the
     /// placements that follow it.
-    pub(super) settled_ends: bool,
+    pub(crate) settled_ends: bool,
 }
 
 /// The game's [`Enclosing`] turn, if it has one.
-pub(super) fn enclosing(
+pub(crate) fn enclosing(
     game: &Game,
     forms: &[ChoiceShape],
     single_step: bool,
@@ -271,22 +274,22 @@ fn settled_player(p: &Player) -> bool {
 
 /// A choice whose parts the runner runs directly instead of walking their expressions.
 #[derive(Clone, Copy, Default)]
-pub(super) struct ChoiceShape {
+pub(crate) struct ChoiceShape {
     /// The candidates are `empty & sources(L)` (what `where some(captured(L, c))` becomes).
-    pub(super) sources_of: Option<usize>,
+    pub(crate) sources_of: Option<usize>,
     /// The body is `place c  flip captured(L, c)` and ends the turn.
-    pub(super) place_flip: Option<usize>,
+    pub(crate) place_flip: Option<usize>,
     /// The body is `place c  flip surrounded(opponent & neighbours(c, D))`, then optionally
     /// `require some(liberties(group(c)))`, and ends the turn: capture by enclosure, run
     /// without walking the expressions (the directions D, whether the require is there).
-    pub(super) place_surround: Option<(DirSet, bool)>,
+    pub(crate) place_surround: Option<(DirSet, bool)>,
     /// A test `some(captured(L, x))` or `some(ends(L, x))` (line, variable, whether ends) whose
     /// next instruction chooses among those very cells, as a chain's `while` loop does: the
     /// cells are found once for both.
-    pub(super) test_then_choose: Option<(usize, u8, bool)>,
+    pub(crate) test_then_choose: Option<(usize, u8, bool)>,
 }
 
-pub(super) fn form(game: &Game, pc: usize) -> ChoiceShape {
+pub(crate) fn form(game: &Game, pc: usize) -> ChoiceShape {
     // `some(captured(L, x))` is asked as a line test; `some(ends(L, x))` as the set itself.
     let tested = match game.program.get(pc) {
         Some(Instr::JumpUnless(Cond::AnyLine(l, x), _)) => Some((*l, &**x, false)),
@@ -389,7 +392,7 @@ pub(super) fn form(game: &Game, pc: usize) -> ChoiceShape {
 }
 
 /// Why a game's turns are not all single placements (the runner's best case), or None.
-pub(super) fn multi_step_reason(game: &Game) -> Option<String> {
+pub(crate) fn multi_step_reason(game: &Game) -> Option<String> {
     let mut checker = OnePlacementWalk::new(game);
     checker.control(0);
     checker.ends();
@@ -398,14 +401,14 @@ pub(super) fn multi_step_reason(game: &Game) -> Option<String> {
 
 /// Walks the program and expressions, noting the first thing that is not a turn of one
 /// placement.
-pub(super) struct OnePlacementWalk<'a> {
-    pub(super) game: &'a Game,
-    pub(super) seen: Vec<bool>,
-    pub(super) reason: Option<String>,
+pub(crate) struct OnePlacementWalk<'a> {
+    pub(crate) game: &'a Game,
+    pub(crate) seen: Vec<bool>,
+    pub(crate) reason: Option<String>,
 }
 
 impl OnePlacementWalk<'_> {
-    pub(super) fn new(game: &Game) -> OnePlacementWalk<'_> {
+    pub(crate) fn new(game: &Game) -> OnePlacementWalk<'_> {
         OnePlacementWalk {
             game,
             seen: vec![false; game.program.len()],
@@ -413,13 +416,13 @@ impl OnePlacementWalk<'_> {
         }
     }
 
-    pub(super) fn no(&mut self, why: &str) {
+    pub(crate) fn no(&mut self, why: &str) {
         if self.reason.is_none() {
             self.reason = Some(why.to_string());
         }
     }
 
-    pub(super) fn ends(&mut self) {
+    pub(crate) fn ends(&mut self) {
         let game = self.game;
         for end in &game.ends {
             self.cond(&end.condition);
@@ -435,7 +438,7 @@ impl OnePlacementWalk<'_> {
 
     /// Code run at the start of a turn, up to a choice: only tests and forward jumps, so it
     /// always ends and touches nothing.
-    pub(super) fn control(&mut self, mut pc: usize) {
+    pub(crate) fn control(&mut self, mut pc: usize) {
         loop {
             if pc >= self.game.program.len() {
                 return;
@@ -489,7 +492,7 @@ impl OnePlacementWalk<'_> {
     }
 
     /// An option's body: places, flips and forward jumps to the end of the turn.
-    pub(super) fn body(&mut self, mut pc: usize, reg: u8) {
+    pub(crate) fn body(&mut self, mut pc: usize, reg: u8) {
         let mut budget = self.game.program.len() + 1;
         while let Some(instr) = self.game.program.get(pc) {
             budget -= 1;
@@ -512,7 +515,7 @@ impl OnePlacementWalk<'_> {
         }
     }
 
-    pub(super) fn cell(&mut self, c: &Cell, reg: Option<u8>) {
+    pub(crate) fn cell(&mut self, c: &Cell, reg: Option<u8>) {
         match c {
             Cell::Const(_) => {}
             Cell::Reg(r) => {
@@ -528,7 +531,7 @@ impl OnePlacementWalk<'_> {
         }
     }
 
-    pub(super) fn player(&mut self, p: &Player) {
+    pub(crate) fn player(&mut self, p: &Player) {
         match p {
             Player::Holder(_) => self.no("a token holder"),
             Player::Opponent(p) => self.player(p),
@@ -541,11 +544,11 @@ impl OnePlacementWalk<'_> {
         }
     }
 
-    pub(super) fn cond(&mut self, c: &Cond) {
+    pub(crate) fn cond(&mut self, c: &Cond) {
         self.cond_with(c, None);
     }
 
-    pub(super) fn cond_with(&mut self, c: &Cond, reg: Option<u8>) {
+    pub(crate) fn cond_with(&mut self, c: &Cond, reg: Option<u8>) {
         match c {
             Cond::Const(_) | Cond::Blocked => {}
             Cond::Not(a) => self.cond_with(a, reg),
@@ -579,11 +582,11 @@ impl OnePlacementWalk<'_> {
         }
     }
 
-    pub(super) fn num(&mut self, n: &Num) {
+    pub(crate) fn num(&mut self, n: &Num) {
         self.num_with(n, None);
     }
 
-    pub(super) fn num_with(&mut self, n: &Num, reg: Option<u8>) {
+    pub(crate) fn num_with(&mut self, n: &Num, reg: Option<u8>) {
         match n {
             Num::Const(_) | Num::Turn | Num::Passes => {}
             Num::Count(s) => self.set(s, reg),
@@ -608,7 +611,7 @@ impl OnePlacementWalk<'_> {
         }
     }
 
-    pub(super) fn set(&mut self, s: &Set, reg: Option<u8>) {
+    pub(crate) fn set(&mut self, s: &Set, reg: Option<u8>) {
         match s {
             Set::Const(_) | Set::Empty | Set::AllPieces | Set::Sources(_) => {}
             Set::Pieces(p) => self.player(p),
@@ -638,7 +641,7 @@ impl OnePlacementWalk<'_> {
 
 /// The cells whose contents decide a condition, when nothing else does (no counters, no
 /// variables, no player but the one bound by `for each p` and fixed ones): None otherwise.
-pub(super) fn reads_cond<B: Board>(c: &Cond) -> Option<B> {
+pub(crate) fn reads_cond<B: Board>(c: &Cond) -> Option<B> {
     Some(match c {
         Cond::Const(_) => B::EMPTY,
         Cond::Not(a) => reads_cond(a)?,
@@ -650,7 +653,7 @@ pub(super) fn reads_cond<B: Board>(c: &Cond) -> Option<B> {
     })
 }
 
-pub(super) fn reads_num<B: Board>(n: &Num) -> Option<B> {
+pub(crate) fn reads_num<B: Board>(n: &Num) -> Option<B> {
     Some(match n {
         Num::Const(_) => B::EMPTY,
         Num::Count(s) => reads_set(s)?,
@@ -665,7 +668,7 @@ pub(super) fn reads_num<B: Board>(n: &Num) -> Option<B> {
 }
 
 /// A player that stays the same from step to step and turn to turn.
-pub(super) fn fixed_player(p: &Player) -> bool {
+pub(crate) fn fixed_player(p: &Player) -> bool {
     match p {
         Player::Const(_) | Player::Bound => true,
         Player::Opponent(p) => fixed_player(p),
@@ -673,7 +676,7 @@ pub(super) fn fixed_player(p: &Player) -> bool {
     }
 }
 
-pub(super) fn reads_set<B: Board>(s: &Set) -> Option<B> {
+pub(crate) fn reads_set<B: Board>(s: &Set) -> Option<B> {
     let all = !B::EMPTY;
     Some(match s {
         Set::Const(_) => B::EMPTY,
@@ -689,7 +692,7 @@ pub(super) fn reads_set<B: Board>(s: &Set) -> Option<B> {
 }
 
 /// Whether a condition can only hold when `blocked` does (so never while the mover can move).
-pub(super) fn needs_blocked(c: &Cond) -> bool {
+pub(crate) fn needs_blocked(c: &Cond) -> bool {
     match c {
         Cond::Blocked => true,
         Cond::And(a, b) => needs_blocked(a) || needs_blocked(b),

@@ -9,8 +9,8 @@
 //! every walk from every cell checks out that way.
 
 use super::rays::nearest_captures;
-use super::*;
 use crate::board::geometry::{Geometry, NONE};
+use crate::board::sets::Board;
 
 /// How one cell's frame is entered and left, and its walks inside it.
 #[derive(Clone, Copy)]
@@ -45,7 +45,7 @@ impl<B: Board> Frame<B> {
     }
 }
 
-pub(super) struct Translations<B> {
+pub(crate) struct Translations<B> {
     cells: u32,
     frames: Vec<Frame<B>>,
 }
@@ -54,7 +54,7 @@ impl<B: Board> Translations<B> {
     /// For a rectangle with joined edges of at most two words whose line along `dirs`, from
     /// every cell, runs one way in cell order once moved; None otherwise (a torus whose
     /// sides differ, where a diagonal crosses both edges apart).
-    pub(super) fn new(g: &Geometry, dirs: &[usize]) -> Option<Translations<B>> {
+    pub(crate) fn new(g: &Geometry, dirs: &[usize]) -> Option<Translations<B>> {
         let (w, h) = (g.width, g.height);
         let cells = g.cells();
         if !g.wrap.any() || g.hex || cells > 128 || cells > B::CELLS || w * h != cells {
@@ -120,7 +120,7 @@ impl<B: Board> Translations<B> {
     /// The cells a run of `run` cells closed by an `end` cell captures from `from` (with
     /// `ends`, the closing cells instead), along any of the line's directions.
     #[inline(always)]
-    pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+    pub(crate) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
         let f = &self.frames[from];
         let found = nearest_captures(
             &f.rays,

@@ -1,15 +1,21 @@
-//! Random playouts on the runner's own state, drawing as [`Positions::random_step`](super::positions::Positions::random_step) draws; the
+//! Random playouts on the runner's own state, drawing as `Positions::random_step` draws; the
 //! games of [`Direct`] shape as a loop over the two boards.
 
-use super::direct::DirectTurns;
-use super::*;
+use crate::board::sets::Board;
+use crate::engine::plan::shapes::{Direct, Enclosing};
+use crate::engine::random_pick::{draw_tried, Swaps};
+use crate::engine::rng::Rng;
+use crate::engine::runner::direct::DirectTurns;
+use crate::engine::runner::{copies, later, runner_view, At, Fault, RunState, Runner};
+use crate::engine::step::Step;
+use crate::ir::{Game, Instr};
 
 // Playouts are built in a unit of their own (see `runner_view`).
 runner_view!(pub(super) Playouts);
 
 impl<B: Board, const P: usize> Playouts<'_, B, P> {
     /// Uniform random steps from `s` until the game ends or `limit` steps are played: the
-    /// position reached and the number of steps. Draws from `rng` as [`Positions::random_step`](super::positions::Positions::random_step)
+    /// position reached and the number of steps. Draws from `rng` as `Positions::random_step`
     /// does (one draw per step, a forced pass included).
     pub(super) fn playout(
         self,

@@ -7,8 +7,8 @@
 //! all cells at once; a placement's captures are found in a moved frame
 //! ([`super::translations`]) or, where none straightens the walks, walked.
 
-use super::*;
 use crate::board::geometry::Geometry;
+use crate::board::sets::Board;
 
 /// A direction's step as eight lanes (one per direction of the line, unused ones empty): the
 /// set rotates by each part's amount, and the part keeps the cells it lands on.
@@ -46,18 +46,18 @@ impl<B: Board> Step<B> {
     }
 }
 
-pub(super) struct Rotations<B> {
+pub(crate) struct Rotations<B> {
     cells: u32,
     back: Step<B>,
     /// `alive[k]`: full in the lanes whose runs may hold more than `k` cells, empty in the
-    /// others (see [`WalkBack`]'s `longest`).
+    /// others (see `WalkBack`'s `longest`).
     alive: Vec<[B; 8]>,
 }
 
 impl<B: Board> Rotations<B> {
     /// For a wrapping board of one word whose every direction steps by at most two rotations;
     /// None otherwise. `longest[k]`: the most cells a run can hold along `dirs[k]`.
-    pub(super) fn new(g: &Geometry, dirs: &[usize], longest: &[u32]) -> Option<Rotations<B>> {
+    pub(crate) fn new(g: &Geometry, dirs: &[usize], longest: &[u32]) -> Option<Rotations<B>> {
         let cells = g.cells();
         if cells > 64 || cells > B::CELLS || dirs.len() > 8 {
             return None;
@@ -106,7 +106,7 @@ impl<B: Board> Rotations<B> {
     /// Every cell from which a run of `run` cells closed by an `end` cell starts, along any
     /// of the line's directions: runs grown backwards from the closing cells.
     #[inline(always)]
-    pub(super) fn sources(&self, run: B, end: B) -> B {
+    pub(crate) fn sources(&self, run: B, end: B) -> B {
         // A board that fills its word rotates in one instruction: the constant lets the
         // compiler see it.
         if self.cells as usize == B::CELLS {

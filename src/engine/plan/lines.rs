@@ -4,35 +4,36 @@
 use super::rays::nearest_captures;
 use super::rotations::Rotations;
 use super::translations::Translations;
-use super::*;
 use crate::board::geometry::{Geometry, NONE};
+use crate::board::sets::Board;
 use crate::board::sets::{AmountsOf, Lanes};
+use crate::ir::{Game, LinePattern};
 
 /// A line's directions in two groups of four lanes: those along which cell numbers grow
 /// ("up", a left shift) and those along which they fall ("down", a right shift). Each of the
 /// eight directions has a fixed group, so any set of directions fits; unused lanes have empty
 /// masks. Every lane of a group shifts the same way, which keeps the work per step to a shift
 /// and a mask, and lets compilers run the four lanes as one vector.
-pub(super) struct CompiledLine<B: Board> {
+pub(crate) struct CompiledLine<B: Board> {
     /// The directions the line runs along, for the general (backtracking) matcher.
-    pub(super) dirs: Vec<usize>,
+    pub(crate) dirs: Vec<usize>,
     /// For whole-set matching, which walks each direction backwards.
-    pub(super) back: [Group<B>; 2],
+    pub(crate) back: [Group<B>; 2],
     /// For matching from one cell, all directions at once.
-    pub(super) ahead: [Group<B>; 2],
+    pub(crate) ahead: [Group<B>; 2],
     /// `back` laid out as the set type's lanes want (see [`Lanes::REPACKED`]), where that
     /// layout takes the line's steps.
     back_lanes: Option<[(AmountsOf<B>, B::Lanes); 2]>,
     /// The most cells a straight run can hold along any used direction.
-    pub(super) longest_run: u32,
+    pub(crate) longest_run: u32,
     /// Every element matches a set number of cells (`opponent empty`, `opponent{2} friend`).
-    pub(super) fixed_length: bool,
+    pub(crate) fixed_length: bool,
     /// For single-cell matching: `beyond[c][lane]`, the cells after `c` along the lane's
     /// direction up to the edge or a removed cell; lanes 0-3 go up, 4-7 go down.
-    pub(super) beyond: Vec<[B; 8]>,
+    pub(crate) beyond: Vec<[B; 8]>,
     /// On a wrapping board, the line walked direction by direction instead of by lanes: a lane
     /// shifts one way, and a row that crosses a joined edge continues the other way.
-    pub(super) walks: Option<Box<Walks<B>>>,
+    pub(crate) walks: Option<Box<Walks<B>>>,
     /// On a wrapping board that fills one word, the line's steps as rotations, for the cells
     /// lines start from (taken instead of `walks`).
     rotations: Option<Box<Rotations<B>>>,
@@ -42,7 +43,7 @@ pub(super) struct CompiledLine<B: Board> {
 }
 
 /// A line on a wrapping board, one direction at a time.
-pub(super) struct Walks<B> {
+pub(crate) struct Walks<B> {
     /// `ahead[(c * 8 + k) * pieces..][..pieces]`: the cells after `c` along the line's `k`th
     /// direction, up to an edge, a removed cell or `c` itself, cut where the walk crosses a
     /// joined edge: within each piece cell numbers run one way (`ascending[k]`), so the
@@ -92,17 +93,17 @@ impl<B: Board> WalkBack<B> {
 
 /// Four lanes of one shift direction: how far each shifts and which cells may receive.
 #[derive(Clone, Copy)]
-pub(super) struct Group<B> {
-    pub(super) amount: [B; 4],
+pub(crate) struct Group<B> {
+    pub(crate) amount: [B; 4],
     /// The cells a step in the lane's direction can land on (a step off the board or across
     /// its edge lands elsewhere and is masked away).
-    pub(super) lands: [B; 4],
+    pub(crate) lands: [B; 4],
 }
 
 impl<B: Board> Group<B> {
     /// One step of every lane, kept where `within` allows.
     #[inline(always)]
-    pub(super) fn shift(&self, s: [B; 4], up: bool, within: [B; 4]) -> [B; 4] {
+    pub(crate) fn shift(&self, s: [B; 4], up: bool, within: [B; 4]) -> [B; 4] {
         std::array::from_fn(|i| {
             let moved = if up {
                 s[i].up(self.amount[i])
@@ -114,12 +115,12 @@ impl<B: Board> Group<B> {
     }
 
     #[inline(always)]
-    pub(super) fn step(&self, s: [B; 4], up: bool) -> [B; 4] {
+    pub(crate) fn step(&self, s: [B; 4], up: bool) -> [B; 4] {
         self.shift(s, up, self.lands)
     }
 }
 
-pub(super) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
+pub(crate) fn compile_line<B: Board>(game: &Game, line: &LinePattern) -> CompiledLine<B> {
     let g = &game.geometry;
     // A direction no cell has a neighbour in (a diagonal on a board one cell wide) holds no
     // line; its step may even be 0, which fits neither half of the shifts.
@@ -284,7 +285,7 @@ fn walks_of<B: Board>(g: &Geometry, dirs: &[usize]) -> Box<Walks<B>> {
 impl<B: Board> CompiledLine<B> {
     /// [`CompiledLine::run_captures`] on any board, joined edges or not.
     #[inline(always)]
-    pub(super) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+    pub(crate) fn captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
         // Moved frames exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
             Some(_) if let Some(t) = &self.translations => t.captures(from, run, end, ends),
@@ -295,7 +296,7 @@ impl<B: Board> CompiledLine<B> {
 
     /// [`CompiledLine::run_sources`] on any board, joined edges or not.
     #[inline(always)]
-    pub(super) fn sources(&self, run: B, end: B) -> B {
+    pub(crate) fn sources(&self, run: B, end: B) -> B {
         // Rotations exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
             Some(_) if let Some(r) = &self.rotations => r.sources(run, end),
@@ -306,7 +307,7 @@ impl<B: Board> CompiledLine<B> {
 
     /// [`CompiledLine::captures`] where the board has joined edges (the line is walked).
     #[inline(always)]
-    pub(super) fn wrapped_captures(&self, from: usize, run: B, end: B) -> B {
+    pub(crate) fn wrapped_captures(&self, from: usize, run: B, end: B) -> B {
         // Moved frames exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
             Some(_) if let Some(t) = &self.translations => t.captures(from, run, end, false),
@@ -317,7 +318,7 @@ impl<B: Board> CompiledLine<B> {
 
     /// [`CompiledLine::sources`] where the board has joined edges (the line is walked).
     #[inline(always)]
-    pub(super) fn wrapped_sources(&self, run: B, end: B) -> B {
+    pub(crate) fn wrapped_sources(&self, run: B, end: B) -> B {
         // Rotations exist only beside walks: flat boards pay one test, as before.
         match &self.walks {
             Some(_) if let Some(r) = &self.rotations => r.sources(run, end),
@@ -328,10 +329,10 @@ impl<B: Board> CompiledLine<B> {
 
     /// For a line that is a run of `run` cells closed by an `end` cell: the cells it captures
     /// from `from` (with `ends`, the closing cells instead). Not on a board with joined edges
-    /// (see [`CompiledLine::captures`]): the [`Direct`] loop, which never meets one, calls it
+    /// (see [`CompiledLine::captures`]): the `Direct` loop, which never meets one, calls it
     /// without the test.
     #[inline(always)]
-    pub(super) fn run_captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
+    pub(crate) fn run_captures(&self, from: usize, run: B, end: B, ends: bool) -> B {
         nearest_captures(&self.beyond[from], run, end, ends)
     }
 
@@ -339,7 +340,7 @@ impl<B: Board> CompiledLine<B> {
     /// it captures something, by whole-set shifts. Not on a board with joined edges (see
     /// [`CompiledLine::sources`]).
     #[inline(always)]
-    pub(super) fn run_sources(&self, run: B, end: B) -> B {
+    pub(crate) fn run_sources(&self, run: B, end: B) -> B {
         if B::Lanes::REPACKED {
             if let Some(lanes) = &self.back_lanes {
                 return self.repacked_sources(lanes, run, end);

@@ -35,7 +35,7 @@ const WIDE_TURN_STEPS: u32 = 20_000;
 /// Whether the solver may take `game`'s turns of several steps whole: nothing but the
 /// pieces, the turn, the passes and the mover lasts from one turn to the next (no counters,
 /// no tokens, no agreement after the end), so the table's keys tell positions apart.
-pub(in crate::engine::runner) fn solves_whole_turns(game: &Game) -> bool {
+pub(in crate::engine::solving) fn solves_whole_turns(game: &Game) -> bool {
     game.counters.is_empty() && game.tokens.is_empty() && game.agreement.is_none()
 }
 
@@ -178,7 +178,7 @@ fn turn_ends<B: Board, const P: usize>(
 
 /// Whether a turn had too many ways to go to be taken whole: the search's answer, an
 /// error, then says nothing of the position, and the step-by-step search takes the game.
-pub(in crate::engine::runner) fn turns_too_wide<B: Board, const P: usize>(
+pub(in crate::engine::solving) fn turns_too_wide<B: Board, const P: usize>(
     tree: &RunnerTree<'_, B, P>,
 ) -> bool {
     tree.too_wide.load(Ordering::Relaxed)
@@ -199,7 +199,7 @@ pub(super) fn repeats<B: Board, const P: usize>(
 /// `(alpha, beta)` (exact inside it, a bound on the side it falls outside): the best of
 /// the positions the turn can end in, each searched with the table. `n` itself is not
 /// stored, since the table's keys tell apart positions between turns only.
-pub(in crate::engine::runner) fn inside_turn_value<B: Board, const P: usize>(
+pub(in crate::engine::solving) fn inside_turn_value<B: Board, const P: usize>(
     tree: &mut RunnerTree<'_, B, P>,
     table: &mut Table,
     n: &Node<B, P>,

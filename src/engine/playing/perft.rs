@@ -1,9 +1,13 @@
 //! Perft on the runner's own state: turns of one placement, turns of several steps (with a
 //! memo of sub-states a turn reaches twice), and the games of [`Direct`] shape.
 
-use super::positions::choose_at;
-use super::*;
+use crate::board::sets::Board;
+use crate::engine::hash::PositionMap;
+use crate::engine::plan::shapes::Direct;
 use crate::engine::runner::direct::DirectTurns;
+use crate::engine::runner::positions::choose_at;
+use crate::engine::runner::{copies, runner_view, At, Fault, RunState, StepKey};
+use crate::ir::Game;
 
 // Perft is built in a unit of its own (see `runner_view`).
 runner_view!(pub(super) Counting);
@@ -164,37 +168,8 @@ impl<B: Board, const P: usize> Counting<'_, B, P> {
     }
 }
 
-/// Everything that decides a position's future inside a turn, for [`Counting::perft_steps`]'s
-/// memo: the state without its step count and cached flags, and the choice it stands at.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct StepKey<B, const P: usize = 2> {
-    pub(super) pieces: [B; P],
-    pub(super) regs: [i32; MAX_REGISTERS],
-    pub(super) tokens: [u8; MAX_TOKENS],
-    pub(super) mover: u8,
-    pub(super) turn: u32,
-    pub(super) passes: u32,
-    pub(super) passing: bool,
-    pub(super) pc: u32,
-}
-
-impl<B: Board, const P: usize> StepKey<B, P> {
-    pub(super) fn of(s: &RunState<B, P>, pc: u32) -> Self {
-        StepKey {
-            pieces: s.pieces,
-            regs: s.regs,
-            tokens: s.tokens,
-            mover: s.mover,
-            turn: s.turn,
-            passes: s.passes,
-            passing: s.passing,
-            pc,
-        }
-    }
-}
-
 /// Counts below sub-states of a turn, by sub-state and depth.
-pub type StepMemo<B, const P: usize> = PositionMap<(StepKey<B, P>, u32), u64>;
+pub(super) type StepMemo<B, const P: usize> = PositionMap<(StepKey<B, P>, u32), u64>;
 
 /// The most memory a long count's memo takes, growing included; clearing it when full only
 /// costs recomputation.

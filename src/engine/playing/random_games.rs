@@ -3,10 +3,11 @@
 //! exactly as [`crate::agents`]' random player does when it is handed the legal steps, so a
 //! game played here and the same game played step by step through the engine are one game.
 
-use super::{copies, runner_view, At, Direct, Fault, RunState, Runner};
 use crate::board::sets::Board;
+use crate::engine::plan::shapes::Direct;
 use crate::engine::rng::Rng;
 use crate::engine::runner::direct::DirectTurns;
+use crate::engine::runner::{copies, runner_view, At, Fault, RunState};
 use crate::engine::state::State;
 use crate::ir::Game;
 

@@ -2,7 +2,7 @@
 //! solver. Values are those of the players' search (`agents::terminal_value`): a win is worth
 //! a million plus the score margin, so the best play also maximises the margin.
 //!
-//! Games whose every turn is one outflanking placement ([`Direct`]) are searched in three
+//! Games whose every turn is one outflanking placement (`Direct`) are searched in three
 //! stretches, by the empty cells left: far from the end with the table and the moves sorted
 //! by what they leave the opponent; closer, sorted without the table; at the very end, plain
 //! alpha-beta over the two boards. Other games use the first stretch throughout.
@@ -12,9 +12,10 @@ use crate::engine::runner::direct::DirectTurns;
 use std::sync::Arc;
 
 use super::judge::Judge;
-use super::{runner_view, At, Direct, Fault, RunState, Runner};
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Children, TableKey, Tree};
+use crate::engine::plan::shapes::Direct;
+use crate::engine::runner::{At, Fault, RunState, Runner};
 use crate::ir::Game;
 
 mod counted;
@@ -30,7 +31,7 @@ pub use learning::learn;
 pub(super) use learning::recall;
 pub(super) use whole_turns::{inside_turn_value, turns_too_wide};
 
-pub(super) use stable::Stability;
+pub use order::SolverTables;
 pub(super) use whole_turns::solves_whole_turns;
 
 use mirrors::{Keyed, Mirrors};
@@ -118,9 +119,11 @@ pub struct RunnerTree<'a, B: Board, const P: usize> {
 }
 
 impl<'a, B: Board, const P: usize> RunnerTree<'a, B, P> {
-    pub fn new(runner: &'a Runner<B, P>, game: &'a Game) -> Self {
+    /// The tree of `game`'s positions, searched with `runner` and ordered by `tables`
+    /// ([`SolverTables::new`]).
+    pub fn new(runner: &'a Runner<B, P>, tables: &'a SolverTables<B>, game: &'a Game) -> Self {
         RunnerTree {
-            runner: Searching(runner),
+            runner: Searching(runner, tables),
             game,
             mirrors: Mirrors::new(game),
             judge: None,
@@ -309,8 +312,22 @@ const JUDGED_EMPTIES: u32 = 12;
 const FAR_COUNT_EMPTIES: u32 = learning::LEARNT_EMPTIES + 8;
 const FAR_COUNT_WEIGHT: i32 = 3;
 
-// What the search asks of the runner, built in the search's unit (see `runner_view`).
-runner_view!(pub(super) Searching);
+/// What the search asks of the runner, built in the search's unit (see `runner_view`): the
+/// runner, and the tables the solver orders and bounds its search by.
+#[derive(Clone, Copy)]
+pub(super) struct Searching<'k, B: Board, const P: usize>(
+    pub(super) &'k Runner<B, P>,
+    pub(super) &'k SolverTables<B>,
+);
+
+impl<B: Board, const P: usize> std::ops::Deref for Searching<'_, B, P> {
+    type Target = Runner<B, P>;
+
+    #[inline(always)]
+    fn deref(&self) -> &Runner<B, P> {
+        self.0
+    }
+}
 
 impl<B: Board, const P: usize> Searching<'_, B, P> {
     /// The cells of `s` still empty: how far it is from the end, which sets how it is searched.
@@ -363,7 +380,7 @@ impl<B: Board, const P: usize> Searching<'_, B, P> {
         } else {
             self.ctx(game, s).adjacent(other, 0xff)
         };
-        let fewest = self.solver.by_exposure.first().copied().unwrap_or(B::EMPTY);
+        let fewest = self.1.by_exposure.first().copied().unwrap_or(B::EMPTY);
         moves.count() + 2 * (moves & fewest).count() + (near & empty).count()
     }
 

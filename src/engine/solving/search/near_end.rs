@@ -9,8 +9,9 @@ use super::{
 };
 use crate::board::sets::Board;
 use crate::engine::negamax;
+use crate::engine::plan::shapes::Direct;
 use crate::engine::runner::direct::DirectTurns;
-use crate::engine::runner::{At, Direct, Fault, RunState};
+use crate::engine::runner::{At, Fault, RunState};
 
 impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// The value of `s` at the choice at `pc` among `moves` when it lies in a stretch near the
@@ -88,7 +89,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     }
 
     /// The value of a [`Direct`] game a little before its end: alpha-beta over the boards, the
-    /// moves in the order of [`Searching::prospects`], no table.
+    /// moves in the order of `Searching::prospects`, no table.
     #[allow(clippy::too_many_arguments)]
     fn direct_sorted(
         &mut self,
@@ -118,7 +119,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// The turns of a [`Direct`] game's mover, who has the cells `mover` against `opponent`
     /// and may place on `moves` (as at `s`, whose boards the order need not read), in the
     /// order of the stretch a little before the end: those that leave the opponent no
-    /// placement first, then by [`Searching::prospects`], fewest first. Each with its rank, the
+    /// placement first, then by `Searching::prospects`, fewest first. Each with its rank, the
     /// cells of the next mover and of its opponent, and the next mover's placements; the
     /// first of the array's entries are the turns, as many as the count says.
     #[allow(clippy::type_complexity)]
@@ -191,7 +192,7 @@ impl<B: Board, const P: usize> RunnerTree<'_, B, P> {
     /// The value of a [`Direct`] game near its end, `plies` turns after `s` (at `ply + plies`
     /// below the root), with the mover's and the opponent's cells in `boards`: plain
     /// alpha-beta over the boards, the mover's placements `moves` tried in the order of
-    /// [`Searching::last_stretch_order`]. A whole state is made only where a mover is blocked
+    /// `Searching::last_stretch_order`. A whole state is made only where a mover is blocked
     /// and the general path decides between a pass and the end (copying one per position was
     /// a fifth of the time); in a game that ends exactly when neither side can place, only
     /// to score the end: the boards say which it is (a game that also counts pieces is

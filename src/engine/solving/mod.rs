@@ -1,9 +1,12 @@
 //! The solver's doors into the runner: a position's exact value and its moves in the
 //! solver's order, for the boards whose sets fit the search table's keys.
 
-use super::{each_width, search, AnyRunner, Runner};
+pub mod judge;
+pub mod search;
+
 use crate::board::sets::Board;
 use crate::engine::negamax::{self, Question};
+use crate::engine::runner::{each_width, AnyRunner, Runner};
 use crate::engine::state::State;
 use crate::engine::step::RuleError;
 use crate::ir::Game;
@@ -13,6 +16,7 @@ use crate::ir::Game;
 /// cannot take whole, see [`search::solves_whole_turns`]; an agreement; the game over).
 fn solver_at<'a, B: Board, const P: usize>(
     k: &'a Runner<B, P>,
+    tables: &'a search::SolverTables<B>,
     game: &'a Game,
     s: &State,
     table: &search::Table,
@@ -20,7 +24,7 @@ fn solver_at<'a, B: Board, const P: usize>(
     if !(k.single_step || search::solves_whole_turns(game)) || s.agreeing || s.is_over() {
         return None;
     }
-    let mut tree = search::RunnerTree::new(k, game);
+    let mut tree = search::RunnerTree::new(k, tables, game);
     search::recall(&mut tree, table);
     Some((tree, k.import(game, s)))
 }
@@ -45,7 +49,8 @@ impl AnyRunner {
             table: &mut search::Table,
             question: Question,
         ) -> Option<Result<f64, RuleError>> {
-            let (mut tree, root) = solver_at(k, game, s, table)?;
+            let tables = search::SolverTables::new(k, game);
+            let (mut tree, root) = solver_at(k, &tables, game, s, table)?;
             let answer = if root.0.steps > 0 {
                 let (alpha, beta) = match question {
                     Question::Whole(_) => (f64::NEG_INFINITY, f64::INFINITY),
@@ -95,7 +100,8 @@ impl AnyRunner {
             s: &State,
             table: &search::Table,
         ) -> Option<Result<Vec<(u64, usize)>, RuleError>> {
-            let (mut tree, root) = solver_at(k, game, s, table)?;
+            let tables = search::SolverTables::new(k, game);
+            let (mut tree, root) = solver_at(k, &tables, game, s, table)?;
             Some(tree.ranks(table, &root).map_err(|e| *e))
         }
         match self {
@@ -109,9 +115,14 @@ impl AnyRunner {
     /// solver's margin search counts them (see `search::stable`). None where it counts none:
     /// a game of another shape than one outflanking placement a turn, a line that can cross
     /// a piece one way only, a closing piece of the captured side, or joined edges.
-    pub fn stable_pieces(&self, s: &State) -> Option<Vec<Vec<usize>>> {
-        fn run<B: Board, const P: usize>(k: &Runner<B, P>, s: &State) -> Option<Vec<Vec<usize>>> {
-            let stability = k.solver.stability.as_ref()?;
+    pub fn stable_pieces(&self, game: &Game, s: &State) -> Option<Vec<Vec<usize>>> {
+        fn run<B: Board, const P: usize>(
+            k: &Runner<B, P>,
+            game: &Game,
+            s: &State,
+        ) -> Option<Vec<Vec<usize>>> {
+            let tables = search::SolverTables::new(k, game);
+            let stability = tables.stability.as_ref()?;
             let t = k.load(s);
             let (a, b) = (t.pieces[0], t.pieces[1]);
             let empty = k.playable & !(a | b);
@@ -123,6 +134,6 @@ impl AnyRunner {
         }
         // `stability` is made only for games of one outflanking placement a turn, which have
         // two players; every other runner has none.
-        each_width!(self, k => run(k, s))
+        each_width!(self, k => run(k, game, s))
     }
 }

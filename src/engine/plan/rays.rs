@@ -7,7 +7,7 @@ use crate::board::sets::Board;
 /// (with `ends`, the closing cells instead), where the cells of rays 0 - 3 grow in number
 /// away from the start and those of rays 4 - 7 fall.
 #[inline(always)]
-pub(super) fn nearest_captures<B: Board>(rays: &[B; 8], run: B, end: B, ends: bool) -> B {
+pub(crate) fn nearest_captures<B: Board>(rays: &[B; 8], run: B, end: B, ends: bool) -> B {
     let mut out = B::EMPTY;
     for (lane, &cells) in rays.iter().enumerate() {
         // The first cell along the lane that is not of the run's class closes it: the
