@@ -149,6 +149,8 @@ pub enum Set {
     Ends(usize, Box<Cell>),
     Neighbours(Box<Cell>, DirSet),
     Adjacent(Box<Set>, DirSet),
+    /// The cells one leap from a cell of the set, by any vector of `Game::leaps[i]`.
+    Leap(Box<Set>, usize),
     Between(Box<Cell>, Box<Cell>),
     /// `ring(c, n)`: the cells `n` king steps from `c` (see `Geometry::ring`).
     Ring(Box<Cell>, u16),
@@ -352,6 +354,9 @@ pub struct Game {
     pub registers: usize,
     /// The distances the rules ask `ring(c, n)` for (the runner tabulates those rings).
     pub ring_distances: Vec<u16>,
+    /// The leaps of each direction set that has some (`directions knight = (1, 2), ...`), by
+    /// index: each a vector of columns and rows.
+    pub leaps: Vec<Vec<(i32, i32)>>,
     /// Each counter's name and the value every player starts with.
     pub counters: Vec<(String, i32)>,
     pub ends: Vec<EndCondition>,
@@ -531,7 +536,9 @@ impl ReadsRegister for Set {
             | Set::Neighbours(c, _)
             | Set::Group(c) => c.reads(r),
             Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => a.reads(r) || b.reads(r),
-            Set::Adjacent(a, _) | Set::Liberties(a) | Set::Surrounded(a) => a.reads(r),
+            Set::Adjacent(a, _) | Set::Leap(a, _) | Set::Liberties(a) | Set::Surrounded(a) => {
+                a.reads(r)
+            }
             Set::Between(a, b) => a.reads(r) || b.reads(r),
             Set::Ring(c, _) => c.reads(r),
             Set::If(c, a, b) => c.reads(r) || a.reads(r) || b.reads(r),

@@ -157,7 +157,17 @@ fn forms_the_language_lacks_get_what_it_has_instead() {
         (
             "directions-leap",
             "`north` cannot follow the direction before it",
-            "north, east",
+            "directions knight = (1, 2), (2, 1)",
+        ),
+        (
+            "leap-as-ray",
+            "`knight` has leaps, which cannot be walked as rays",
+            "`adjacent(S, knight)`",
+        ),
+        (
+            "leap-lands-nowhere",
+            "a leap of (4, 0) lands on no cell of this board",
+            "on this board of 4 x 4 it must land on a cell",
         ),
         (
             "where-in-expression",

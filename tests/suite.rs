@@ -32,6 +32,7 @@ mod house;
 mod instructions;
 mod json;
 mod language;
+mod leaps;
 mod lsp;
 mod lsp_robustness;
 mod negamax;

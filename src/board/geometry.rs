@@ -336,6 +336,51 @@ impl Geometry {
         self.width * self.height
     }
 
+    /// Where a leap of `columns` and `rows` from `cell` lands: a playable cell other than
+    /// `cell`, across joined edges where the board has them.
+    pub fn leap(&self, cell: usize, (columns, rows): (i32, i32)) -> Option<usize> {
+        if !self.playable.contains(cell) {
+            return None;
+        }
+        let (w, h) = (self.width as i64, self.height as i64);
+        let (mut x, mut y) = (
+            (cell % self.width) as i64 + i64::from(columns),
+            (cell / self.width) as i64 + i64::from(rows),
+        );
+        if self.wrap.across {
+            x = x.rem_euclid(w);
+        }
+        if self.wrap.down {
+            y = y.rem_euclid(h);
+        }
+        let to = (0..w).contains(&x) && (0..h).contains(&y);
+        let to = to.then(|| (y * w + x) as usize)?;
+        (to != cell && self.playable.contains(to)).then_some(to)
+    }
+
+    /// The leaps by `vectors` as parts a set can be shifted by: the cells a leap takes by
+    /// each offset, for `sets::stepped`.
+    pub fn leap_steps(&self, vectors: &[(i32, i32)]) -> Vec<(Bits, i32)> {
+        let mut parts: Vec<(Bits, i32)> = Vec::new();
+        for cell in 0..self.cells() {
+            for &v in vectors {
+                let Some(to) = self.leap(cell, v) else {
+                    continue;
+                };
+                let offset = to as i32 - cell as i32;
+                match parts.iter_mut().find(|(_, o)| *o == offset) {
+                    Some((from, _)) => from.insert(cell),
+                    None => {
+                        let mut from = Bits::EMPTY;
+                        from.insert(cell);
+                        parts.push((from, offset));
+                    }
+                }
+            }
+        }
+        parts
+    }
+
     /// The cell at 1-based column and row, if on the board.
     pub fn at(&self, col: i64, row: i64) -> Option<usize> {
         if col >= 1 && row >= 1 && col as usize <= self.width && row as usize <= self.height {

@@ -164,12 +164,14 @@ impl Checker<'_> {
                     return None;
                 }
                 let c = self.expect_as::<Cell>(&args[0], scope);
-                let d = match args.get(1) {
-                    Some(a) => self.dirs_arg(a),
-                    None => Some(DirSet::ALL),
-                };
-                let (c, d) = (c?, d?);
-                Some(Typed::Set(self.fold_set(Set::Neighbours(boxed(c), d))))
+                let d = self.steps_arg(args.get(1));
+                let (c, (d, leap)) = (c?, d?);
+                let near = self.fold_set(Set::Neighbours(boxed(c.clone()), d));
+                Some(Typed::Set(self.with_leaps(
+                    near,
+                    Set::Single(boxed(c)),
+                    leap,
+                )))
             }
             "adjacent" => {
                 if !self.arity(
@@ -182,12 +184,10 @@ impl Checker<'_> {
                     return None;
                 }
                 let s = self.expect_as::<Set>(&args[0], scope);
-                let d = match args.get(1) {
-                    Some(a) => self.dirs_arg(a),
-                    None => Some(DirSet::ALL),
-                };
-                let (s, d) = (s?, d?);
-                Some(Typed::Set(self.fold_set(Set::Adjacent(boxed(s), d))))
+                let d = self.steps_arg(args.get(1));
+                let (s, (d, leap)) = (s?, d?);
+                let near = self.fold_set(Set::Adjacent(boxed(s.clone()), d));
+                Some(Typed::Set(self.with_leaps(near, s, leap)))
             }
             _ => unreachable!("dispatched by `call`"),
         }
@@ -501,5 +501,129 @@ impl Checker<'_> {
         .help(format!("write {usage}"))
         .emit();
         false
+    }
+
+    // The arguments that name a direction set or a line, and the sets folded where known.
+
+    pub(super) fn dirs_arg(&mut self, e: &Expr) -> Option<DirSet> {
+        if let ExprKind::Name(n) = &e.kind {
+            let name = crate::syntax::ast::Spanned {
+                node: n.clone(),
+                span: e.span,
+            };
+            return self.direction_set(&name);
+        }
+        self.error(e.span, "expected a direction set")
+            .label("not a direction set")
+            .help(DirSet::NAMES_HELP)
+            .emit();
+        None
+    }
+
+    /// The steps `neighbours` and `adjacent` take: a direction set (all directions when none
+    /// is given), and the leaps of a set that has some.
+    pub(super) fn steps_arg(&mut self, e: Option<&Expr>) -> Option<(DirSet, Option<usize>)> {
+        let Some(e) = e else {
+            return Some((DirSet::ALL, None));
+        };
+        if let ExprKind::Name(n) = &e.kind {
+            if let Some((d, i)) = self.leap_set(n) {
+                return Some((d, Some(i)));
+            }
+        }
+        Some((self.dirs_arg(e)?, None))
+    }
+
+    /// `near`, the cells a compass step from `from`, and the cells one of leap set `leap`'s
+    /// leaps from it, folded where `from` is known.
+    pub(super) fn with_leaps(&self, near: Set, from: Set, leap: Option<usize>) -> Set {
+        let Some(i) = leap else {
+            return near;
+        };
+        let leaps = self.fold_set(Set::Leap(Box::new(from), i));
+        match (near, leaps) {
+            (Set::Const(a), b) if a.is_empty() => b,
+            (Set::Const(a), Set::Const(b)) => Set::Const(a.union(&b)),
+            (a, b) => Set::Union(Box::new(a), Box::new(b)),
+        }
+    }
+
+    pub(super) fn line_arg(&mut self, e: &Expr) -> Option<usize> {
+        if let ExprKind::Name(n) = &e.kind {
+            if let Some(i) = self.lines.iter().position(|l| l.name == *n) {
+                self.used.insert(("line", n.clone()));
+                return Some(i);
+            }
+        }
+        let names: Vec<String> = self.lines.iter().map(|l| l.name.clone()).collect();
+        let help = if names.is_empty() {
+            "declare a line pattern first, e.g. `line outflank = opponent+ friend`".to_string()
+        } else {
+            format!("the declared lines are: {}", names.join(", "))
+        };
+        self.error(e.span, "expected the name of a line pattern")
+            .label("not a line")
+            .help(help)
+            .emit();
+        None
+    }
+
+    /// Folds a set whose inputs are all constants into a constant, using the board's tables.
+    pub(super) fn fold_set(&self, s: Set) -> Set {
+        let Some(g) = &self.geometry else { return s };
+        match &s {
+            Set::Neighbours(c, d) => {
+                if let Cell::Const(c) = **c {
+                    let mut b = crate::board::bits::Bits::EMPTY;
+                    for dir in d.iter() {
+                        let n = g.neighbours[c as usize][dir];
+                        if n != crate::board::geometry::NONE {
+                            b.insert(n as usize);
+                        }
+                    }
+                    return Set::Const(b);
+                }
+                s
+            }
+            Set::Leap(inner, i) => {
+                let from = match &**inner {
+                    Set::Const(b) => *b,
+                    Set::Single(c) => match **c {
+                        Cell::Const(c) => {
+                            let mut b = crate::board::bits::Bits::EMPTY;
+                            b.insert(usize::from(c));
+                            b
+                        }
+                        _ => return s,
+                    },
+                    _ => return s,
+                };
+                let mut b = crate::board::bits::Bits::EMPTY;
+                for c in from.iter() {
+                    for &v in &self.leaps[*i] {
+                        if let Some(to) = g.leap(c, v) {
+                            b.insert(to);
+                        }
+                    }
+                }
+                Set::Const(b)
+            }
+            Set::Adjacent(inner, d) => {
+                if let Set::Const(src) = **inner {
+                    let mut b = crate::board::bits::Bits::EMPTY;
+                    for c in src.iter() {
+                        for dir in d.iter() {
+                            let n = g.neighbours[c][dir];
+                            if n != crate::board::geometry::NONE {
+                                b.insert(n as usize);
+                            }
+                        }
+                    }
+                    return Set::Const(b);
+                }
+                s
+            }
+            _ => s,
+        }
     }
 }

@@ -1,7 +1,6 @@
 //! Typing and compiling expressions into the IR.
 
 use super::Checker;
-use crate::board::geometry::DirSet;
 use crate::diagnostic::closest;
 use crate::ir::{Cell, Cmp, Cond, Num, Player, Set};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, Span, UnaryOp};
@@ -516,77 +515,6 @@ impl Checker<'_> {
                 .emit();
                 None
             }
-        }
-    }
-
-    pub(super) fn dirs_arg(&mut self, e: &Expr) -> Option<DirSet> {
-        if let ExprKind::Name(n) = &e.kind {
-            let name = crate::syntax::ast::Spanned {
-                node: n.clone(),
-                span: e.span,
-            };
-            return self.direction_set(&name);
-        }
-        self.error(e.span, "expected a direction set")
-            .label("not a direction set")
-            .help(DirSet::NAMES_HELP)
-            .emit();
-        None
-    }
-
-    pub(super) fn line_arg(&mut self, e: &Expr) -> Option<usize> {
-        if let ExprKind::Name(n) = &e.kind {
-            if let Some(i) = self.lines.iter().position(|l| l.name == *n) {
-                self.used.insert(("line", n.clone()));
-                return Some(i);
-            }
-        }
-        let names: Vec<String> = self.lines.iter().map(|l| l.name.clone()).collect();
-        let help = if names.is_empty() {
-            "declare a line pattern first, e.g. `line outflank = opponent+ friend`".to_string()
-        } else {
-            format!("the declared lines are: {}", names.join(", "))
-        };
-        self.error(e.span, "expected the name of a line pattern")
-            .label("not a line")
-            .help(help)
-            .emit();
-        None
-    }
-
-    /// Folds a set whose inputs are all constants into a constant, using the board's tables.
-    pub(super) fn fold_set(&self, s: Set) -> Set {
-        let Some(g) = &self.geometry else { return s };
-        match &s {
-            Set::Neighbours(c, d) => {
-                if let Cell::Const(c) = **c {
-                    let mut b = crate::board::bits::Bits::EMPTY;
-                    for dir in d.iter() {
-                        let n = g.neighbours[c as usize][dir];
-                        if n != crate::board::geometry::NONE {
-                            b.insert(n as usize);
-                        }
-                    }
-                    return Set::Const(b);
-                }
-                s
-            }
-            Set::Adjacent(inner, d) => {
-                if let Set::Const(src) = **inner {
-                    let mut b = crate::board::bits::Bits::EMPTY;
-                    for c in src.iter() {
-                        for dir in d.iter() {
-                            let n = g.neighbours[c][dir];
-                            if n != crate::board::geometry::NONE {
-                                b.insert(n as usize);
-                            }
-                        }
-                    }
-                    return Set::Const(b);
-                }
-                s
-            }
-            _ => s,
         }
     }
 

@@ -103,7 +103,9 @@ fn cell_free(s: &Set) -> bool {
         | Set::Sources(_)
         | Set::Territory(_) => true,
         Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => cell_free(a) && cell_free(b),
-        Set::Adjacent(a, _) | Set::Liberties(a) | Set::Surrounded(a) => cell_free(a),
+        Set::Adjacent(a, _) | Set::Leap(a, _) | Set::Liberties(a) | Set::Surrounded(a) => {
+            cell_free(a)
+        }
         Set::Single(_)
         | Set::Captured(..)
         | Set::Ends(..)

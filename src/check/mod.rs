@@ -107,6 +107,8 @@ pub fn check(
         farthest: None,
         counters: Vec::new(),
         direction_sets: Vec::new(),
+        leap_sets: Vec::new(),
+        leaps: Vec::new(),
         loops: Vec::new(),
         expanding: Vec::new(),
         expansions: 0,
@@ -176,6 +178,10 @@ pub(crate) struct Checker<'a> {
     counters: Vec<(String, i32)>,
     /// The direction sets the rules name (`directions NAME = ...`).
     direction_sets: Vec<(String, DirSet)>,
+    /// The direction sets with leaps: name, compass directions, index into `leaps`.
+    leap_sets: Vec<(String, DirSet, usize)>,
+    /// Each leap set's vectors (`ir::Game::leaps`).
+    leaps: Vec<Vec<(i32, i32)>>,
     loops: Vec<crate::ir::LoopSpan>,
     /// The defs being expanded, outermost first, and how many expansions there have been.
     expanding: Vec<String>,
@@ -285,6 +291,22 @@ impl<'a> Checker<'a> {
             self.used.insert(("directions", name.node.clone()));
             return Some(*d);
         }
+        if self.leap_sets.iter().any(|(n, ..)| *n == name.node) {
+            self.used.insert(("directions", name.node.clone()));
+            self.error(
+                name.span,
+                format!("`{}` has leaps, which cannot be walked as rays", name.node),
+            )
+            .label("a direction set with leaps")
+            .help(format!(
+                "a leap is one step by a vector; `adjacent(S, {0})` and `neighbours(c, {0})` take \
+                 it, while line patterns and the rules that walk a direction need compass \
+                 directions",
+                name.node
+            ))
+            .emit();
+            return None;
+        }
         if let Some(d) = DirSet::by_name(&name.node) {
             let hex = self.geometry.as_ref().is_some_and(|g| g.hex);
             let off_hex = ["orthogonal", "diagonal", "southeast", "northwest"];
@@ -325,9 +347,9 @@ impl<'a> Checker<'a> {
         None
     }
 
-    /// `directions NAME = ...`: the union of the listed sets, under a name the language does
-    /// not already give a direction set.
-    fn declare_directions(&mut self, name: &ast::Ident, parts: &[ast::Ident]) {
+    /// `directions NAME = ...`: the union of the listed sets and leaps, under a name the
+    /// language does not already give a direction set.
+    fn declare_directions(&mut self, name: &ast::Ident, parts: &[ast::DirectionPart]) {
         if DirSet::by_name(&name.node).is_some() {
             self.error(
                 name.span,
@@ -339,13 +361,69 @@ impl<'a> Checker<'a> {
             return;
         }
         let mut dirs = DirSet(0);
+        let mut leaps: Vec<(i32, i32)> = Vec::new();
         for part in parts {
-            match self.direction_set(part) {
-                Some(d) => dirs = DirSet(dirs.0 | d.0),
-                None => return,
+            match part {
+                ast::DirectionPart::Name(part) => {
+                    let known = self.leap_sets.iter().find(|(n, ..)| *n == part.node);
+                    if let Some((_, d, i)) = known.cloned() {
+                        self.used.insert(("directions", part.node.clone()));
+                        dirs = DirSet(dirs.0 | d.0);
+                        leaps.extend(self.leaps[i].iter().copied());
+                    } else if let Some(d) = self.direction_set(part) {
+                        dirs = DirSet(dirs.0 | d.0);
+                    }
+                }
+                ast::DirectionPart::Leap(v) => {
+                    if self.leap_vector(v) {
+                        leaps.push(v.node);
+                    }
+                }
             }
         }
-        self.direction_sets.push((name.node.clone(), dirs));
+        // A set with a part in error keeps its name and its other parts, so that its uses
+        // add no errors of their own: the file has one already.
+        if leaps.is_empty() {
+            self.direction_sets.push((name.node.clone(), dirs));
+        } else {
+            leaps.sort_unstable();
+            leaps.dedup();
+            self.leap_sets
+                .push((name.node.clone(), dirs, self.leaps.len()));
+            self.leaps.push(leaps);
+        }
+    }
+
+    /// Whether a leap's vector lands somewhere on the board; reports one that never does.
+    fn leap_vector(&mut self, v: &ast::Spanned<(i32, i32)>) -> bool {
+        let Some(g) = &self.geometry else {
+            return true;
+        };
+        if (0..g.cells()).any(|c| g.leap(c, v.node).is_some()) {
+            return true;
+        }
+        let (width, height) = (g.width, g.height);
+        let (columns, rows) = v.node;
+        let message = if (columns, rows) == (0, 0) {
+            "a leap of (0, 0) stays on its cell".to_string()
+        } else {
+            format!("a leap of ({columns}, {rows}) lands on no cell of this board")
+        };
+        self.error(v.span, message)
+            .label("lands nowhere")
+            .help(format!(
+                "a leap is (columns, rows): `(1, 2)` goes one column east and two rows towards \
+                 row {height}; on this board of {width} x {height} it must land on a cell"
+            ))
+            .emit();
+        false
+    }
+
+    /// The leap set `name` declares: its compass directions and the index of its leaps.
+    pub(super) fn leap_set(&mut self, name: &str) -> Option<(DirSet, usize)> {
+        let (_, d, i) = self.leap_sets.iter().find(|(n, ..)| n == name)?.clone();
+        self.used.insert(("directions", name.to_string()));
+        Some((d, i))
     }
 
     /// The passes, each after those it needs: parameters, the board, players, declarations
@@ -446,6 +524,7 @@ impl<'a> Checker<'a> {
             agreement,
             registers: self.registers,
             ring_distances: std::mem::take(&mut self.ring_distances),
+            leaps: std::mem::take(&mut self.leaps),
             counters: std::mem::take(&mut self.counters),
             ends,
             score,

@@ -196,6 +196,7 @@ fn of_board(
 /// Whether every cell, set and direction the rules name reads the same under `s`.
 fn keeps_rules(game: &Game, s: &Symmetry) -> bool {
     game.lines.iter().all(|l| s.keeps_dirs(l.dirs))
+        && game.leaps.iter().all(|v| keeps_leaps(&game.geometry, s, v))
         && game.program.iter().all(|i| i.kept_by(s))
         && game
             .ends
@@ -203,6 +204,30 @@ fn keeps_rules(game: &Game, s: &Symmetry) -> bool {
             .all(|e| e.condition.kept_by(s) && e.winner.as_ref().is_none_or(|p| p.kept_by(s)))
         && game.score.kept_by(s)
         && game.tiebreaks.iter().all(|t| t.kept_by(s))
+}
+
+/// Whether `s` sends the cells a leap by `vectors` joins onto cells it joins: where the
+/// leaps from each cell land, moved by `s`, is where they land from the cell's image (a
+/// knight's eight leaps are kept by every turn and reflection; `(1, 2)` alone by none).
+fn keeps_leaps(g: &Geometry, s: &Symmetry, vectors: &[(i32, i32)]) -> bool {
+    let landing = |cell: usize| -> Vec<u16> {
+        let mut to: Vec<u16> = vectors
+            .iter()
+            .filter_map(|&v| g.leap(cell, v))
+            .map(|t| t as u16)
+            .collect();
+        to.sort_unstable();
+        to.dedup();
+        to
+    };
+    g.playable.iter().all(|c| {
+        let mut moved: Vec<u16> = landing(c)
+            .iter()
+            .map(|&t| s.cells[usize::from(t)])
+            .collect();
+        moved.sort_unstable();
+        moved == landing(usize::from(s.cells[c]))
+    })
 }
 
 impl Symmetry {
@@ -308,6 +333,8 @@ impl KeptBy for Set {
             Set::Single(c) | Set::Captured(_, c) | Set::Ends(_, c) | Set::Group(c) => c.kept_by(s),
             Set::Neighbours(c, d) => c.kept_by(s) && s.keeps_dirs(*d),
             Set::Adjacent(a, d) => a.kept_by(s) && s.keeps_dirs(*d),
+            // Every leap set is kept, or the symmetry was not taken (`keeps_rules`).
+            Set::Leap(a, _) => a.kept_by(s),
             Set::Union(a, b) | Set::Inter(a, b) | Set::Minus(a, b) => a.kept_by(s) && b.kept_by(s),
             Set::Between(a, b) => a.kept_by(s) && b.kept_by(s),
             Set::Liberties(a) | Set::Surrounded(a) => a.kept_by(s),

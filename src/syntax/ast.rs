@@ -103,10 +103,10 @@ pub enum ItemKind {
         body: Expr,
     },
     Token(Ident),
-    /// `directions NAME = D, D, ...`: a named set of directions.
+    /// `directions NAME = D, D, ...`: a named set of directions and leaps.
     Directions {
         name: Ident,
-        parts: Vec<Ident>,
+        parts: Vec<DirectionPart>,
     },
     /// `counter NAME = VALUE`: a number per player that lasts the whole game.
     Counter {
@@ -131,6 +131,15 @@ pub enum ItemKind {
         player: Ident,
         value: Expr,
     },
+}
+
+/// One part of a `directions` item: a direction set by name, or a leap by a vector.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DirectionPart {
+    Name(Ident),
+    /// `(columns, rows)`: one step that many columns east (west when negative) and rows
+    /// towards the last row, the way the notation counts them.
+    Leap(Spanned<(i32, i32)>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

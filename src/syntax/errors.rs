@@ -283,8 +283,9 @@ fn beyond_the_item(
             format!("`{word}` cannot follow the direction before it"),
             "a comma was expected",
             "a direction set lists its directions and sets with commas, `directions NAME = north, \
-             east`, and means each of them as a ray; a leap of several steps at once (a \
-             knight's move) is not in the language yet"
+             east`, and means each of them as a ray; a leap of several cells at once is a vector \
+             of columns and rows, `directions knight = (1, 2), (2, 1), (-1, 2)`, which \
+             `adjacent` and `neighbours` take one step of"
                 .into(),
         );
     }

@@ -130,6 +130,28 @@ fn ident(pair: Pair<Rule>) -> Ident {
     }
 }
 
+/// A part of a `directions` item: a name, or a leap's vector. A number too large for an `i32`
+/// is read as the largest one of its sign, which the checker refuses as off any board.
+fn direction_part(pair: Pair<Rule>) -> DirectionPart {
+    if pair.as_rule() != Rule::leap_vector {
+        return DirectionPart::Name(ident(pair));
+    }
+    let at = span(&pair);
+    let mut numbers = pair.into_inner().map(|n| {
+        let text = n.as_str();
+        text.parse::<i32>().unwrap_or(if text.starts_with('-') {
+            i32::MIN
+        } else {
+            i32::MAX
+        })
+    });
+    let (columns, rows) = (numbers.next().unwrap(), numbers.next().unwrap());
+    DirectionPart::Leap(Spanned {
+        node: (columns, rows),
+        span: at,
+    })
+}
+
 fn string(pair: Pair<Rule>) -> Spanned<String> {
     let sp = span(&pair);
     let inner = pair.into_inner().next().map_or("", |p| p.as_str());
@@ -217,7 +239,7 @@ fn item(pair: Pair<Rule>) -> Item {
             inner.next(); // the keyword
             ItemKind::Directions {
                 name: ident(inner.next().unwrap()),
-                parts: inner.map(ident).collect(),
+                parts: inner.map(direction_part).collect(),
             }
         }
         Rule::counter => {

@@ -420,7 +420,9 @@ impl Walk<'_> {
             }
             ItemKind::Directions { parts, .. } => {
                 for p in parts {
-                    self.use_ident(p, Wants::Only(Kind::Directions));
+                    if let outflank::syntax::ast::DirectionPart::Name(p) = p {
+                        self.use_ident(p, Wants::Only(Kind::Directions));
+                    }
                 }
             }
             ItemKind::Setup(entries) => {

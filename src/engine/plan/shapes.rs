@@ -622,7 +622,7 @@ impl OnePlacementWalk<'_> {
                 self.set(a, reg);
                 self.set(b, reg);
             }
-            Set::Adjacent(a, _) => self.set(a, reg),
+            Set::Adjacent(a, _) | Set::Leap(a, _) => self.set(a, reg),
             Set::If(c, a, b) => {
                 self.cond_with(c, reg);
                 self.set(a, reg);

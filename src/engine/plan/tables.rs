@@ -29,6 +29,9 @@ pub(crate) struct Neighbours<B> {
     /// `rings[n][cell]`: the ring of cells `n` steps from `cell`, for the distances the
     /// rules ask for (empty for the others).
     pub(crate) rings: Vec<Vec<B>>,
+    /// Per leap set of the rules, its leaps as parts a set is shifted by
+    /// (`Geometry::leap_steps`).
+    pub(crate) leaps: Vec<Vec<(B, i32)>>,
 }
 
 /// What the end conditions need asked, and when: after a step, at the turn's end, and
@@ -164,6 +167,13 @@ impl<B: Board> Neighbours<B> {
                 .around
                 .iter()
                 .map(|a| a.each_ref().map(B::from_bits))
+                .collect(),
+            leaps: (game.leaps.iter())
+                .map(|vectors| {
+                    (g.leap_steps(vectors).iter())
+                        .map(|(from, offset)| (B::from_bits(from), *offset))
+                        .collect()
+                })
                 .collect(),
         }
     }

@@ -131,6 +131,7 @@ impl<B: Board, const P: usize> Ctx<'_, B, P> {
             Set::Sources(l) => self.sources(*l),
             Set::Neighbours(c, d) => self.neighbours(self.cell(c), *d),
             Set::Adjacent(s, d) => self.adjacent(self.operand(s), d.0),
+            Set::Leap(s, i) => stepped(&self.runner.near.leaps[*i], self.operand(s)),
             Set::Between(a, b) => {
                 let g = &self.game.geometry;
                 g.between(self.cell(a), self.cell(b))
