@@ -125,7 +125,7 @@ fn an_unknown_board_shape_is_pointed_at_where_it_stands() {
     for (text, name) in [
         ("board   b 7\n", "b"),
         ("board oa 7\n", "oa"),
-        ("board triangle 7\n", "triangle"),
+        ("board octagon 7\n", "octagon"),
     ] {
         let rules = format!("{text}player black 'B'\nplayer white 'W'\n");
         let Err(CheckError::Rules(d)) =

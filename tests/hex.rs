@@ -10,7 +10,9 @@ use outflank::engine::rng::Rng;
 /// |q|, |r| and |q + r| at most side - 1; 0 empty, 1 black, 2 white.
 #[derive(Clone)]
 struct Hex {
-    side: i32,
+    /// The grid column and row of the cell (0, 0), less one: `side - 1` on a hexagon, whose
+    /// centre is (0, 0); -1 on a triangle, whose corner is.
+    offset: i32,
     cells: std::collections::BTreeMap<(i32, i32), u8>,
     to_move: u8,
 }
@@ -33,7 +35,26 @@ impl Hex {
             cells.insert(*d, if i % 2 == 0 { 1 } else { 2 });
         }
         Hex {
-            side,
+            offset: side - 1,
+            cells,
+            to_move: 1,
+        }
+    }
+
+    /// A triangle of `side` cells a side, (q, r) with q, r >= 0 and q + r < side, with the
+    /// hexagon's opening around (2, 2).
+    fn triangle(side: i32) -> Hex {
+        let mut cells = std::collections::BTreeMap::new();
+        for q in 0..side {
+            for r in 0..side - q {
+                cells.insert((q, r), 0);
+            }
+        }
+        for (i, (dq, dr)) in DIRECTIONS.iter().enumerate() {
+            cells.insert((2 + dq, 2 + dr), if i % 2 == 0 { 1 } else { 2 });
+        }
+        Hex {
+            offset: 0,
             cells,
             to_move: 1,
         }
@@ -77,9 +98,9 @@ impl Hex {
         self.to_move = 3 - self.to_move;
     }
 
-    /// The engine's name of a cell: the grid column is q + side - 1, the row r + side - 1.
+    /// The engine's name of a cell: the grid column is q + offset, the row r + offset.
     fn name(&self, (q, r): (i32, i32)) -> String {
-        let n = self.side - 1;
+        let n = self.offset;
         format!("{}{}", (b'a' + (q + n) as u8) as char, r + n + 1)
     }
 }
@@ -193,6 +214,70 @@ fn distance_and_rings_count_steps_between_hexagons() {
             "{n}"
         );
     }
+}
+
+/// Reversi on `board triangle 7`, opening as the generator's triangle does: black on d3 (east
+/// of c3), c2 and b4, white on d2, b3 and c4.
+const TRIANGLE_REVERSI: &str = r#"
+    board triangle 7
+    player black 'B'
+    player white 'W'
+    setup {
+      black on d3, c2, b4
+      white on d2, b3, c4
+    }
+    line outflank = opponent+ friend
+    turn {
+      choose c in empty where some(captured(outflank, c)) {
+        place c
+        flip captured(outflank, c)
+      }
+    }
+    end when blocked
+    score p = count(p)
+"#;
+
+#[test]
+fn a_triangle_plays_reversi_as_the_axial_generator_does() {
+    for e in [
+        engine_from(TRIANGLE_REVERSI),
+        engine_from(TRIANGLE_REVERSI).plain(),
+    ] {
+        let s = e.start().unwrap();
+        for d in 1..=6 {
+            let expected = common::perft_of(&Hex::triangle(7), d);
+            assert_eq!(e.perft(&s, d).unwrap(), expected, "depth {d}");
+        }
+    }
+    let mut positions = 0;
+    for game in 0..20 {
+        let mut rng = Rng::new(game_seed(43, game));
+        let what = format!("game {game}");
+        let name = |h: &Hex, c| h.name(c);
+        let e = engine_from(TRIANGLE_REVERSI);
+        positions += play_alongside(&e, Hex::triangle(7), &mut rng, &what, name, |_, _| {});
+    }
+    assert!(positions > 200, "{positions} positions");
+}
+
+#[test]
+fn a_triangle_has_its_corners_and_the_rhombus_s_neighbours() {
+    let triangle = "board triangle 7";
+    assert_eq!(cells_where(triangle, "true").len(), 28);
+    assert_eq!(
+        cells_where(triangle, "count(neighbours(c)) == 2"),
+        ["a1", "a7", "g1"]
+    );
+    // The cells of the three sides between the corners have four neighbours each.
+    assert_eq!(
+        cells_where(triangle, "count(neighbours(c)) == 4").len(),
+        3 * 5
+    );
+    // Turned a third, it would not fit the grid: the mirror in the diagonal from a1 is the
+    // one symmetry the rules keep.
+    let e = engine_from(TRIANGLE_REVERSI);
+    let names: Vec<&str> = e.game.symmetries.iter().map(|s| s.name).collect();
+    assert_eq!(names, ["the mirror in the diagonal from a1"]);
 }
 
 #[test]

@@ -147,6 +147,19 @@ impl Geometry {
         Self::build(n, n, &out, true, Wrap::NONE)
     }
 
+    /// A triangle of hexagons, `side` cells a side, on a rhombus of that side: the cells on or
+    /// above the diagonal from the last cell of row 1 to the first of the last row. Its
+    /// corners (a1, the end of row 1, the start of the last row) have two neighbours each.
+    pub fn triangle(side: usize, removed: &Bits) -> Geometry {
+        let mut out = *removed;
+        for c in 0..side * side {
+            if c % side + c / side >= side {
+                out.insert(c);
+            }
+        }
+        Self::build(side, side, &out, true, Wrap::NONE)
+    }
+
     fn build(width: usize, height: usize, removed: &Bits, hex: bool, wrap: Wrap) -> Geometry {
         let cells = width * height;
         let mut playable = Bits::EMPTY;

@@ -52,6 +52,23 @@ pub(super) fn board<'a, 'i>(
         ck.geometry = Some(Geometry::hexagon(side, &Bits::EMPTY));
         let bits = removed_bits(ck);
         ck.geometry = Some(Geometry::hexagon(side, &bits));
+    } else if shape == BoardShape::Triangle {
+        // A triangle of `side` hexagons a side: the corner of a rhombus of that side.
+        let side = ck.const_int(width, consts, "the triangle's side")?;
+        if !(2..=26).contains(&side) {
+            ck.error(
+                width.span,
+                format!("a triangle side of {side} is not supported"),
+            )
+            .label("out of range")
+            .help("a triangle's side must be between 2 and 26 (its columns are lettered a to z)")
+            .emit();
+            return None;
+        }
+        let side = side as usize;
+        ck.geometry = Some(Geometry::triangle(side, &Bits::EMPTY));
+        let bits = removed_bits(ck);
+        ck.geometry = Some(Geometry::triangle(side, &bits));
     } else {
         // A rhombus of one side is as tall as it is wide.
         let height = height.as_ref().unwrap_or(width);

@@ -57,6 +57,8 @@ pub enum BoardShape {
     Torus,
     Hexagon,
     Rhombus,
+    /// A triangle of hexagonal cells: the half of a rhombus above its short diagonal.
+    Triangle,
 }
 
 #[derive(Clone, Debug, PartialEq)]

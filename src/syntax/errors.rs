@@ -141,8 +141,9 @@ pub const STATEMENT_WORDS: &[&str] = &[
 
 /// The board shapes the language has, for every message about a shape it does not.
 const BOARD_SHAPES: &str = "boards are rectangles (`board W x H`), rectangles whose edges are \
-     joined (`board W x H cylinder` or `board W x H torus`), hexagons (`board hexagon SIDE`) or \
-     rhombi of hexagons (`board rhombus SIDE`); `removed CELLS` cuts other shapes out of one";
+     joined (`board W x H cylinder` or `board W x H torus`), hexagons (`board hexagon SIDE`), \
+     rhombi of hexagons (`board rhombus SIDE`) or triangles of hexagons (`board triangle SIDE`); \
+     `removed CELLS` cuts other shapes out of one";
 
 /// Words a designer reaches for that name something the language does not have, each with
 /// what it has instead.

@@ -318,6 +318,7 @@ fn board_item(mut inner: Pairs<Rule>) -> ItemKind {
     let shape = match first.as_rule() {
         Rule::kw_hexagon => BoardShape::Hexagon,
         Rule::kw_rhombus => BoardShape::Rhombus,
+        Rule::kw_triangle => BoardShape::Triangle,
         _ => BoardShape::Rectangle,
     };
     let width = if shape == BoardShape::Rectangle {
