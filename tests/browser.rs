@@ -309,6 +309,7 @@ pub(crate) fn start_record(
         start: Some(StartPosition {
             rows: rows.to_string(),
             to_move: to_move.to_string(),
+            extra: None,
         }),
         moves: Vec::new(),
         agreement: None,

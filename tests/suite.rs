@@ -55,6 +55,7 @@ mod serve_editor;
 mod serve_guard;
 mod solver;
 mod stable;
+mod start_values;
 mod symmetry;
 mod terminal;
 mod tutorial;

@@ -4,7 +4,7 @@
 use super::selfplay::GameResult;
 use crate::engine::state::State;
 use crate::engine::turns::PlayError;
-use crate::engine::Engine;
+use crate::engine::{Engine, Extra};
 use crate::ir::NOBODY;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -54,11 +54,14 @@ impl Record {
     }
 }
 
-/// A starting position: rows as `--position` takes them, and the player to move.
+/// A starting position: rows as `--position` takes them, the player to move, and the
+/// counters' and tokens' values as `--extra` takes them (when the rules have any).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct StartPosition {
     pub rows: String,
     pub to_move: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl StartPosition {
@@ -66,8 +69,77 @@ impl StartPosition {
         StartPosition {
             rows: engine.position_rows(s),
             to_move: engine.player_name(s.mover).to_string(),
+            extra: extra_json(engine, s),
         }
     }
+
+    /// The position itself, on `engine`'s rules.
+    pub fn state(&self, engine: &Engine) -> Result<State, String> {
+        let extra = match &self.extra {
+            Some(map) => extra_from_json(map)?,
+            None => Vec::new(),
+        };
+        engine.position_with(&self.rows, Some(&self.to_move), &extra)
+    }
+}
+
+/// The tokens' holders and the counters' values of `s` as JSON, as `moves --json` prints them
+/// under "extra" and `--extra` reads them; None when the rules have neither.
+pub fn extra_json(
+    engine: &Engine,
+    s: &State,
+) -> Option<serde_json::Map<String, serde_json::Value>> {
+    use serde_json::Value;
+    let extra = engine.extra(s);
+    (!extra.is_empty()).then(|| {
+        extra
+            .into_iter()
+            .map(|(k, v)| {
+                let value = match v {
+                    Extra::Holder(h) => h.map_or(Value::Null, Value::from),
+                    Extra::PerPlayer(values) => Value::Object(
+                        values
+                            .into_iter()
+                            .map(|(p, n)| (p, Value::from(n)))
+                            .collect(),
+                    ),
+                };
+                (k, value)
+            })
+            .collect()
+    })
+}
+
+/// Values in the form [`extra_json`] writes: a token's holder's name (or null), a counter's
+/// object of each player's whole number.
+pub fn extra_from_json(
+    map: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Vec<(String, Extra)>, String> {
+    use serde_json::Value;
+    map.iter()
+        .map(|(name, value)| {
+            let extra = match value {
+                Value::Null => Extra::Holder(None),
+                Value::String(h) => Extra::Holder(Some(h.clone())),
+                Value::Object(values) => Extra::PerPlayer(
+                    values
+                        .iter()
+                        .map(|(p, v)| match v.as_i64() {
+                            Some(n) => Ok((p.clone(), n)),
+                            None => Err(format!("`{name}`: {p}'s value {v} is not a whole number")),
+                        })
+                        .collect::<Result<_, _>>()?,
+                ),
+                other => {
+                    return Err(format!(
+                        "`{name}`: {other} is neither a player's name, null, nor an object of \
+                         each player's value"
+                    ))
+                }
+            };
+            Ok((name.clone(), extra))
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -25,6 +25,11 @@ pub(crate) struct GameArgs {
     /// The player to move in --position (default: the first mover).
     #[arg(long, value_name = "PLAYER", requires = "position")]
     pub(crate) to_move: Option<String>,
+    /// Tokens' holders and counters' values at the start (the setup or --position), as
+    /// `moves --json` prints them under "extra", e.g. '{"supply": {"black": 3}, "button":
+    /// "white"}'; what it leaves out starts as the rules say.
+    #[arg(long, value_name = "JSON")]
+    pub(crate) extra: Option<String>,
 }
 
 /// How long a game may go on before it is taken to be one that never ends.
@@ -44,6 +49,7 @@ impl GameArgs {
             set: Vec::new(),
             position: None,
             to_move: None,
+            extra: None,
         }
     }
 }
@@ -255,11 +261,32 @@ pub(crate) fn position(engine: &Engine, args: &GameArgs, history: &str) -> Resul
 }
 
 pub(crate) fn start(engine: &Engine, args: &GameArgs) -> Result<State, Failure> {
+    let extra = match &args.extra {
+        Some(text) => {
+            let bad = |e: String| Failure::Message(format!("--extra: {e}"));
+            let map = match serde_json::from_str::<serde_json::Value>(text) {
+                Ok(serde_json::Value::Object(map)) => map,
+                Ok(_) => {
+                    return Err(bad(
+                        "expected a JSON object, e.g. '{\"supply\": {\"black\": 3}}'".into(),
+                    ))
+                }
+                Err(e) => return Err(bad(format!("not JSON: {e}"))),
+            };
+            let extra = outflank::apps::record::extra_from_json(&map).map_err(bad)?;
+            engine.extra_fits(&extra).map_err(bad)?;
+            extra
+        }
+        None => Vec::new(),
+    };
     match &args.position {
         Some(rows) => engine
-            .position(rows, args.to_move.as_deref())
+            .position_with(rows, args.to_move.as_deref(), &extra)
             .map_err(|e| Failure::Message(format!("--position: {e}"))),
-        None => Ok(engine.start()?),
+        None if extra.is_empty() => Ok(engine.start()?),
+        None => engine
+            .start_with(&extra)
+            .map_err(|e| Failure::Message(format!("--extra: {e}"))),
     }
 }
 

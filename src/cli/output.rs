@@ -2,7 +2,6 @@
 
 use outflank::engine::state::State;
 use outflank::engine::Engine;
-use outflank::engine::Extra;
 use outflank::ir::NOBODY;
 use serde::Serialize;
 use serde_json::Value;
@@ -161,24 +160,7 @@ impl PositionReport {
 
 /// Tokens and their holders, counters and each player's value, when the game declares any.
 fn extra(engine: &Engine, s: &State) -> Option<serde_json::Map<String, Value>> {
-    let extra = engine.extra(s);
-    (!extra.is_empty()).then(|| {
-        extra
-            .into_iter()
-            .map(|(k, v)| {
-                let value = match v {
-                    Extra::Holder(h) => h.map_or(Value::Null, Value::from),
-                    Extra::PerPlayer(values) => Value::Object(
-                        values
-                            .into_iter()
-                            .map(|(p, n)| (p, Value::from(n)))
-                            .collect(),
-                    ),
-                };
-                (k, value)
-            })
-            .collect()
-    })
+    outflank::apps::record::extra_json(engine, s)
 }
 
 #[derive(Serialize)]

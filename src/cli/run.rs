@@ -632,6 +632,9 @@ pub(super) fn game_of_record(
     if let (None, Some(p)) = (&args.position, &record.start) {
         game_args.position = Some(p.rows.clone());
         game_args.to_move = Some(p.to_move.clone());
+        if game_args.extra.is_none() {
+            game_args.extra = (p.extra.clone()).map(|m| serde_json::Value::Object(m).to_string());
+        }
     }
     let engine = load_game(&game_args).map_err(|e| match e {
         // A setting the record made is the record's, not the command line's.

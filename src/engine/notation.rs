@@ -11,6 +11,17 @@ impl Engine {
     /// Sets up a position: rows of symbols (`.` empty, `#` or `.` on removed cells), row 1
     /// first, separated by `/`; `to_move` names the player to move (default: the first mover).
     pub fn position(&self, rows: &str, to_move: Option<&str>) -> Result<State, String> {
+        self.position_with(rows, to_move, &[])
+    }
+
+    /// [`Engine::position`] with the counters' and tokens' values `extra` gives, named as
+    /// [`Engine::extra`] names them; what it leaves out starts as the rules say.
+    pub fn position_with(
+        &self,
+        rows: &str,
+        to_move: Option<&str>,
+        extra: &[(String, Extra)],
+    ) -> Result<State, String> {
         let g = &self.game.geometry;
         let rows: Vec<&str> = rows.split('/').map(str::trim).collect();
         if rows.len() != g.height {
@@ -69,8 +80,83 @@ impl Engine {
                 )
             })?,
         };
-        let s = self.fresh(&pieces[..self.game.slot_count() as usize], mover);
+        let mut s = self.fresh(&pieces[..self.game.slot_count() as usize], mover);
+        self.set_extra(&mut s, extra)?;
         self.begin(&s).map_err(|e| format!("rule error: {e}"))
+    }
+
+    /// The rules' setup with the counters' and tokens' values `extra` gives (see
+    /// [`Engine::position_with`]).
+    pub fn start_with(&self, extra: &[(String, Extra)]) -> Result<State, String> {
+        let slots = self.game.slot_count() as usize;
+        let mut s = self.fresh(&self.game.setup[..slots], self.game.first);
+        self.set_extra(&mut s, extra)?;
+        self.begin(&s).map_err(|e| format!("rule error: {e}"))
+    }
+
+    /// Whether `extra` names tokens and counters of these rules with values they can hold (the
+    /// message says what is wrong).
+    pub fn extra_fits(&self, extra: &[(String, Extra)]) -> Result<(), String> {
+        let slots = self.game.slot_count() as usize;
+        let mut s = self.fresh(&self.game.setup[..slots], self.game.first);
+        self.set_extra(&mut s, extra)
+    }
+
+    /// Gives the tokens and counters `extra` names the holders and values it says, in a
+    /// position before its turn has begun.
+    fn set_extra(&self, s: &mut State, extra: &[(String, Extra)]) -> Result<(), String> {
+        let game = &self.game;
+        let players = game.player_count();
+        let player = |name: &str| {
+            game.player_by_name(name).ok_or_else(|| {
+                format!(
+                    "no player named `{name}`; the players are {}",
+                    game.player_list()
+                )
+            })
+        };
+        for (name, value) in extra {
+            if let Some(t) = game.tokens.iter().position(|t| t == name) {
+                let Extra::Holder(holder) = value else {
+                    return Err(format!(
+                        "`{name}` is a token: give the name of the player who holds it, or null"
+                    ));
+                };
+                s.tokens[t] = match holder {
+                    Some(h) => player(h)?,
+                    None => NOBODY,
+                };
+            } else if let Some(c) = game.counters.iter().position(|(n, _)| n == name) {
+                let Extra::PerPlayer(values) = value else {
+                    return Err(format!(
+                        "`{name}` is a counter: give each player's value, e.g. {{\"{}\": 3}}",
+                        self.player_name(0)
+                    ));
+                };
+                for (p, v) in values {
+                    let p = player(p)?;
+                    if v.abs() >= 1_000_000_000 {
+                        return Err(format!(
+                            "counter `{name}` cannot be {v}: counters hold whole numbers below a \
+                             billion"
+                        ));
+                    }
+                    s.regs[crate::ir::counter_slot(c as u8, p, players)] = *v as i32;
+                }
+            } else {
+                let mut names: Vec<&str> = game.tokens.iter().map(String::as_str).collect();
+                names.extend(game.counters.iter().map(|(n, _)| n.as_str()));
+                return Err(if names.is_empty() {
+                    format!("no token or counter named `{name}`: these rules have none")
+                } else {
+                    format!(
+                        "no token or counter named `{name}`; these rules have {}",
+                        names.join(", ")
+                    )
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The board of `s` as [`Engine::position`] reads it: rows from row 1, separated by `/`.

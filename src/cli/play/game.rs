@@ -266,6 +266,7 @@ impl Game<'_> {
                 let mut at = args.clone();
                 at.position = Some(p.rows.clone());
                 at.to_move = Some(p.to_move.clone());
+                at.extra = (p.extra.clone()).map(|m| serde_json::Value::Object(m).to_string());
                 start(e, &at).map_err(|f| match f {
                     Failure::Message(m) => Failure::Message(format!("{path}: {m}")),
                     other => other,

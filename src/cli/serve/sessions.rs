@@ -395,8 +395,8 @@ fn build(server: &SessionStore, request: NewSession) -> Result<Session, Failure>
         }
         engine = compile(&set)?;
         if let Some(p) = &record.start {
-            begin = engine
-                .position(&p.rows, Some(&p.to_move))
+            begin = p
+                .state(&engine)
                 .map_err(|e| bad(format!("the record's start does not fit these rules: {e}")))?;
             start = Some(p.clone());
         }
