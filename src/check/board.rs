@@ -38,37 +38,37 @@ pub(super) fn board<'a, 'i>(
         checker.current_file = bs.file;
         bits
     };
-    if shape == BoardShape::Hexagon {
-        // A hexagon of `side` cells a side, laid out on a square grid of 2 side - 1.
-        let side = ck.const_int(width, consts, "the hexagon's side")?;
-        if !(2..=13).contains(&side) {
-            ck.error(width.span, format!("a hexagon side of {side} is not supported"))
-                .label("out of range")
-                .help("a hexagon's side must be between 2 and 13 (its grid, 2 side - 1 cells across, is lettered a to z)")
-                .emit();
-            return None;
-        }
-        let side = side as usize;
-        ck.geometry = Some(Geometry::hexagon(side, &Bits::EMPTY));
-        let bits = removed_bits(ck);
-        ck.geometry = Some(Geometry::hexagon(side, &bits));
-    } else if shape == BoardShape::Triangle {
-        // A triangle of `side` hexagons a side: the corner of a rhombus of that side.
-        let side = ck.const_int(width, consts, "the triangle's side")?;
-        if !(2..=26).contains(&side) {
+    if let BoardShape::Hexagon | BoardShape::Triangle = shape {
+        // A shape of hexagons given by its side: a hexagon on a square grid of 2 side - 1, or a
+        // triangle in the corner of a rhombus of that side. The grid is lettered a to z.
+        let (what, most, make): (&str, i64, fn(usize, &Bits) -> Geometry) =
+            if shape == BoardShape::Hexagon {
+                ("hexagon", 13, Geometry::hexagon)
+            } else {
+                ("triangle", 26, Geometry::triangle)
+            };
+        let side = ck.const_int(width, consts, &format!("the {what}'s side"))?;
+        if !(2..=most).contains(&side) {
+            let grid = if shape == BoardShape::Hexagon {
+                "its grid, 2 side - 1 cells across, is lettered a to z"
+            } else {
+                "its columns are lettered a to z"
+            };
             ck.error(
                 width.span,
-                format!("a triangle side of {side} is not supported"),
+                format!("a {what} side of {side} is not supported"),
             )
             .label("out of range")
-            .help("a triangle's side must be between 2 and 26 (its columns are lettered a to z)")
+            .help(format!(
+                "a {what}'s side must be between 2 and {most} ({grid})"
+            ))
             .emit();
             return None;
         }
         let side = side as usize;
-        ck.geometry = Some(Geometry::triangle(side, &Bits::EMPTY));
+        ck.geometry = Some(make(side, &Bits::EMPTY));
         let bits = removed_bits(ck);
-        ck.geometry = Some(Geometry::triangle(side, &bits));
+        ck.geometry = Some(make(side, &bits));
     } else {
         // A rhombus of one side is as tall as it is wide.
         let height = height.as_ref().unwrap_or(width);
