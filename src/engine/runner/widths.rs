@@ -61,6 +61,7 @@ impl AnyRunner {
     /// The runner for `game`, on sets as wide as its board needs, with every fast path the
     /// rules allow (`plain`: none of them, the reference the fast paths are tested against).
     pub fn new(game: &Game, plain: bool) -> AnyRunner {
+        crate::board::cpu::settle();
         // Kinds of piece take slots of their own, which only the builds of many slots have.
         if game.slot_count() > 2 {
             return match game.geometry.cells() {
