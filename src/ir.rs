@@ -213,6 +213,8 @@ pub enum Instr {
     FlipTo(Set, Player),
     /// `remove S`: every piece on `S` is taken off the board.
     Remove(Set),
+    /// The two players exchange their pieces, counters and tokens (`swap`).
+    Swap,
     Move(Cell, Cell, Loc),
     Let(u8, RegValue),
     JumpUnless(Cond, u32),

@@ -56,6 +56,7 @@ mod serve_guard;
 mod solver;
 mod stable;
 mod start_values;
+mod swap;
 mod symmetry;
 mod terminal;
 mod tutorial;

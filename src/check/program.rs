@@ -141,6 +141,17 @@ fn statement(ck: &mut Checker<'_>, stmt: &Stmt, scope: &mut Scope, code: &mut Ve
                 code.push(Instr::Remove(s));
             }
         }
+        StmtKind::Swap => {
+            let players = ck.player_names.len();
+            if players == 2 {
+                code.push(Instr::Swap);
+            } else {
+                ck.error(stmt.span, format!("`swap` needs two players, and these rules have {players}"))
+                    .label("two players exchange sides")
+                    .help("`swap` gives each of two players the other's pieces, counters and tokens; with more players, give pieces with `flip S to P`")
+                    .emit();
+            }
+        }
         StmtKind::Move { from, to } => {
             let a = ck.expect_as::<Cell>(from, scope);
             let b = ck.expect_as::<Cell>(to, scope);
@@ -566,6 +577,7 @@ fn has_effect(s: &Stmt) -> bool {
         | StmtKind::Flip(_)
         | StmtKind::FlipTo(..)
         | StmtKind::Remove(_)
+        | StmtKind::Swap
         | StmtKind::Move { .. }
         | StmtKind::Take(_)
         | StmtKind::Add { .. } => true,

@@ -263,7 +263,8 @@ impl KeptBy for Instr {
             Instr::Let(_, RegValue::Num(n)) => n.kept_by(s),
             Instr::JumpUnless(c, _) | Instr::Require(c, _) => c.kept_by(s),
             Instr::Add(a) => a.player.kept_by(s) && a.amount.kept_by(s),
-            Instr::Jump(_) | Instr::Stop | Instr::Take(_) | Instr::MarkPass => true,
+            // Exchanging sides moves no cell.
+            Instr::Jump(_) | Instr::Stop | Instr::Take(_) | Instr::MarkPass | Instr::Swap => true,
         }
     }
 }

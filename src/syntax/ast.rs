@@ -202,6 +202,8 @@ pub enum StmtKind {
     FlipTo(Expr, Expr),
     /// `remove S`: the pieces on `S` leave the board (the cells stay in play).
     Remove(Expr),
+    /// `swap`: the two players exchange their pieces, counters and tokens.
+    Swap,
     Move {
         from: Expr,
         to: Expr,

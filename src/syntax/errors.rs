@@ -135,8 +135,8 @@ pub const ITEM_WORDS: &[&str] = &[
 ];
 /// The words that open a statement.
 pub const STATEMENT_WORDS: &[&str] = &[
-    "choose", "place", "flip", "remove", "move", "let", "if", "while", "repeat", "require", "stop",
-    "take", "add",
+    "choose", "place", "flip", "remove", "swap", "move", "let", "if", "while", "repeat", "require",
+    "stop", "take", "add",
 ];
 
 /// The board shapes the language has, for every message about a shape it does not.

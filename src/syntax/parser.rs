@@ -564,6 +564,7 @@ fn statement(pair: Pair<Rule>) -> Stmt {
             let _keyword = inner.next();
             StmtKind::Remove(expr(inner.next().unwrap()))
         }
+        Rule::swap => StmtKind::Swap,
         Rule::move_piece => StmtKind::Move {
             from: expr(inner.next().unwrap()),
             to: expr(inner.next().unwrap()),

@@ -592,7 +592,7 @@ impl Walk<'_> {
                         self.expr(p);
                     }
                 }
-                StmtKind::Stop => {}
+                StmtKind::Stop | StmtKind::Swap => {}
             }
         }
         self.scopes.pop();

@@ -20,6 +20,7 @@ mod context;
 pub(crate) mod copies;
 pub(crate) mod direct;
 mod eval;
+mod owners;
 pub mod positions;
 mod run;
 mod widths;

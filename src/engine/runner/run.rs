@@ -107,8 +107,8 @@ impl<B: Board, const P: usize> Runner<B, P> {
                     t.take(t.mover as usize, flipped);
                     pc += 1;
                 }
-                Instr::FlipTo(..) | Instr::Remove(_) => {
-                    self.change_owners(game, t, instr);
+                Instr::FlipTo(..) | Instr::Remove(_) | Instr::Swap => {
+                    super::owners::change_owners(self, game, t, instr);
                     pc += 1;
                 }
                 Instr::Move(a, b, loc) => {
@@ -326,26 +326,6 @@ impl<B: Board, const P: usize> Runner<B, P> {
     ) -> Result<At<B>, Fault> {
         self.try_play_out_of_line(game, t, pc, alt, value)?
             .ok_or_else(|| fault(game, ILLEGAL_STEP, None))
-    }
-
-    /// `flip S to P` and `remove S`, out of [`Runner::run`]'s loop: the pieces on `S` become
-    /// `P`'s, or leave the board.
-    #[inline(never)]
-    fn change_owners(&self, game: &Game, t: &mut RunState<B, P>, instr: &Instr) {
-        let ctx = self.ctx(game, t);
-        match instr {
-            Instr::FlipTo(set, to) => {
-                let (cells, to) = (ctx.set(set), ctx.player(to));
-                t.take(usize::from(to), cells);
-            }
-            Instr::Remove(set) => {
-                let cells = ctx.set(set);
-                for pieces in &mut t.pieces {
-                    *pieces = *pieces & !cells;
-                }
-            }
-            _ => unreachable!("only a change of owners comes here"),
-        }
     }
 
     /// Whether [`Runner::try_play`] decides a refusal of option `alt` at `pc` before it changes
