@@ -542,6 +542,8 @@ impl Checker<'_> {
         };
         let leaps = self.fold_set(Set::Leap(Box::new(from), i));
         match (near, leaps) {
+            // A set of leaps alone: no compass step to take beside them.
+            (Set::Adjacent(_, d) | Set::Neighbours(_, d), b) if d.0 == 0 => b,
             (Set::Const(a), b) if a.is_empty() => b,
             (Set::Const(a), Set::Const(b)) => Set::Const(a.union(&b)),
             (a, b) => Set::Union(Box::new(a), Box::new(b)),
