@@ -166,7 +166,7 @@ impl Checker<'_> {
                 let c = self.expect_as::<Cell>(&args[0], scope);
                 let d = self.steps_arg(args.get(1));
                 let (c, (d, leap)) = (c?, d?);
-                let near = self.fold_set(Set::Neighbours(boxed(c.clone()), d));
+                let near = (d.0 != 0).then(|| self.fold_set(Set::Neighbours(boxed(c.clone()), d)));
                 Some(Typed::Set(self.with_leaps(
                     near,
                     Set::Single(boxed(c)),
@@ -186,7 +186,7 @@ impl Checker<'_> {
                 let s = self.expect_as::<Set>(&args[0], scope);
                 let d = self.steps_arg(args.get(1));
                 let (s, (d, leap)) = (s?, d?);
-                let near = self.fold_set(Set::Adjacent(boxed(s.clone()), d));
+                let near = (d.0 != 0).then(|| self.fold_set(Set::Adjacent(boxed(s.clone()), d)));
                 Some(Typed::Set(self.with_leaps(near, s, leap)))
             }
             _ => unreachable!("dispatched by `call`"),
@@ -534,16 +534,18 @@ impl Checker<'_> {
         Some((self.dirs_arg(e)?, None))
     }
 
-    /// `near`, the cells a compass step from `from`, and the cells one of leap set `leap`'s
-    /// leaps from it, folded where `from` is known.
-    pub(super) fn with_leaps(&self, near: Set, from: Set, leap: Option<usize>) -> Set {
+    /// `near`, the cells a compass step from `from` (None for a set without compass
+    /// directions), and the cells one of leap set `leap`'s leaps from it, folded where `from`
+    /// is known.
+    pub(super) fn with_leaps(&self, near: Option<Set>, from: Set, leap: Option<usize>) -> Set {
         let Some(i) = leap else {
-            return near;
+            return near.unwrap_or(Set::Const(crate::board::bits::Bits::EMPTY));
         };
         let leaps = self.fold_set(Set::Leap(Box::new(from), i));
+        let Some(near) = near else {
+            return leaps;
+        };
         match (near, leaps) {
-            // A set of leaps alone: no compass step to take beside them.
-            (Set::Adjacent(_, d) | Set::Neighbours(_, d), b) if d.0 == 0 => b,
             (Set::Const(a), b) if a.is_empty() => b,
             (Set::Const(a), Set::Const(b)) => Set::Const(a.union(&b)),
             (a, b) => Set::Union(Box::new(a), Box::new(b)),
